@@ -1,0 +1,37 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+/** Layers point one way: see ../shared/ARCHITECTURE.md §3 and docs/architecture.md. */
+const depConstraints = [
+  { sourceTag: 'type:api', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:cel', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:validation', onlyDependOnLibsWithTags: ['type:api', 'type:cel'] },
+  { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:validation'] },
+  { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:storage-impl', onlyDependOnLibsWithTags: ['type:api', 'type:storage'] },
+  { sourceTag: 'type:egress', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:egress'] },
+  { sourceTag: 'type:tracing', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:controller-runtime', onlyDependOnLibsWithTags: ['type:api'] },
+  {
+    sourceTag: 'scope:server',
+    onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:validation', 'type:config', 'type:storage',
+      'type:storage-impl', 'type:egress', 'type:auth', 'type:tracing'],
+  },
+  { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime'] },
+  { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
+];
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.nx/**', 'charts/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.js'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { allow: [], depConstraints, enforceBuildableLibDependency: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+];

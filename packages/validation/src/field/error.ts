@@ -1,0 +1,146 @@
+import type { FieldPath } from './path.js';
+
+/** The Kubernetes `field.ErrorType` names, as used in `-o json` output and Status causes. */
+export type FieldErrorType =
+  | 'FieldValueNotFound'
+  | 'FieldValueRequired'
+  | 'FieldValueDuplicate'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'InternalError'
+  | 'FieldValueTypeInvalid';
+
+/** `ErrorType.String()` in Go: the text printed in messages and used as a cause's `reason`. */
+export const fieldErrorTypeText: Readonly<Record<FieldErrorType, string>> = {
+  FieldValueNotFound: 'Not found',
+  FieldValueRequired: 'Required value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+/** Marks a FieldError whose bad value must not be printed (`field.OmitValueType` in Go). */
+export const omitValue: unique symbol = Symbol('omitValue');
+
+/**
+ * One validation failure at one field, mirroring Kubernetes `field.Error`.
+ * `toString()` prints `<field>: <Type text>: <value>: <detail>` exactly like Go's `Error()`.
+ */
+export class FieldError {
+  readonly type: FieldErrorType;
+  readonly field: string;
+  readonly badValue: unknown;
+  readonly detail: string;
+
+  constructor(type: FieldErrorType, field: FieldPath | string, badValue: unknown, detail = '') {
+    this.type = type;
+    this.field = typeof field === 'string' ? field : field.toString();
+    this.badValue = badValue;
+    this.detail = detail;
+  }
+
+  /** `ErrorBody()` in Go: the message without the field path. */
+  body(): string {
+    const text = fieldErrorTypeText[this.type];
+    let s: string;
+    switch (this.type) {
+      case 'FieldValueRequired':
+      case 'FieldValueForbidden':
+      case 'FieldValueTooLong':
+      case 'InternalError':
+        s = text;
+        break;
+      default:
+        s = this.badValue === omitValue ? text : `${text}: ${formatBadValue(this.badValue)}`;
+    }
+    return this.detail ? `${s}: ${this.detail}` : s;
+  }
+
+  toString(): string {
+    return `${this.field}: ${this.body()}`;
+  }
+
+  /** The bad value as plain JSON data (undefined when omitted). */
+  jsonValue(): unknown {
+    return this.badValue === omitValue ? undefined : this.badValue ?? null;
+  }
+}
+
+/** Formats a bad value the way Go's `%q` / `%v` do in `field.Error`. */
+export function formatBadValue(value: unknown): string {
+  if (value === null || value === undefined) return '"null"';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+    default:
+      return JSON.stringify(value);
+  }
+}
+
+/** `field.Required` */
+export const required = (p: FieldPath | string, detail = ''): FieldError =>
+  new FieldError('FieldValueRequired', p, '', detail);
+/** `field.Invalid` */
+export const invalid = (p: FieldPath | string, value: unknown, detail = ''): FieldError =>
+  new FieldError('FieldValueInvalid', p, value, detail);
+/** `field.Forbidden` */
+export const forbidden = (p: FieldPath | string, detail = ''): FieldError =>
+  new FieldError('FieldValueForbidden', p, '', detail);
+/** `field.Duplicate` */
+export const duplicate = (p: FieldPath | string, value: unknown): FieldError =>
+  new FieldError('FieldValueDuplicate', p, value);
+/** `field.NotFound` */
+export const notFound = (p: FieldPath | string, value: unknown): FieldError =>
+  new FieldError('FieldValueNotFound', p, value);
+/** `field.TooLong`: Go prints `Too long: may not be more than N bytes` (or `must have at most N bytes`). */
+export const tooLong = (p: FieldPath | string, value: unknown, max: number): FieldError =>
+  new FieldError('FieldValueTooLong', p, value, max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long');
+/** `field.TooMany` */
+export const tooMany = (p: FieldPath | string, actual: number, max: number): FieldError =>
+  new FieldError('FieldValueTooMany', p, actual >= 0 ? actual : omitValue, max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items');
+/** `field.InternalError` */
+export const internalError = (p: FieldPath | string, err: Error | string): FieldError =>
+  new FieldError('InternalError', p, omitValue, typeof err === 'string' ? err : err.message);
+/** `field.TypeInvalid` */
+export const typeInvalid = (p: FieldPath | string, value: unknown, detail: string): FieldError =>
+  new FieldError('FieldValueTypeInvalid', p, value, detail);
+
+/**
+ * `field.NotSupported`: `Unsupported value: "x": supported values: "a", "b"`.
+ */
+export const notSupported = (p: FieldPath | string, value: unknown, valid: readonly string[]): FieldError =>
+  new FieldError(
+    'FieldValueNotSupported',
+    p,
+    value,
+    valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '',
+  );
+
+/**
+ * `ErrorList.ToAggregate().Error()`: one message, or `[e1, e2]` for several, with identical
+ * messages removed (Go's aggregate de-duplicates).
+ */
+export function aggregateMessage(errors: readonly FieldError[]): string {
+  const seen = new Set<string>();
+  const msgs: string[] = [];
+  for (const e of errors) {
+    const m = e.toString();
+    if (!seen.has(m)) {
+      seen.add(m);
+      msgs.push(m);
+    }
+  }
+  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+}
