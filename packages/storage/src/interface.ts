@@ -1,0 +1,151 @@
+import type { KubeObject } from '@kevents/api';
+
+/**
+ * Where an object lives: its resource (for example `events`), namespace and name.
+ * Keys order by `<namespace>/<name>` byte order, which is the list order.
+ */
+export interface ObjectKey {
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** A set of objects to list or watch: one resource, in one namespace or (namespace undefined) all. */
+export interface KeyPrefix {
+  readonly resource: string;
+  readonly namespace?: string;
+}
+
+/** Conditions a stored object must meet for an update or delete to go ahead. */
+export interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** Filters objects in list and watch; also decides ADDED/DELETED transitions in a watch. */
+export type Predicate<T extends KubeObject = KubeObject> = (obj: T) => boolean;
+
+/** How a list reads: `resourceVersion` and `resourceVersionMatch` follow the Kubernetes table. */
+export interface ListOptions<T extends KubeObject = KubeObject> {
+  /** `''` (most recent), `'0'` (any), or a decimal resourceVersion. */
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: '' | 'NotOlderThan' | 'Exact';
+  /** Page size; 0 or undefined means everything. */
+  readonly limit?: number;
+  /** An opaque continue token from an earlier page. */
+  readonly continue?: string;
+  readonly predicate?: Predicate<T>;
+}
+
+/** One page of a list, read at one resourceVersion. */
+export interface ListResult<T extends KubeObject = KubeObject> {
+  readonly items: T[];
+  /** The resourceVersion at which the whole list (every page) is consistent. */
+  readonly resourceVersion: string;
+  /** Token for the next page, when there is one. */
+  readonly continue?: string;
+  /** How many objects remain after this page (only when the list has no predicate). */
+  readonly remainingItemCount?: number;
+}
+
+/** How a watch starts. */
+export interface WatchOptions<T extends KubeObject = KubeObject> {
+  /**
+   * Deliver changes strictly after this resourceVersion (a decimal string). Undefined, `''` or
+   * `'0'` means "from now". A resourceVersion older than the retained history fails with Expired.
+   */
+  readonly resourceVersion?: string;
+  /** First send a synthetic ADDED event for every object that exists at the start point. */
+  readonly sendInitialEvents?: boolean;
+  /** After the initial ADDED events, send a BOOKMARK with `initialEventsEnd` set. */
+  readonly initialEventsEndBookmark?: boolean;
+  /** Send BOOKMARK events carrying the current resourceVersion from time to time. */
+  readonly allowBookmarks?: boolean;
+  readonly predicate?: Predicate<T>;
+  /** Ends the watch: the iterator finishes without error. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One change seen by a watch. `resourceVersion` is the change's resourceVersion; for DELETED
+ * the object is its last state with `metadata.resourceVersion` set to the deletion's version.
+ * For a predicate watch, an object that stops matching arrives as DELETED and one that starts
+ * matching as ADDED, as Kubernetes does.
+ */
+export type StorageWatchEvent<T extends KubeObject = KubeObject> =
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T; readonly resourceVersion: string }
+  | { readonly type: 'BOOKMARK'; readonly resourceVersion: string; readonly initialEventsEnd?: boolean };
+
+/**
+ * A running watch. Iterate it for events; the iterator throws a StorageError (for example
+ * Expired, Unavailable) when the watch cannot go on, and ends when stopped.
+ */
+export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<StorageWatchEvent<T>> {
+  stop(): void;
+}
+
+/** Options of writes. */
+export interface WriteOptions {
+  readonly preconditions?: Preconditions;
+}
+
+/** The update function of `guaranteedUpdate`: gets the current object (or undefined when allowed). */
+export type UpdateFunction<T extends KubeObject = KubeObject> = (current: T | undefined) => T | Promise<T>;
+
+/** Options of `guaranteedUpdate`. */
+export interface GuaranteedUpdateOptions extends WriteOptions {
+  /** Call the update function with `undefined` when the object does not exist (and create it). */
+  readonly ignoreNotFound?: boolean;
+}
+
+/**
+ * The Storage contract every store implements (in-process, Redis). Objects are plain
+ * Kubernetes-shaped JSON; the store sets only `metadata.resourceVersion`. Every write takes the
+ * next value of one global, strictly increasing resourceVersion, atomically with the object and
+ * an entry in the change log. Errors are {@link StorageError}s with stable codes.
+ */
+export interface Storage {
+  /** A short description for logs and `/readyz`: `memory`, `redis://host:port/0`. */
+  readonly description: string;
+
+  /** Reads one object. `resourceVersion` `'0'` allows any, `'N'` not older than N. Throws NotFound. */
+  get<T extends KubeObject>(key: ObjectKey, options?: { resourceVersion?: string }): Promise<T>;
+
+  /** Lists objects under a prefix, ordered by namespace then name. */
+  list<T extends KubeObject>(prefix: KeyPrefix, options?: ListOptions<T>): Promise<ListResult<T>>;
+
+  /** Stores a new object. Throws AlreadyExists. Returns it with its new resourceVersion. */
+  create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T>;
+
+  /**
+   * Replaces an existing object. With `preconditions.resourceVersion` (or a non-empty
+   * `obj.metadata.resourceVersion`) the stored version must match, else Conflict.
+   * Throws NotFound when absent.
+   */
+  update<T extends KubeObject>(key: ObjectKey, obj: T, options?: WriteOptions): Promise<T>;
+
+  /**
+   * Read-modify-write with retry on conflict: calls `tryUpdate` with the current object and
+   * stores its result only if nothing changed in between, else reads again and retries.
+   * Errors thrown by `tryUpdate` end the update and are re-thrown.
+   */
+  guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options?: GuaranteedUpdateOptions): Promise<T>;
+
+  /** Deletes an object, checking preconditions. Returns the deleted object (with the deletion RV). */
+  delete<T extends KubeObject>(key: ObjectKey, options?: WriteOptions): Promise<T>;
+
+  /** Watches a prefix. Rejects with Expired when the start point is older than the history. */
+  watch<T extends KubeObject>(prefix: KeyPrefix, options?: WatchOptions<T>): Promise<Watcher<T>>;
+
+  /** The resourceVersion of the newest write (`'0'` for an empty store). */
+  currentResourceVersion(): Promise<string>;
+
+  /** Drops change history at or below `resourceVersion`; older watches and continues then expire. */
+  compact(resourceVersion: string): Promise<void>;
+
+  /** Resolves when the store can serve requests; rejects with Unavailable otherwise. */
+  ready(): Promise<void>;
+
+  /** Ends every watch and releases connections. */
+  close(): Promise<void>;
+}
