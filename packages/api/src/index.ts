@@ -55,3 +55,26 @@ export {
   eventLimits,
   maxRequestBodyBytes,
 } from './constants.js';
+export { eventToCore, coreToEvent } from './conversion/events.js';
+export { decodeObject } from './schema/decode.js';
+export type { DecodeResult } from './schema/decode.js';
+export { encodeObject } from './schema/encode.js';
+export type { ObjectSchema, FieldSchema, FieldType, Emit } from './schema/types.js';
+export {
+  objectMetaSchema,
+  listMetaSchema,
+  ownerReferenceSchema,
+  managedFieldsEntrySchema,
+  preconditionsSchema,
+  deleteOptionsSchema,
+} from './schema/meta-schemas.js';
+export {
+  objectReferenceSchema,
+  eventSourceSchema,
+  coreEventSeriesSchema,
+  eventsV1SeriesSchema,
+  coreEventSchema,
+  eventsV1EventSchema,
+  coreEventListSchema,
+  eventsV1EventListSchema,
+} from './schema/event-schemas.js';

@@ -1,0 +1,158 @@
+import type { FieldType, ObjectSchema } from './types.js';
+import { normalizeMicroTime, normalizeTime } from '../meta/time.js';
+
+/** The outcome of a strict decode: the typed object, unknown fields and type errors. */
+export interface DecodeResult<T> {
+  readonly value: T;
+  /** Paths of fields the schema does not know (`metadata.foo`, `regarding.bar`). */
+  readonly unknownFields: string[];
+  /** Type errors, worded like Go's encoding/json (`json: cannot unmarshal ...`). */
+  readonly errors: string[];
+}
+
+const jsonTypeName = (v: unknown): string => {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return `number ${String(v)}`;
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+};
+
+const goTypeName = (t: FieldType, schemaName?: string): string => {
+  switch (t.kind) {
+    case 'string':
+      return 'string';
+    case 'integer':
+      return t.format;
+    case 'boolean':
+      return 'bool';
+    case 'time':
+      return t.precision === 'micros' ? 'v1.MicroTime' : 'v1.Time';
+    case 'object':
+      return schemaName ?? t.schema().goType;
+    case 'map':
+      return `map[string]${goTypeName(t.values)}`;
+    case 'array':
+      return `[]${goTypeName(t.items)}`;
+    default:
+      return 'interface {}';
+  }
+};
+
+const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
+
+class Decoder {
+  readonly unknownFields: string[] = [];
+  readonly errors: string[] = [];
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  mismatch(v: unknown, t: FieldType, goPath: string): undefined {
+    const where = goPath ? `Go struct field ${this.#root}.${goPath}` : 'Go value';
+    this.errors.push(`json: cannot unmarshal ${jsonTypeName(v).replace(/^number .*/, (m) => (t.kind === 'integer' ? m : 'number'))} into ${where} of type ${goTypeName(t)}`);
+    return undefined;
+  }
+
+  value(v: unknown, t: FieldType, path: string, goPath: string): unknown {
+    if (v === null || v === undefined) return undefined;
+    switch (t.kind) {
+      case 'string':
+        return typeof v === 'string' ? v : this.mismatch(v, t, goPath);
+      case 'boolean':
+        return typeof v === 'boolean' ? v : this.mismatch(v, t, goPath);
+      case 'integer':
+        if (typeof v !== 'number' || !Number.isInteger(v) || (t.format === 'int32' && !int32Range(v))) {
+          return this.mismatch(v, t, goPath);
+        }
+        return v;
+      case 'time': {
+        if (typeof v !== 'string') return this.mismatch(v, t, goPath);
+        if (v === '') return undefined;
+        const n = t.precision === 'micros' ? normalizeMicroTime(v) : normalizeTime(v);
+        if (n === undefined) {
+          this.errors.push(`parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`);
+        }
+        return n;
+      }
+      case 'object':
+        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t, goPath);
+        return this.object(v as Record<string, unknown>, t.schema(), path, goPath);
+      case 'map': {
+        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t, goPath);
+        const out: Record<string, unknown> = {};
+        for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+          const d = item === null ? (t.values.kind === 'string' ? '' : undefined) : this.value(item, t.values, `${path}[${k}]`, goPath);
+          if (d !== undefined) out[k] = d;
+        }
+        return out;
+      }
+      case 'array': {
+        if (!Array.isArray(v)) return this.mismatch(v, t, goPath);
+        return v.map((item, i) => this.value(item, t.items, `${path}[${i}]`, goPath) ?? zeroOf(t.items));
+      }
+      default:
+        return v;
+    }
+  }
+
+  object(v: Record<string, unknown>, schema: ObjectSchema, path: string, goPath: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const fields = fieldIndex(schema);
+    for (const key of Object.keys(v)) {
+      const f = fields.get(key);
+      const p = path ? `${path}.${key}` : key;
+      if (!f) {
+        this.unknownFields.push(p);
+        continue;
+      }
+      const d = this.value(v[key], f.type, p, goPath ? `${goPath}.${key}` : key);
+      if (d !== undefined) out[key] = d;
+    }
+    return out;
+  }
+}
+
+const zeroOf = (t: FieldType): unknown => {
+  switch (t.kind) {
+    case 'string':
+      return '';
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+    case 'map':
+      return {};
+    case 'array':
+      return [];
+    default:
+      return null;
+  }
+};
+
+const indexes = new WeakMap<ObjectSchema, Map<string, ObjectSchema['fields'][number]>>();
+const fieldIndex = (schema: ObjectSchema): Map<string, ObjectSchema['fields'][number]> => {
+  let m = indexes.get(schema);
+  if (!m) {
+    m = new Map(schema.fields.map((f) => [f.name, f]));
+    indexes.set(schema, m);
+  }
+  return m;
+};
+
+/**
+ * Decodes parsed JSON against a schema the way Kubernetes' strict JSON decoder does: values of
+ * the wrong type are errors, unknown fields are collected (not dropped silently), nulls read
+ * as absent, and times are normalized to their canonical form.
+ */
+export function decodeObject<T>(value: unknown, schema: ObjectSchema): DecodeResult<T> {
+  const d = new Decoder(schema.goType);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    d.mismatch(value, { kind: 'object', schema: () => schema }, '');
+    return { value: {} as T, unknownFields: d.unknownFields, errors: d.errors };
+  }
+  const out = d.object(value as Record<string, unknown>, schema, '', '');
+  return { value: out as T, unknownFields: d.unknownFields, errors: d.errors };
+}
