@@ -1,1 +1,10 @@
-export {};
+export { CelError } from './errors.js';
+export type { CelErrorCode } from './errors.js';
+export { compile, celGoTypeName, DEFAULT_COST_LIMIT } from './compile.js';
+export type { CompileOptions, CompiledExpression } from './compile.js';
+export { celEnvironment, celParseLimits } from './environments.js';
+export type { CelEnvironmentName } from './environments.js';
+export { selectsField } from './ast.js';
+export { toCelValue, fromCelValue, celTypeOf } from './values.js';
+export { re2Matches, regexError } from './regex.js';
+export { lowerAscii, upperAscii } from './ascii.js';
