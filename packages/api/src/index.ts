@@ -78,3 +78,42 @@ export {
   coreEventListSchema,
   eventsV1EventListSchema,
 } from './schema/event-schemas.js';
+export type {
+  AuthenticationConfiguration,
+  AnonymousAuthConfig,
+  AnonymousAuthCondition,
+  JWTAuthenticator,
+  Issuer,
+  AudienceMatchPolicyType,
+  EgressSelectorType,
+  ClaimValidationRule,
+  ClaimMappings,
+  ClaimOrExpression,
+  PrefixedClaimOrExpression,
+  ExtraMapping,
+  UserValidationRule,
+} from './config/authentication.js';
+export type {
+  AuthorizationConfiguration,
+  AuthorizerConfiguration,
+  WebhookConfiguration,
+  WebhookConnectionInfo,
+  WebhookMatchCondition,
+} from './config/authorization.js';
+export { webhookFileConnectionTypes, webhookConfigFile, webhookDefaults } from './config/authorization.js';
+export type {
+  EgressSelectorConfiguration,
+  EgressSelection,
+  ProtocolType,
+  Connection,
+  Transport,
+  TCPTransport,
+  TLSConfig,
+  UDSTransport,
+} from './config/egress.js';
+export type { TracingConfiguration } from './config/tracing.js';
+export type { ConfigObject } from './config/index.js';
+export { parseDuration, formatDuration } from './config/duration.js';
+export type { DurationNanos } from './config/duration.js';
+export { configVersion, configKinds, apiserverGroup, configApiVersions } from './config/group.js';
+export type { ConfigKind } from './config/group.js';
