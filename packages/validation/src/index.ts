@@ -18,6 +18,24 @@ export {
 } from './field/error.js';
 export type { FieldErrorType } from './field/error.js';
 export {
+  validateAuthenticationConfiguration,
+  validateJWTAuthenticator,
+  maxJWTAuthenticators,
+  validateAuthorizationConfiguration,
+  validateWebhookConfiguration,
+  knownAuthorizerTypes,
+  repeatableAuthorizerTypes,
+  maxMatchConditions,
+  validateEgressSelectorConfiguration,
+  egressSelectionNames,
+  validateTracingConfiguration,
+  isDNS1123Subdomain,
+  isDomainPrefixedPath,
+  parseGoURL,
+  URLParseError,
+} from './config/index.js';
+export type { AuthenticationValidationOptions, AuthorizationValidationOptions, ParsedURL } from './config/index.js';
+export {
   goLen,
   maxLenError,
   maxLenBytesError,
