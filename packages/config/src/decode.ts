@@ -28,7 +28,7 @@ export function documentError(detail: string): FieldError {
 export function decodeConfig(text: string, options: { groupDomain?: string; expectedKind?: ConfigKind } = {}): DecodeResult {
   if (text.trim() === '') return { ok: false, errors: [documentError('empty config data')] };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, version: '1.2' });
-  if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => documentError(`yaml: ${e.message.split('\n')[0]}`)) };
+  if (doc.errors.length > 0) return { ok: false, errors: [documentError(`yaml: ${doc.errors[0]!.message.split('\n')[0]}`)] };
   const root = doc.contents as Node | null;
   if (!isMap(root)) return { ok: false, errors: [documentError('config data must be an object')] };
 
