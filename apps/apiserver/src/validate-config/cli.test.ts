@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { runValidateConfig } from './run.js';
+
+const cli = resolve('apps/apiserver/dist/validate-config/cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'kevents-validate-'));
+const good = join(dir, 'tracing.yaml');
+writeFileSync(good, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\nendpoint: localhost:4317\n');
+const bad = join(dir, 'authz.yaml');
+writeFileSync(bad, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: Webhook\n  name: w\n  webhook:\n    timeout: 1m\n    subjectAccessReviewVersion: v1\n    failurePolicy: NoOpinion\n    connectionInfo:\n      type: InClusterConfig\n');
+
+function run(...args: string[]) {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npm run build, or npm test which builds)`);
+  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+}
+
+describe('validate-config as a process', () => {
+  it('prints FILE: valid and exits 0 when every file is valid', () => {
+    const r = run(good);
+    expect(r.stdout).toBe(`${good}: valid\n`);
+    expect(r.status).toBe(0);
+  });
+
+  it('prints every error and exits 1', () => {
+    const r = run(good, bad);
+    expect(r.stdout).toBe(`${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`);
+    expect(r.status).toBe(1);
+  });
+
+  it('prints JSON records with -o json', () => {
+    const r = run('-o', 'json', bad, join(dir, 'missing.yaml'));
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { file: bad, field: 'authorizers[0].webhook.timeout', type: 'FieldValueInvalid', value: '1m0s', detail: 'must be > 0s and <= 30s' },
+      { file: join(dir, 'missing.yaml'), field: '', type: 'FieldValueInvalid', value: '', detail: `open ${join(dir, 'missing.yaml')}: no such file or directory` },
+    ]);
+  });
+
+  it('exits 2 on a usage error', () => {
+    expect(run().status).toBe(2);
+    expect(run('-o', 'yaml', good).status).toBe(2);
+  });
+});
+
+describe('runValidateConfig', () => {
+  it('takes the group domain from the caller', async () => {
+    const f = join(dir, 'custom.yaml');
+    writeFileSync(f, 'apiVersion: apiserver.config.example.com/v1beta1\nkind: TracingConfiguration\n');
+    const out: string[] = [];
+    const io = { stdout: (s: string) => out.push(s), stderr: (s: string) => out.push(s) };
+    expect(await runValidateConfig([f], io, { groupDomain: 'example.com' })).toBe(0);
+    expect(await runValidateConfig([f], io)).toBe(1);
+    expect(out[1]).toContain('apiVersion: Unsupported value: "apiserver.config.example.com/v1beta1"');
+  });
+});
