@@ -23,6 +23,18 @@ export {
   uidConflictError,
   tooOldResourceVersionError,
   unavailableError,
+  expiredListMessage,
+  resourceVersionPreconditionError,
+  invalidContinueError,
+  expiredContinueError,
+  expiredListError,
+  tooLargeResourceVersionError,
+  invalidResourceVersionError,
   isStorageError,
 } from './errors.js';
 export type { StorageErrorCode } from './errors.js';
+export { encodeContinue, decodeContinue, keyAfter, continueTokenVersion } from './continue.js';
+export type { ContinueToken } from './continue.js';
+export { parseResourceVersion, isUnsetResourceVersion } from './resource-version.js';
+export { MemoryStorage } from './memory/memory-storage.js';
+export type { MemoryStorageOptions } from './memory/options.js';

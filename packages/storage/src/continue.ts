@@ -1,0 +1,77 @@
+import { invalidContinueError } from './errors.js';
+
+/** The only continue token version Kubernetes (and kevents) writes and reads. */
+export const continueTokenVersion = 'meta.k8s.io/v1';
+
+/** A decoded continue token: where the next page starts and the list's resourceVersion. */
+export interface ContinueToken {
+  /** The first key of the next page, relative to the resource: `<namespace>/<name>\u0000`. */
+  readonly start: string;
+  /** The list's resourceVersion; -1 means "continue from the latest state". */
+  readonly resourceVersion: number;
+}
+
+const invalid = 'continue key is not valid';
+
+/**
+ * The key right after an object's key: the start of the page that follows it. Keys are
+ * `<namespace>/<name>` (just `<name>` for a cluster-scoped object).
+ */
+export const keyAfter = (key: string): string => `${key}\u0000`;
+
+/**
+ * Encodes a continue token as Kubernetes does (storage/continue.go): base64url without padding of
+ * `{"v":"meta.k8s.io/v1","rv":<rv>,"start":"<start>"}`.
+ */
+export function encodeContinue(start: string, resourceVersion: number): string {
+  const json = JSON.stringify({ v: continueTokenVersion, rv: resourceVersion, start });
+  return Buffer.from(json, 'utf8').toString('base64url');
+}
+
+/**
+ * Decodes a continue token. Throws a StorageError `InvalidContinue` with the Kubernetes text
+ * (`continue key is not valid: ...`) for bad base64, bad JSON, an unknown version, rv 0, an
+ * empty start key, or a start key that path cleaning would change (path traversal).
+ */
+export function decodeContinue(token: string): ContinueToken {
+  if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) {
+    throw invalidContinueError(`${invalid}: illegal base64 data`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch (err) {
+    throw invalidContinueError(`${invalid}: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidContinueError(`${invalid}: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into a continue token`);
+  }
+  const { v, rv, start } = parsed as Record<string, unknown>;
+  if (rv !== undefined && (typeof rv !== 'number' || !Number.isSafeInteger(rv))) {
+    throw invalidContinueError(`${invalid}: cannot unmarshal ${JSON.stringify(rv)} into field rv of type int64`);
+  }
+  if (start !== undefined && typeof start !== 'string') {
+    throw invalidContinueError(`${invalid}: cannot unmarshal ${JSON.stringify(start)} into field start of type string`);
+  }
+  if (v !== continueTokenVersion) {
+    throw invalidContinueError(`${invalid}: server does not recognize this encoded version ${typeof v === 'string' ? v : ''}`);
+  }
+  if (rv === undefined || rv === 0) {
+    throw invalidContinueError(`${invalid}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
+  }
+  if (start === undefined || start === '') {
+    throw invalidContinueError(`${invalid}: encoded start key empty (version meta.k8s.io/v1)`);
+  }
+  const rooted = start.startsWith('/') ? start : `/${start}`;
+  if (!isCleanPath(rooted)) throw invalidContinueError(`${invalid}: ${start}`);
+  return { start: rooted.slice(1), resourceVersion: rv };
+}
+
+/** Whether Go's `path.Clean` leaves a rooted path unchanged: no empty, `.` or `..` segments, no trailing slash. */
+function isCleanPath(rooted: string): boolean {
+  if (rooted === '/') return true;
+  for (const segment of rooted.slice(1).split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return false;
+  }
+  return true;
+}

@@ -1,0 +1,22 @@
+import type { KubeObject } from '@kevents/api';
+import { StorageError } from '../errors.js';
+
+/**
+ * Serialises an object without `metadata.resourceVersion`: the stored, immutable form. Two
+ * writes with equal bodies are the same object (a no-op update).
+ */
+export function toBody(obj: KubeObject): string {
+  if (typeof obj !== 'object' || obj === null) throw new StorageError('InvalidObject', 'object must be a JSON object');
+  try {
+    return JSON.stringify({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
+  } catch (err) {
+    throw new StorageError('InvalidObject', `object is not serializable: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** A fresh copy of a stored body, with `metadata.resourceVersion` set. */
+export function fromBody<T extends KubeObject>(body: string, rv: number): T {
+  const obj = JSON.parse(body) as T;
+  (obj.metadata ??= {}).resourceVersion = String(rv);
+  return obj;
+}

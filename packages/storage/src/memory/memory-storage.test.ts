@@ -1,0 +1,4 @@
+import { MemoryStorage } from '../index.js';
+import { runStorageConformance } from '../testing/index.js';
+
+runStorageConformance('MemoryStorage', async (tuning) => ({ storage: new MemoryStorage(tuning) }));

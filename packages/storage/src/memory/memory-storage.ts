@@ -1,0 +1,334 @@
+import type { KubeObject } from '@kevents/api';
+import { decodeContinue, encodeContinue, keyAfter } from '../continue.js';
+import {
+  alreadyExistsError,
+  conflictError,
+  expiredContinueError,
+  expiredListError,
+  notFoundError,
+  resourceVersionPreconditionError,
+  tooLargeResourceVersionError,
+  tooOldResourceVersionError,
+  uidConflictError,
+  unavailableError,
+} from '../errors.js';
+import type {
+  GuaranteedUpdateOptions,
+  KeyPrefix,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  Preconditions,
+  Storage,
+  UpdateFunction,
+  Watcher,
+  WatchOptions,
+  WriteOptions,
+} from '../interface.js';
+import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
+import { fromBody, toBody } from './body.js';
+import { ChangeLog } from './change-log.js';
+import { memoryDefaults, type MemoryStorageOptions } from './options.js';
+import { type KeyEntry, live, liveAt, lowerBound, ResourceTable, storageKey, type Version } from './resource-table.js';
+import { MemoryWatcher } from './watcher.js';
+
+/**
+ * The in-process store: multi-version (every retained revision of every key), so lists at an
+ * older resourceVersion (continue tokens, `resourceVersionMatch=Exact`) read exactly that state
+ * while writes go on; one change log feeds every watch. History is compacted by count
+ * (`historyLimit`), by age (`historyMaxAgeMs`) and on {@link compact}. A write costs O(1) plus
+ * serialising the object; ordering for lists is paid lazily by the next list.
+ */
+export class MemoryStorage implements Storage {
+  readonly description = 'memory';
+  private readonly log = new ChangeLog();
+  private readonly tables = new Map<string, ResourceTable>();
+  private readonly watchers = new Set<Watcher>();
+  private readonly historyLimit: number;
+  private readonly historyMaxAgeMs: number | undefined;
+  private readonly bookmarkIntervalMs: number;
+  private readonly waitMs: number;
+  private readonly clock: () => number;
+  private closed = false;
+
+  constructor(options: MemoryStorageOptions = {}) {
+    this.historyLimit = Math.max(1, options.historyLimit ?? memoryDefaults.historyLimit);
+    this.historyMaxAgeMs = options.historyMaxAgeMs;
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? memoryDefaults.bookmarkIntervalMs;
+    this.waitMs = options.tooLargeResourceVersionWaitMs ?? memoryDefaults.tooLargeResourceVersionWaitMs;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
+    this.checkOpen();
+    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion!));
+    const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
+    if (v === undefined) throw notFoundError(key);
+    return fromBody<T>(v.body!, v.rv);
+  }
+
+  async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
+    this.checkOpen();
+    this.trimByAge();
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
+    let start: string | undefined;
+    let at: number;
+    if (options.continue !== undefined && options.continue !== '') {
+      const token = decodeContinue(options.continue);
+      start = token.start;
+      if (token.resourceVersion < 0) {
+        at = this.log.rv;
+      } else {
+        await this.waitFor(token.resourceVersion);
+        if (token.resourceVersion < this.log.compacted) throw expiredContinueError(encodeContinue(start, -1));
+        at = token.resourceVersion;
+      }
+    } else if (isUnsetResourceVersion(options.resourceVersion)) {
+      at = this.log.rv;
+    } else {
+      const rv = parseResourceVersion(options.resourceVersion!);
+      const match = options.resourceVersionMatch ?? '';
+      await this.waitFor(rv);
+      const exact = match === 'Exact' || (match === '' && limit > 0);
+      if (exact && rv < this.log.compacted) throw expiredListError();
+      at = exact ? rv : this.log.rv;
+    }
+    return this.readPage(prefix, at, start, limit, options.predicate);
+  }
+
+  async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
+    this.checkOpen();
+    const table = this.table(key.resource);
+    const k = storageKey(key.namespace, key.name);
+    if (live(table.entries.get(k)) !== undefined) throw alreadyExistsError(key);
+    const body = toBody(obj);
+    const entry = table.entry(key.resource, key.namespace, k);
+    return this.commit<T>(entry, 'ADDED', body, obj.metadata?.uid, undefined);
+  }
+
+  async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
+    this.checkOpen();
+    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const cur = live(entry);
+    if (entry === undefined || cur === undefined) throw notFoundError(key);
+    checkPreconditions(key, cur, options.preconditions);
+    const rv = obj.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== '' && rv !== String(cur.rv)) throw conflictError(key);
+    return this.replace<T>(entry, cur, toBody(obj), obj.metadata?.uid);
+  }
+
+  async guaranteedUpdate<T extends KubeObject>(
+    key: ObjectKey,
+    tryUpdate: UpdateFunction<T>,
+    options: GuaranteedUpdateOptions = {},
+  ): Promise<T> {
+    this.checkOpen();
+    const table = this.table(key.resource);
+    const k = storageKey(key.namespace, key.name);
+    for (;;) {
+      const cur = live(table.entries.get(k));
+      if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
+      if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
+      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body!, cur.rv));
+      this.checkOpen();
+      if (live(table.entries.get(k)) !== cur) continue;
+      const body = toBody(next);
+      const uid = next.metadata?.uid;
+      if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined);
+      return this.replace<T>(table.entries.get(k)!, cur, body, uid);
+    }
+  }
+
+  async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
+    this.checkOpen();
+    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const cur = live(entry);
+    if (entry === undefined || cur === undefined) throw notFoundError(key);
+    checkPreconditions(key, cur, options.preconditions);
+    return this.commit<T>(entry, 'DELETED', undefined, undefined, cur.body);
+  }
+
+  async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
+    this.checkOpen();
+    let from = this.log.rv;
+    if (!isUnsetResourceVersion(options.resourceVersion)) {
+      const rv = parseResourceVersion(options.resourceVersion!);
+      await this.waitFor(rv);
+      this.trimByAge();
+      if (options.sendInitialEvents === true) from = this.log.rv;
+      else if (rv < this.log.compacted) throw tooOldResourceVersionError(String(rv), String(this.log.compacted));
+      else from = rv;
+    }
+    const initial = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
+    let watcher: MemoryWatcher<T> | undefined = undefined;
+    watcher = new MemoryWatcher<T>(this.log, {
+      prefix,
+      from,
+      initial,
+      initialEventsEndBookmark: options.initialEventsEndBookmark === true,
+      bookmarkIntervalMs: options.allowBookmarks === true ? this.bookmarkIntervalMs : undefined,
+      predicate: options.predicate,
+      signal: options.signal,
+      onStop: () => watcher !== undefined && this.watchers.delete(watcher),
+    });
+    if (options.signal?.aborted !== true) this.watchers.add(watcher);
+    return watcher;
+  }
+
+  async currentResourceVersion(): Promise<string> {
+    this.checkOpen();
+    return String(this.log.rv);
+  }
+
+  async compact(resourceVersion: string): Promise<void> {
+    this.checkOpen();
+    const rv = parseResourceVersion(resourceVersion);
+    while ((this.log.oldest()?.rv ?? Infinity) <= rv) this.dropOldest();
+    this.log.compactTo(rv);
+  }
+
+  async ready(): Promise<void> {
+    this.checkOpen();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of [...this.watchers]) w.stop();
+    this.log.wakeAll();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw unavailableError('storage is closed');
+  }
+
+  private table(resource: string): ResourceTable {
+    let t = this.tables.get(resource);
+    if (t === undefined) this.tables.set(resource, (t = new ResourceTable()));
+    return t;
+  }
+
+  /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
+  private replace<T extends KubeObject>(entry: KeyEntry, cur: Version, body: string, uid: string | undefined): T {
+    if (body === cur.body) return fromBody<T>(body, cur.rv);
+    return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body);
+  }
+
+  /** Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. */
+  private commit<T extends KubeObject>(
+    entry: KeyEntry,
+    type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    body: string | undefined,
+    uid: string | undefined,
+    prev: string | undefined,
+  ): T {
+    const rv = this.log.rv + 1;
+    entry.versions.push({ rv, body, uid });
+    this.log.append({ rv, type, entry, body: body ?? prev!, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
+    if (this.log.size > this.historyLimit) this.dropOldest();
+    this.trimByAge();
+    this.log.wakeAll();
+    return fromBody<T>(body ?? prev!, rv);
+  }
+
+  private trimByAge(): void {
+    if (this.historyMaxAgeMs === undefined) return;
+    const cutoff = this.clock() - this.historyMaxAgeMs;
+    while ((this.log.oldest()?.time ?? Infinity) < cutoff) this.dropOldest();
+  }
+
+  /** Compacts the oldest change: its key keeps only the revisions a read at or after it can see. */
+  private dropOldest(): void {
+    const c = this.log.shift();
+    if (c === undefined) return;
+    const e = c.entry;
+    let drop = 0;
+    while (drop < e.versions.length && e.versions[drop]!.rv < c.rv) drop++;
+    if (drop > 0) e.versions.splice(0, drop);
+    if (e.versions.length === 1 && e.versions[0]!.body === undefined) {
+      e.versions = [];
+      this.tables.get(e.resource)!.markDead();
+    }
+  }
+
+  /** Resolves once the store has reached `rv`; else TooLargeResourceVersion after the wait. */
+  private async waitFor(rv: number): Promise<void> {
+    if (rv <= this.log.rv) return;
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (this.log.rv >= rv || this.closed) done();
+        else this.log.onNext(check);
+      };
+      const timer = setTimeout(() => done(), this.waitMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.log.cancel(check);
+        resolve();
+      };
+      this.log.onNext(check);
+    });
+    this.checkOpen();
+    if (rv > this.log.rv) throw tooLargeResourceVersionError(rv, this.log.rv);
+  }
+
+  /** The sorted keys under a prefix: `[begin, end)` of the table's key array. */
+  private range(prefix: KeyPrefix): { table: ResourceTable; keys: readonly string[]; begin: number; end: number } | undefined {
+    const table = this.tables.get(prefix.resource);
+    if (table === undefined) return undefined;
+    const keys = table.sorted();
+    if (prefix.namespace === undefined) return { table, keys, begin: 0, end: keys.length };
+    const ns = prefix.namespace === '' ? '' : `${prefix.namespace}/`;
+    if (ns === '') return { table, keys, begin: 0, end: keys.length };
+    return { table, keys, begin: lowerBound(keys, ns), end: lowerBound(keys, `${prefix.namespace}0`) };
+  }
+
+  private readPage<T extends KubeObject>(
+    prefix: KeyPrefix,
+    at: number,
+    start: string | undefined,
+    limit: number,
+    predicate: ((obj: T) => boolean) | undefined,
+  ): ListResult<T> {
+    const resourceVersion = String(at);
+    const r = this.range(prefix);
+    if (r === undefined) return { items: [], resourceVersion };
+    const { table, keys, end } = r;
+    let i = start === undefined ? r.begin : Math.max(r.begin, lowerBound(keys, start));
+    const items: T[] = [];
+    let last: string | undefined;
+    for (; i < end; i++) {
+      const v = liveAt(table.entries.get(keys[i]!)!, at);
+      if (v === undefined) continue;
+      if (limit > 0 && items.length === limit) break;
+      const obj = fromBody<T>(v.body!, v.rv);
+      if (predicate !== undefined && !predicate(obj)) continue;
+      items.push(obj);
+      last = keys[i];
+    }
+    if (i >= end || last === undefined) return { items, resourceVersion };
+    const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    if (predicate !== undefined) return result;
+    let remaining = 0;
+    for (; i < end; i++) if (liveAt(table.entries.get(keys[i]!)!, at) !== undefined) remaining++;
+    return { ...result, remainingItemCount: remaining };
+  }
+
+  /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */
+  private snapshot(prefix: KeyPrefix, at: number): { body: string; rv: number }[] {
+    const r = this.range(prefix);
+    const out: { body: string; rv: number }[] = [];
+    if (r === undefined) return out;
+    for (let i = r.begin; i < r.end; i++) {
+      const v = liveAt(r.table.entries.get(r.keys[i]!)!, at);
+      if (v !== undefined) out.push({ body: v.body!, rv: v.rv });
+    }
+    return out;
+  }
+}
+
+function checkPreconditions(key: ObjectKey, cur: Version, p: Preconditions | undefined): void {
+  if (p === undefined) return;
+  if (p.uid !== undefined && p.uid !== (cur.uid ?? '')) throw uidConflictError(key, p.uid, cur.uid ?? '');
+  if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {
+    throw resourceVersionPreconditionError(key, p.resourceVersion, String(cur.rv));
+  }
+}

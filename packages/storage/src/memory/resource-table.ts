@@ -1,0 +1,112 @@
+/** One revision of a key: its body, or `undefined` for a deletion (tombstone). */
+export interface Version {
+  readonly rv: number;
+  readonly body: string | undefined;
+  readonly uid: string | undefined;
+}
+
+/**
+ * A key and its retained revisions, oldest first. Revisions newer than the compacted
+ * resourceVersion are all kept, plus the newest one at or below it; a key whose only revision is
+ * a compacted tombstone has no versions ("dead") until the table drops it.
+ */
+export interface KeyEntry {
+  readonly key: string;
+  readonly resource: string;
+  readonly namespace: string;
+  versions: Version[];
+}
+
+/** The newest revision when it is not a tombstone. */
+export function live(entry: KeyEntry | undefined): Version | undefined {
+  const v = entry?.versions[entry.versions.length - 1];
+  return v?.body === undefined ? undefined : v;
+}
+
+/** The revision visible at `rv` when it is not a tombstone. */
+export function liveAt(entry: KeyEntry, rv: number): Version | undefined {
+  const vs = entry.versions;
+  for (let i = vs.length - 1; i >= 0; i--) {
+    const v = vs[i]!;
+    if (v.rv <= rv) return v.body === undefined ? undefined : v;
+  }
+  return undefined;
+}
+
+/** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
+export const storageKey = (namespace: string, name: string): string => (namespace === '' ? name : `${namespace}/${name}`);
+
+/** First index whose key is `>= key` in a sorted array. */
+export function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The keys of one resource: a map for point access and a sorted key array for lists. New keys
+ * land in an unsorted buffer that is sorted and merged on the next list, so a write never pays
+ * for ordering; dead keys are dropped at the same time.
+ */
+export class ResourceTable {
+  readonly entries = new Map<string, KeyEntry>();
+  private sortedKeys: string[] = [];
+  private pending: string[] = [];
+  private dead = 0;
+
+  /** The entry of a key, created (and queued for the index) when absent. */
+  entry(resource: string, namespace: string, key: string): KeyEntry {
+    let e = this.entries.get(key);
+    if (e === undefined) {
+      e = { key, resource, namespace, versions: [] };
+      this.entries.set(key, e);
+      this.pending.push(key);
+    } else if (e.versions.length === 0) {
+      this.dead--;
+    }
+    return e;
+  }
+
+  /** Records that compaction left an entry without versions. */
+  markDead(): void {
+    this.dead++;
+    if (this.dead > 1024 && this.dead * 2 > this.entries.size) this.sorted();
+  }
+
+  /** Every key in byte order, after merging new keys and dropping dead ones. */
+  sorted(): readonly string[] {
+    if (this.dead > 0) {
+      const alive = (k: string): boolean => {
+        const e = this.entries.get(k);
+        if (e !== undefined && e.versions.length > 0) return true;
+        this.entries.delete(k);
+        return false;
+      };
+      this.sortedKeys = this.sortedKeys.filter(alive);
+      this.pending = this.pending.filter(alive);
+      this.dead = 0;
+    }
+    if (this.pending.length > 0) {
+      const add = this.pending.sort();
+      this.pending = [];
+      this.sortedKeys = this.sortedKeys.length === 0 ? add : merge(this.sortedKeys, add);
+    }
+    return this.sortedKeys;
+  }
+}
+
+function merge(a: readonly string[], b: readonly string[]): string[] {
+  const out = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
