@@ -108,7 +108,7 @@ export function goQuote(s: string): string {
     if (esc) out += esc;
     else if (/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) out += ch;
     else {
-      const cp = ch.codePointAt(0)!;
+      const cp = ch.codePointAt(0) ?? 0;
       if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
       else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
       else out += `\\U${cp.toString(16).padStart(8, '0')}`;

@@ -38,8 +38,8 @@ export class FieldPath {
   }
 
   toString(): string {
-    const parts: string[] = [];
-    for (let p: FieldPath | undefined = this; p; p = p.#parent) parts.push(p.#segment());
+    const parts: string[] = [this.#segment()];
+    for (let p = this.#parent; p; p = p.#parent) parts.push(p.#segment());
     let out = '';
     for (const s of parts.reverse()) {
       if (s.startsWith('[') || out === '') out += s;

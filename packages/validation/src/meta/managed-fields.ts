@@ -11,7 +11,7 @@ export const maxSubresourceNameLength = 256;
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 /** Go's `%#U`: `U+0007`, or `U+00E9 'é'` for a printable rune. */
 const goRune = (ch: string): string => {
-  const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  const hex = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
   return printable.test(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
 };
 

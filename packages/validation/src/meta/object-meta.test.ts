@@ -22,14 +22,14 @@ describe('validateObjectMeta', () => {
   it('requires name or generateName', () => {
     const errs = validateObjectMeta({ namespace: 'default' }, strict);
     expect(errs.map(String)).toEqual(['metadata.name: Required value: name or generateName is required']);
-    expect(errs[0]!.type).toBe('FieldValueRequired');
-    expect(errs[0]!.field).toBe('metadata.name');
+    expect(errs.map((e) => e.type)).toEqual(['FieldValueRequired']);
+    expect(errs.map((e) => e.field)).toEqual(['metadata.name']);
   });
 
   it('checks the name with nameFn', () => {
     const errs = validateObjectMeta({ ...base, name: 'Nginx.X' }, strict);
     expect(errs.map(String)).toEqual([`metadata.name: Invalid value: "Nginx.X": ${subdomainMsg}`]);
-    expect(errs[0]!.type).toBe('FieldValueInvalid');
+    expect(errs.map((e) => e.type)).toEqual(['FieldValueInvalid']);
     expect(lines({ ...base, name: 'Nginx.X' }, { namespaced: true, nameFn: nameIsPathSegment })).toEqual([]);
     expect(lines({ ...base, name: 'a/b' }, { namespaced: true, nameFn: nameIsPathSegment }))
       .toEqual([`metadata.name: Invalid value: "a/b": may not contain '/'`]);
@@ -76,7 +76,7 @@ describe('validateObjectMeta', () => {
     expect(lines({ ...base, annotations: big })).toEqual([]);
     const errs = validateObjectMeta({ ...base, annotations: { k: 'x'.repeat(256 * 1024) } }, strict);
     expect(errs.map(String)).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
-    expect(errs[0]!.type).toBe('FieldValueTooLong');
+    expect(errs.map((e) => e.type)).toEqual(['FieldValueTooLong']);
     // Multi-byte: 87382 three-byte characters + 1-byte key = 262147 bytes, under 262144 characters.
     expect(lines({ ...base, annotations: { k: '事'.repeat(87382) } })).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
   });

@@ -25,14 +25,14 @@ const nameRegexMsg = regexError(nameMsg, qualifiedNameFmt, 'MyName', 'my.name', 
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) name = parts[0]!;
-  else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
+  const [first = '', second = ''] = parts;
+  let name = first;
+  if (parts.length === 2) {
+    const prefix = first;
+    name = second;
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
     else errs.push(...isDNS1123SubdomainContent(prefix).map((m) => `prefix part ${m}`));
-  } else {
+  } else if (parts.length > 2) {
     return [`a valid label key ${nameRegexMsg} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
