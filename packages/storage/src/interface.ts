@@ -1,4 +1,5 @@
 import type { KubeObject } from '@kevents/api';
+import type { optimisticLockErrorMsg } from './errors.js';
 
 /**
  * Where an object lives: its resource (for example `events`), namespace and name.
@@ -25,14 +26,31 @@ export interface Preconditions {
 /** Filters objects in list and watch; also decides ADDED/DELETED transitions in a watch. */
 export type Predicate<T extends KubeObject = KubeObject> = (obj: T) => boolean;
 
-/** How a list reads: `resourceVersion` and `resourceVersionMatch` follow the Kubernetes table. */
+/**
+ * How a list reads: `resourceVersion` and `resourceVersionMatch` follow the Kubernetes table
+ * (the HTTP layer has already validated the combination):
+ *
+ * - continue token: read at the token's resourceVersion (rv -1: at the latest); `resourceVersion`
+ *   and `resourceVersionMatch` are ignored;
+ * - `resourceVersion` unset, `''` or `'0'`: the latest state;
+ * - `'N'` with `Exact`, or with no match and a `limit`: exactly the state at N;
+ * - `'N'` with `NotOlderThan`, or with no match and no limit: the latest state.
+ *
+ * Errors: InvalidContinue for a bad token; Expired for an exact read or continue token at a
+ * compacted resourceVersion (for a token, `err.continue` carries a token with rv -1 that
+ * continues from the latest state); TooLargeResourceVersion when N is newer than the store and
+ * stays so for a short wait.
+ */
 export interface ListOptions<T extends KubeObject = KubeObject> {
   /** `''` (most recent), `'0'` (any), or a decimal resourceVersion. */
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: '' | 'NotOlderThan' | 'Exact';
   /** Page size; 0 or undefined means everything. */
   readonly limit?: number;
-  /** An opaque continue token from an earlier page. */
+  /**
+   * A continue token from an earlier page: the Kubernetes format, base64url without padding of
+   * `{"v":"meta.k8s.io/v1","rv":<list rv>,"start":"<namespace>/<name>\u0000"}` (see `encodeContinue`).
+   */
   readonly continue?: string;
   readonly predicate?: Predicate<T>;
 }
@@ -52,12 +70,18 @@ export interface ListResult<T extends KubeObject = KubeObject> {
 export interface WatchOptions<T extends KubeObject = KubeObject> {
   /**
    * Deliver changes strictly after this resourceVersion (a decimal string). Undefined, `''` or
-   * `'0'` means "from now". A resourceVersion older than the retained history fails with Expired.
+   * `'0'` means "from now". A resourceVersion older than the retained history fails with Expired
+   * (`too old resource version: N (M)`); one newer than the store waits briefly, then fails with
+   * TooLargeResourceVersion. With `sendInitialEvents` it means "not older than": the initial
+   * state is the latest one and it never expires.
    */
   readonly resourceVersion?: string;
-  /** First send a synthetic ADDED event for every object that exists at the start point. */
+  /**
+   * First send a synthetic ADDED event (with the object's own resourceVersion) for every object
+   * that exists at the start point; the watch then continues from there.
+   */
   readonly sendInitialEvents?: boolean;
-  /** After the initial ADDED events, send a BOOKMARK with `initialEventsEnd` set. */
+  /** After the initial ADDED events, send a BOOKMARK with `initialEventsEnd` set and the start resourceVersion. */
   readonly initialEventsEndBookmark?: boolean;
   /** Send BOOKMARK events carrying the current resourceVersion from time to time. */
   readonly allowBookmarks?: boolean;
@@ -77,14 +101,21 @@ export type StorageWatchEvent<T extends KubeObject = KubeObject> =
   | { readonly type: 'BOOKMARK'; readonly resourceVersion: string; readonly initialEventsEnd?: boolean };
 
 /**
- * A running watch. Iterate it for events; the iterator throws a StorageError (for example
- * Expired, Unavailable) when the watch cannot go on, and ends when stopped.
+ * A running watch. Iterate it (once) for events; the iterator throws a StorageError when the
+ * watch cannot go on, and ends when stopped, aborted or when the store closes. A consumer that
+ * falls so far behind that the changes it has yet to read were compacted gets Expired
+ * (`too old resource version: <last delivered> (<compacted>)`) and must relist, as a Kubernetes
+ * watch does: stores buffer no events per watcher beyond their shared history.
  */
 export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<StorageWatchEvent<T>> {
   stop(): void;
 }
 
-/** Options of writes. */
+/**
+ * Options of writes. A failed uid precondition is Conflict
+ * `Precondition failed: UID in precondition: x, UID in object meta: y`; a failed resourceVersion
+ * precondition is Conflict `Precondition failed: ResourceVersion in precondition: x, ResourceVersion in object meta: y`.
+ */
 export interface WriteOptions {
   readonly preconditions?: Preconditions;
 }
@@ -94,7 +125,10 @@ export type UpdateFunction<T extends KubeObject = KubeObject> = (current: T | un
 
 /** Options of `guaranteedUpdate`. */
 export interface GuaranteedUpdateOptions extends WriteOptions {
-  /** Call the update function with `undefined` when the object does not exist (and create it). */
+  /**
+   * Call the update function with `undefined` when the object does not exist, and create it
+   * (preconditions apply only to an existing object).
+   */
   readonly ignoreNotFound?: boolean;
 }
 
@@ -103,12 +137,19 @@ export interface GuaranteedUpdateOptions extends WriteOptions {
  * Kubernetes-shaped JSON; the store sets only `metadata.resourceVersion`. Every write takes the
  * next value of one global, strictly increasing resourceVersion, atomically with the object and
  * an entry in the change log. Errors are {@link StorageError}s with stable codes.
+ *
+ * As in Kubernetes, a write whose result is identical to the stored object (same JSON, ignoring
+ * `metadata.resourceVersion`) is a no-op: it returns the stored object with its resourceVersion
+ * and writes no change.
  */
 export interface Storage {
   /** A short description for logs and `/readyz`: `memory`, `redis://host:port/0`. */
   readonly description: string;
 
-  /** Reads one object. `resourceVersion` `'0'` allows any, `'N'` not older than N. Throws NotFound. */
+  /**
+   * Reads one object. `resourceVersion` `'0'` allows any, `'N'` not older than N (newer than the
+   * store: TooLargeResourceVersion after a short wait). Throws NotFound.
+   */
   get<T extends KubeObject>(key: ObjectKey, options?: { resourceVersion?: string }): Promise<T>;
 
   /** Lists objects under a prefix, ordered by namespace then name. */
@@ -119,15 +160,16 @@ export interface Storage {
 
   /**
    * Replaces an existing object. With `preconditions.resourceVersion` (or a non-empty
-   * `obj.metadata.resourceVersion`) the stored version must match, else Conflict.
-   * Throws NotFound when absent.
+   * `obj.metadata.resourceVersion`) the stored version must match, else Conflict (for the
+   * object's resourceVersion with {@link optimisticLockErrorMsg}). Throws NotFound when absent.
    */
   update<T extends KubeObject>(key: ObjectKey, obj: T, options?: WriteOptions): Promise<T>;
 
   /**
    * Read-modify-write with retry on conflict: calls `tryUpdate` with the current object and
    * stores its result only if nothing changed in between, else reads again and retries.
-   * Errors thrown by `tryUpdate` end the update and are re-thrown.
+   * Preconditions are checked against the current object on every attempt; the resourceVersion
+   * of the returned object is ignored. Errors thrown by `tryUpdate` end the update and are re-thrown.
    */
   guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options?: GuaranteedUpdateOptions): Promise<T>;
 
@@ -140,7 +182,11 @@ export interface Storage {
   /** The resourceVersion of the newest write (`'0'` for an empty store). */
   currentResourceVersion(): Promise<string>;
 
-  /** Drops change history at or below `resourceVersion`; older watches and continues then expire. */
+  /**
+   * Drops change history at or below `resourceVersion` (clamped to the current one): watches
+   * from an older resourceVersion, exact lists and continue tokens below it then expire. Stores
+   * also compact by themselves, as their history settings say.
+   */
   compact(resourceVersion: string): Promise<void>;
 
   /** Resolves when the store can serve requests; rejects with Unavailable otherwise. */
