@@ -1,0 +1,94 @@
+/** One command-line flag of kevents-apiserver. */
+export interface FlagSpec {
+  readonly name: string;
+  readonly type: 'string' | 'int' | 'bool';
+  readonly default: string;
+  readonly help: string;
+}
+
+/** The flags of `kevents-apiserver` (the command-line contract of docs/architecture.md). */
+export const apiserverFlags: readonly FlagSpec[] = [
+  { name: 'bind-address', type: 'string', default: '127.0.0.1', help: 'The IP address on which to listen.' },
+  { name: 'secure-port', type: 'int', default: '6443', help: 'The port on which to serve HTTPS. 0 turns it off.' },
+  { name: 'insecure-port', type: 'int', default: '0', help: 'The port on which to serve plain HTTP; refused on a non-loopback bind address. 0 turns it off.' },
+  { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the x509 serving certificate (PEM). A self-signed pair is generated when absent.' },
+  { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the x509 private key matching --tls-cert-file.' },
+  { name: 'storage', type: 'string', default: 'memory', help: 'Where events are stored: memory (in-process) or redis://HOST:PORT[/DB] (see docs/operations.md).' },
+  { name: 'group-domain', type: 'string', default: 'k8s.io', help: 'API group domain: serves events.<domain>; config kinds are apiserver.config.<domain>.' },
+  { name: 'authentication-config', type: 'string', default: '', help: 'File with an AuthenticationConfiguration (validated at start; refused when invalid).' },
+  { name: 'anonymous-auth', type: 'bool', default: 'true', help: 'Legacy flag; an error when the authentication config has an anonymous block.' },
+  { name: 'authorization-config', type: 'string', default: '', help: 'File with an AuthorizationConfiguration (validated at start; refused when invalid).' },
+  { name: 'authorization-mode', type: 'string', default: 'AlwaysAllow', help: 'AlwaysAllow or AlwaysDeny; used only without --authorization-config.' },
+  { name: 'egress-selector-config-file', type: 'string', default: '', help: 'File with an EgressSelectorConfiguration (validated at start; refused when invalid).' },
+  { name: 'tracing-config-file', type: 'string', default: '', help: 'File with a TracingConfiguration (validated at start; refused when invalid).' },
+  { name: 'min-request-timeout', type: 'int', default: '1800', help: 'Watches without timeoutSeconds last a random time in [this, 2*this) seconds.' },
+  { name: 'watch-history', type: 'int', default: '100000', help: 'Changes kept for watches and paginated lists; older resourceVersions answer 410 Expired.' },
+  { name: 'log-level', type: 'string', default: 'info', help: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'help', type: 'bool', default: 'false', help: 'Print this help and exit.' },
+];
+
+export type FlagValues = Record<string, string>;
+
+/** Thrown for an unknown flag or a bad value; main prints it with the usage line. */
+export class FlagError extends Error {
+  override readonly name = 'FlagError';
+}
+
+/** Parses `--name=value`, `--name value` and bare boolean `--name`. */
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] = apiserverFlags): { flags: FlagValues; args: string[] } {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const flags: FlagValues = Object.fromEntries(specs.map((s) => [s.name, s.default]));
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-h') {
+      flags['help'] = 'true';
+      continue;
+    }
+    if (!a.startsWith('--')) {
+      args.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    const spec = byName.get(name);
+    if (!spec) throw new FlagError(`unknown flag: --${name}`);
+    let value: string;
+    if (eq >= 0) value = a.slice(eq + 1);
+    else if (spec.type === 'bool') value = 'true';
+    else if (i + 1 < argv.length) value = argv[++i]!;
+    else throw new FlagError(`flag needs an argument: --${name}`);
+    if (spec.type === 'int' && !/^\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+    if (spec.type === 'bool' && !['true', 'false', '1', '0'].includes(value)) {
+      throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+    }
+    flags[name] = value === '1' ? 'true' : value === '0' && spec.type === 'bool' ? 'false' : value;
+  }
+  return { flags, args };
+}
+
+/** The `--help` text. */
+export function usage(specs: readonly FlagSpec[] = apiserverFlags): string {
+  const lines = specs.map((s) => {
+    const left = `  --${s.name}${s.type === 'bool' ? '' : `=${s.type === 'int' ? 'int' : 'string'}`}`;
+    const def = s.default && s.name !== 'help' ? ` (default ${JSON.stringify(s.default)})` : '';
+    return `${left.padEnd(42)}${s.help}${def}`;
+  });
+  return [
+    'kevents-apiserver: a Kubernetes-compatible Events API server (events.k8s.io/v1 and core/v1 Events).',
+    '',
+    'Usage:',
+    '  kevents-apiserver [flags]                 serve',
+    '  kevents-apiserver validate-config [-o json] [--group-domain=DOMAIN] FILE...',
+    '                                            check config files; exit 0 when all are valid',
+    '',
+    'Flags:',
+    ...lines,
+    '',
+    'Storage forms: memory | redis://[user:pass@]HOST:PORT[/DB] | rediss://... (TLS)',
+    '',
+    'Example: kevents-apiserver --insecure-port=8080 --secure-port=0',
+    '         kubectl --server http://127.0.0.1:8080 get events.events.k8s.io -A',
+    '',
+  ].join('\n');
+}

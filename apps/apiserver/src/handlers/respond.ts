@@ -1,0 +1,28 @@
+import type { FastifyReply } from 'fastify';
+import type { Query } from './query.js';
+import { q } from './query.js';
+
+/** Whether `?pretty` asks for indented JSON. */
+export const isPretty = (query: Query): boolean => {
+  const v = q(query, 'pretty');
+  return v !== undefined && v !== 'false' && v !== '0';
+};
+
+/** Serializes like Go's json.Encoder: compact (or two-space indented) plus a newline. */
+export const toJSON = (value: unknown, pretty: boolean): string =>
+  `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+
+/**
+ * Sends a JSON body with Kubernetes' headers. Warnings become RFC 7234 `Warning: 299 - "..."`
+ * headers, one per warning, as kube-apiserver sends them.
+ */
+export function sendJSON(reply: FastifyReply, code: number, body: unknown, pretty: boolean, warnings: readonly string[] = []): FastifyReply {
+  if (warnings.length) {
+    reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  }
+  return reply
+    .code(code)
+    .header('Content-Type', 'application/json')
+    .header('Cache-Control', 'no-cache, private')
+    .send(toJSON(body, pretty));
+}

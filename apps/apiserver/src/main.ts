@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+import { loadConfigFile } from '@kevents/config';
+import type { ConfigKind } from '@kevents/api';
+import { apiserverFlags, FlagError, parseFlags, usage } from './cli/flags.js';
+import { formatConfigErrors, runValidateConfig } from './validate-config/index.js';
+import { startApiserver } from './server/start.js';
+
+const io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) };
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'validate-config') {
+    const rest = argv.slice(1);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout('Usage: kevents-apiserver validate-config [-o json] [--group-domain=DOMAIN] FILE...\n');
+      return 0;
+    }
+    return runValidateConfig(rest, io);
+  }
+  let parsed;
+  try {
+    parsed = parseFlags(argv, apiserverFlags);
+  } catch (err) {
+    if (err instanceof FlagError) {
+      io.stderr(`Error: ${err.message}\nRun 'kevents-apiserver --help' for usage.\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const { flags, args } = parsed;
+  if (flags['help'] === 'true') {
+    io.stdout(usage());
+    return 0;
+  }
+  if (args.length) {
+    io.stderr(`Error: unknown command "${args[0]}"\nRun 'kevents-apiserver --help' for usage.\n`);
+    return 2;
+  }
+  const configFlags: [string, ConfigKind][] = [
+    ['authentication-config', 'AuthenticationConfiguration'],
+    ['authorization-config', 'AuthorizationConfiguration'],
+    ['egress-selector-config-file', 'EgressSelectorConfiguration'],
+    ['tracing-config-file', 'TracingConfiguration'],
+  ];
+  let bad = false;
+  const configs: Partial<Record<ConfigKind, { file: string; config: unknown }>> = {};
+  for (const [flag, kind] of configFlags) {
+    const file = flags[flag];
+    if (!file) continue;
+    const res = await loadConfigFile(file, { groupDomain: flags['group-domain'], expectedKind: kind });
+    if (!res.ok) {
+      for (const line of formatConfigErrors(file, res.errors)) io.stderr(`${line}\n`);
+      bad = true;
+    } else {
+      configs[kind] = { file, config: res.config };
+    }
+  }
+  if (bad) {
+    io.stderr('kevents-apiserver: refusing to start with an invalid configuration file\n');
+    return 1;
+  }
+  if (configs.AuthenticationConfiguration && argv.some((a) => a.startsWith('--anonymous-auth'))) {
+    const cfg = configs.AuthenticationConfiguration.config as { anonymous?: unknown };
+    if (cfg.anonymous) {
+      io.stderr(`${configs.AuthenticationConfiguration.file}: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file\n`);
+      return 1;
+    }
+  }
+  await startApiserver(flags, configs);
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    io.stderr(`kevents-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maxRequestBodyBytes, timeNow } from '@kevents/api';
+import type { Storage } from '@kevents/storage';
+import {
+  ApiError,
+  internalError,
+  methodNotSupported,
+  notFound,
+  pathNotFound,
+  requestEntityTooLarge,
+  unsupportedMediaType,
+} from '../errors/api-error.js';
+import type { Handler, HandlerContext, RestRequest } from '../handlers/context.js';
+import { createHandler } from '../handlers/create.js';
+import { deleteCollectionHandler, deleteHandler } from '../handlers/delete.js';
+import { getHandler } from '../handlers/get.js';
+import { listHandler } from '../handlers/list.js';
+import { patchHandler } from '../handlers/patch.js';
+import { isPretty, sendJSON } from '../handlers/respond.js';
+import { updateHandler } from '../handlers/update.js';
+import { WatchHub } from '../handlers/watch-hub.js';
+import { coreV1View, eventsV1View } from '../registry/event-views.js';
+import type { ResourceView } from '../registry/resource-view.js';
+import { apiGroup, apiGroupList, apiVersions, coreResourceList, groupResourceList } from './discovery.js';
+import { ServerMetrics } from './metrics.js';
+import { listNamespaces, synthesizeNamespace } from './namespaces.js';
+import { requestInfo } from './request-info.js';
+import { versionInfo } from './version.js';
+
+/** Options of {@link buildServer}. */
+export interface ServerOptions {
+  readonly storage: Storage;
+  /** API group domain (`k8s.io`): events are served as `events.<domain>/v1`. */
+  readonly groupDomain?: string;
+  /** Also serve events as core/v1 under `/api/v1` (kubectl get events, kubectl events). */
+  readonly coreView?: boolean;
+  /** Default watch length is a random value in [min, 2*min) seconds. */
+  readonly minRequestTimeoutSeconds?: number;
+  readonly logger?: FastifyBaseLogger | boolean;
+  /** Fastify server factory options (https). */
+  readonly https?: { key: string | Buffer; cert: string | Buffer };
+  /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
+  readonly metrics?: ServerMetrics;
+  readonly watches?: WatchHub;
+}
+
+/** A built server: the fastify instance plus what shutdown needs. */
+export interface KeventsServer {
+  readonly app: FastifyInstance;
+  readonly watches: WatchHub;
+  readonly metrics: ServerMetrics;
+  readonly views: readonly ResourceView[];
+}
+
+const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+type Method = (typeof allMethods)[number];
+
+const actionOf: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete', GET: 'get', HEAD: 'get', OPTIONS: 'options' };
+
+/** Builds the kevents API server (routes, content handling, errors, metrics); does not listen. */
+export function buildServer(options: ServerOptions): KeventsServer {
+  const app = Fastify({
+    ...(typeof options.logger === 'object' ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
+    bodyLimit: maxRequestBodyBytes,
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ...(options.https ? { https: options.https } : {}),
+  } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+  const watches = options.watches ?? new WatchHub();
+  const metrics = options.metrics ?? new ServerMetrics();
+  const startedAt = timeNow();
+  const views = [eventsV1View(options.groupDomain ?? 'k8s.io'), ...(options.coreView === false ? [] : [coreV1View()])];
+  const eventsView = views[0]!;
+  const coreView = views.find((v) => v.group === '');
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Audit-Id', randomUUID());
+    (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const info = requestInfo(req.method, req.url);
+    if (!info.isResourceRequest) return;
+    const started = (req as FastifyRequest & { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
+    const { isResourceRequest: _i, namespace: _n, name: _m, path: _p, ...labels } = info;
+    metrics.observe(labels, reply.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    let apiErr: ApiError;
+    if (err instanceof ApiError) apiErr = err;
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(maxRequestBodyBytes);
+    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') apiErr = unsupportedMediaType(['application/json', 'application/yaml']);
+    else {
+      req.log.error({ err }, 'request failed');
+      apiErr = internalError(err);
+    }
+    for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
+    return sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Record<string, string>));
+  });
+  app.setNotFoundHandler((req, reply) => sendJSON(reply, 404, pathNotFound().status, isPretty((req.query ?? {}) as Record<string, string>)));
+
+  const minRequestTimeoutSeconds = options.minRequestTimeoutSeconds ?? 1800;
+  const route = (ctx: HandlerContext, url: string, handlers: Partial<Record<Method, Handler>>, notAllowed: (m: string) => ApiError): void => {
+    for (const method of allMethods) {
+      const h = handlers[method] ?? (method === 'HEAD' ? handlers.GET : undefined);
+      app.route({
+        method,
+        url,
+        exposeHeadRoute: false,
+        handler: h
+          ? (req: FastifyRequest, reply: FastifyReply) => h(ctx, req as RestRequest, reply)
+          : async () => {
+              throw notAllowed(method);
+            },
+      });
+    }
+  };
+
+  for (const view of views) {
+    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds };
+    const p = view.pathPrefix;
+    const na = (m: string): ApiError => methodNotSupported(view.gr, actionOf[m] ?? m.toLowerCase());
+    route(ctx, `${p}/namespaces/:namespace/events`, { GET: listHandler(false), POST: createHandler, DELETE: deleteCollectionHandler }, na);
+    route(ctx, `${p}/namespaces/:namespace/events/:name`, { GET: getHandler, PUT: updateHandler, PATCH: patchHandler, DELETE: deleteHandler }, na);
+    route(ctx, `${p}/events`, { GET: listHandler(false) }, na);
+    route(ctx, `${p}/watch/namespaces/:namespace/events`, { GET: listHandler(true) }, na);
+    route(ctx, `${p}/watch/events`, { GET: listHandler(true) }, na);
+  }
+
+  const send = (body: unknown) => async (req: FastifyRequest, reply: FastifyReply) =>
+    sendJSON(reply, 200, body, isPretty(req.query as Record<string, string>));
+  app.get('/api', async (req, reply) => sendJSON(reply, 200, apiVersions(`${req.hostname}`), isPretty(req.query as Record<string, string>)));
+  app.get('/api/v1', send(coreResourceList(coreView !== undefined)));
+  app.get('/apis', send(apiGroupList([eventsView])));
+  app.get(`/apis/${eventsView.group}`, send({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(eventsView) }));
+  app.get(`/apis/${eventsView.groupVersion}`, send(groupResourceList(eventsView)));
+  app.get('/version', send(versionInfo()));
+  app.get('/metrics', async (_req, reply) => reply.header('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics()));
+
+  const nsGR = { group: '', resource: 'namespaces' };
+  app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
+    const ns = synthesizeNamespace(req.params.name, startedAt);
+    if (!ns) throw notFound(nsGR, req.params.name);
+    return sendJSON(reply, 200, ns, isPretty(req.query as Record<string, string>));
+  });
+  app.get('/api/v1/namespaces', async (req, reply) => sendJSON(reply, 200, await listNamespaces(options.storage, startedAt), isPretty(req.query as Record<string, string>)));
+
+  const health = (withStorage: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const checks: [string, boolean][] = [['ping', true]];
+    if (withStorage) checks.push(['storage', await options.storage.ready().then(() => true, () => false)]);
+    const ok = checks.every(([, c]) => c);
+    const name = (req.url.split('?')[0] ?? '').slice(1);
+    const verbose = 'verbose' in (req.query as Record<string, unknown>);
+    reply.code(ok ? 200 : 500).header('Content-Type', 'text/plain; charset=utf-8').header('X-Content-Type-Options', 'nosniff');
+    if (ok && !verbose) return reply.send('ok');
+    const lines = checks.map(([n, c]) => (c ? `[+]${n} ok` : `[-]${n} failed: reason withheld`));
+    return reply.send(`${lines.join('\n')}\n${name} check ${ok ? 'passed' : 'failed'}\n`);
+  };
+  app.get('/healthz', health(true));
+  app.get('/livez', health(false));
+  app.get('/readyz', health(true));
+
+  return { app, watches, metrics, views };
+}

@@ -1,0 +1,73 @@
+import type { ConfigKind } from '@kevents/api';
+import pino from 'pino';
+import { buildServer } from './app.js';
+import type { KeventsServer } from './app.js';
+import { ServerMetrics } from './metrics.js';
+import { createStorage } from './storage-factory.js';
+import { servingCert } from './tls.js';
+import { keventsVersion } from './version.js';
+import { WatchHub } from '../handlers/watch-hub.js';
+
+const loopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/**
+ * Starts kevents-apiserver from parsed flags: builds the store, listens on the HTTPS and/or HTTP
+ * ports, logs what listens where, and shuts down cleanly on SIGTERM/SIGINT (stop accepting, end
+ * watches, close the store).
+ */
+export async function startApiserver(flags: Record<string, string>, configs: Partial<Record<ConfigKind, { file: string }>>): Promise<void> {
+  const log = pino({ level: flags['log-level'] ?? 'info', base: { component: 'kevents-apiserver' } });
+  const host = flags['bind-address'] ?? '127.0.0.1';
+  const securePort = Number(flags['secure-port']);
+  const insecurePort = Number(flags['insecure-port']);
+  if (insecurePort > 0 && !loopback(host)) {
+    throw new Error(`--insecure-port is refused on the non-loopback address ${host}; use --secure-port`);
+  }
+  if (securePort === 0 && insecurePort === 0) throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
+  const storage = await createStorage({ storage: flags['storage'] ?? 'memory', historyLimit: Number(flags['watch-history']) });
+  const shared = {
+    storage,
+    groupDomain: flags['group-domain'],
+    minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
+    metrics: new ServerMetrics(),
+    watches: new WatchHub(),
+    logger: log.child({ listener: 'http' }),
+  };
+  const servers: { server: KeventsServer; url: string }[] = [];
+  if (securePort > 0) {
+    const tls = await servingCert(flags['tls-cert-file'] ?? '', flags['tls-private-key-file'] ?? '', host);
+    if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
+    const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key } });
+    await server.app.listen({ host, port: securePort });
+    servers.push({ server, url: `https://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
+  }
+  if (insecurePort > 0) {
+    const server = buildServer(shared);
+    await server.app.listen({ host, port: insecurePort });
+    servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
+  }
+  const gv = servers[0]!.server.views[0]!.groupVersion;
+  log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
+  log.info({ storage: storage.description }, `storage: ${storage.description}`);
+  for (const [kind, c] of Object.entries(configs)) log.info({ kind, file: c.file }, `config: ${kind} from ${c.file}`);
+  for (const { url } of servers) log.info({ url }, `serving ${gv} and v1 Events on ${url}`);
+  const first = servers[servers.length - 1]!.url;
+  const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
+  log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new requests, ending watches');
+    shared.watches.closeAll();
+    await Promise.all(servers.map(({ server }) => server.app.close()));
+    await storage.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
