@@ -1,5 +1,4 @@
 import type { KubeObject } from '@kevents/api';
-import type { optimisticLockErrorMsg } from './errors.js';
 
 /**
  * Where an object lives: its resource (for example `events`), namespace and name.
@@ -161,7 +160,7 @@ export interface Storage {
   /**
    * Replaces an existing object. With `preconditions.resourceVersion` (or a non-empty
    * `obj.metadata.resourceVersion`) the stored version must match, else Conflict (for the
-   * object's resourceVersion with {@link optimisticLockErrorMsg}). Throws NotFound when absent.
+   * object's resourceVersion with `optimisticLockErrorMsg`). Throws NotFound when absent.
    */
   update<T extends KubeObject>(key: ObjectKey, obj: T, options?: WriteOptions): Promise<T>;
 

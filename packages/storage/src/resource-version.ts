@@ -9,5 +9,5 @@ export function parseResourceVersion(value: string): number {
 }
 
 /** Whether a resourceVersion option means "no particular version": undefined, `''` or `'0'`. */
-export const isUnsetResourceVersion = (value: string | undefined): boolean =>
+export const isUnsetResourceVersion = (value: string | undefined): value is undefined | '' | '0' =>
   value === undefined || value === '' || value === '0';

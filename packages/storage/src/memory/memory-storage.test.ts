@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryStorage } from '../index.js';
-import { expectStorageError, keyOf, runStorageConformance, testObject, WatchReader } from '../testing/index.js';
+import { expectStorageError, keyOf, rvs, runStorageConformance, testObject, WatchReader } from '../testing/index.js';
 
 runStorageConformance('MemoryStorage', async (tuning) => ({ storage: new MemoryStorage(tuning) }));
 
@@ -12,10 +12,10 @@ describe('MemoryStorage', () => {
     now += 600;
     const b = await s.create(keyOf('ns', 'b'), testObject('ns', 'b'));
     now += 600;
-    const w = await s.watch({ resource: 'events' }, { resourceVersion: a.metadata.resourceVersion! });
-    expect((await new WatchReader(w).take(1, 1_000))[0]!.resourceVersion).toBe(b.metadata.resourceVersion);
+    const w = await s.watch({ resource: 'events' }, { resourceVersion: rvs(a) });
+    expect((await new WatchReader(w).take(1, 1_000))[0].resourceVersion).toBe(b.metadata.resourceVersion);
     now += 600;
-    await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: a.metadata.resourceVersion! }), 'Expired');
+    await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: rvs(a) }), 'Expired');
     expect((await s.list({ resource: 'events' })).items).toHaveLength(2);
     await s.close();
   });

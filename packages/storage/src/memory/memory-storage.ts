@@ -29,7 +29,7 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, toBody } from './body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
-import { type KeyEntry, live, liveAt, lowerBound, ResourceTable, storageKey, type Version } from './resource-table.js';
+import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
 import { MemoryWatcher } from './watcher.js';
 
 /**
@@ -61,10 +61,10 @@ export class MemoryStorage implements Storage {
 
   async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
     this.checkOpen();
-    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion!));
+    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion));
     const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
     if (v === undefined) throw notFoundError(key);
-    return fromBody<T>(v.body!, v.rv);
+    return fromBody<T>(v.body, v.rv);
   }
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
@@ -86,7 +86,7 @@ export class MemoryStorage implements Storage {
     } else if (isUnsetResourceVersion(options.resourceVersion)) {
       at = this.log.rv;
     } else {
-      const rv = parseResourceVersion(options.resourceVersion!);
+      const rv = parseResourceVersion(options.resourceVersion);
       const match = options.resourceVersionMatch ?? '';
       await this.waitFor(rv);
       const exact = match === 'Exact' || (match === '' && limit > 0);
@@ -129,13 +129,13 @@ export class MemoryStorage implements Storage {
       const cur = live(table.entries.get(k));
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
-      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body!, cur.rv));
+      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
       this.checkOpen();
       if (live(table.entries.get(k)) !== cur) continue;
       const body = toBody(next);
       const uid = next.metadata?.uid;
       if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined);
-      return this.replace<T>(table.entries.get(k)!, cur, body, uid);
+      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid);
     }
   }
 
@@ -152,7 +152,7 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     let from = this.log.rv;
     if (!isUnsetResourceVersion(options.resourceVersion)) {
-      const rv = parseResourceVersion(options.resourceVersion!);
+      const rv = parseResourceVersion(options.resourceVersion);
       await this.waitFor(rv);
       this.trimByAge();
       if (options.sendInitialEvents === true) from = this.log.rv;
@@ -208,7 +208,7 @@ export class MemoryStorage implements Storage {
   }
 
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
-  private replace<T extends KubeObject>(entry: KeyEntry, cur: Version, body: string, uid: string | undefined): T {
+  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, uid: string | undefined): T {
     if (body === cur.body) return fromBody<T>(body, cur.rv);
     return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body);
   }
@@ -222,12 +222,13 @@ export class MemoryStorage implements Storage {
     prev: string | undefined,
   ): T {
     const rv = this.log.rv + 1;
+    const state = body ?? prev ?? '{}';
     entry.versions.push({ rv, body, uid });
-    this.log.append({ rv, type, entry, body: body ?? prev!, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
+    this.log.append({ rv, type, entry, body: state, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
     if (this.log.size > this.historyLimit) this.dropOldest();
     this.trimByAge();
     this.log.wakeAll();
-    return fromBody<T>(body ?? prev!, rv);
+    return fromBody<T>(state, rv);
   }
 
   private trimByAge(): void {
@@ -242,11 +243,11 @@ export class MemoryStorage implements Storage {
     if (c === undefined) return;
     const e = c.entry;
     let drop = 0;
-    while (drop < e.versions.length && e.versions[drop]!.rv < c.rv) drop++;
+    while (drop < e.versions.length && e.versions[drop].rv < c.rv) drop++;
     if (drop > 0) e.versions.splice(0, drop);
-    if (e.versions.length === 1 && e.versions[0]!.body === undefined) {
+    if (e.versions.length === 1 && e.versions[0].body === undefined) {
       e.versions = [];
-      this.tables.get(e.resource)!.markDead();
+      this.table(e.resource).markDead();
     }
   }
 
@@ -296,10 +297,10 @@ export class MemoryStorage implements Storage {
     const items: T[] = [];
     let last: string | undefined;
     for (; i < end; i++) {
-      const v = liveAt(table.entries.get(keys[i]!)!, at);
+      const v = liveAt(table.entries.get(keys[i]), at);
       if (v === undefined) continue;
       if (limit > 0 && items.length === limit) break;
-      const obj = fromBody<T>(v.body!, v.rv);
+      const obj = fromBody<T>(v.body, v.rv);
       if (predicate !== undefined && !predicate(obj)) continue;
       items.push(obj);
       last = keys[i];
@@ -308,7 +309,7 @@ export class MemoryStorage implements Storage {
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
     let remaining = 0;
-    for (; i < end; i++) if (liveAt(table.entries.get(keys[i]!)!, at) !== undefined) remaining++;
+    for (; i < end; i++) if (liveAt(table.entries.get(keys[i]), at) !== undefined) remaining++;
     return { ...result, remainingItemCount: remaining };
   }
 
@@ -318,14 +319,14 @@ export class MemoryStorage implements Storage {
     const out: { body: string; rv: number }[] = [];
     if (r === undefined) return out;
     for (let i = r.begin; i < r.end; i++) {
-      const v = liveAt(r.table.entries.get(r.keys[i]!)!, at);
-      if (v !== undefined) out.push({ body: v.body!, rv: v.rv });
+      const v = liveAt(r.table.entries.get(r.keys[i]), at);
+      if (v !== undefined) out.push({ body: v.body, rv: v.rv });
     }
     return out;
   }
 }
 
-function checkPreconditions(key: ObjectKey, cur: Version, p: Preconditions | undefined): void {
+function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions | undefined): void {
   if (p === undefined) return;
   if (p.uid !== undefined && p.uid !== (cur.uid ?? '')) throw uidConflictError(key, p.uid, cur.uid ?? '');
   if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {

@@ -17,18 +17,23 @@ export interface KeyEntry {
   versions: Version[];
 }
 
+/** A revision that is not a tombstone. */
+export type LiveVersion = Version & { readonly body: string };
+
+const isLive = (v: Version | undefined): v is LiveVersion => v?.body !== undefined;
+
 /** The newest revision when it is not a tombstone. */
-export function live(entry: KeyEntry | undefined): Version | undefined {
+export function live(entry: KeyEntry | undefined): LiveVersion | undefined {
   const v = entry?.versions[entry.versions.length - 1];
-  return v?.body === undefined ? undefined : v;
+  return isLive(v) ? v : undefined;
 }
 
 /** The revision visible at `rv` when it is not a tombstone. */
-export function liveAt(entry: KeyEntry, rv: number): Version | undefined {
-  const vs = entry.versions;
+export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | undefined {
+  const vs = entry?.versions ?? [];
   for (let i = vs.length - 1; i >= 0; i--) {
-    const v = vs[i]!;
-    if (v.rv <= rv) return v.body === undefined ? undefined : v;
+    const v = vs[i];
+    if (v.rv <= rv) return isLive(v) ? v : undefined;
   }
   return undefined;
 }
@@ -42,7 +47,7 @@ export function lowerBound(keys: readonly string[], key: string): number {
   let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
+    if (keys[mid] < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -105,8 +110,8 @@ function merge(a: readonly string[], b: readonly string[]): string[] {
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
+  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
   return out;
 }

@@ -87,8 +87,10 @@ export class MemoryWatcher<T extends KubeObject> implements Watcher<T> {
         if (this.stopped) return;
         const log = this.log;
         if (this.cursor < log.compacted) throw tooOldResourceVersionError(String(this.cursor), String(log.compacted));
-        if (this.cursor < log.rv) {
-          const event = this.convert(log.at(++this.cursor)!);
+        const change = this.cursor < log.rv ? log.at(this.cursor + 1) : undefined;
+        if (change !== undefined) {
+          this.cursor = change.rv;
+          const event = this.convert(change);
           if (event !== undefined) yield event;
         } else if (this.bookmarkDue) {
           this.bookmarkDue = false;
@@ -116,8 +118,9 @@ export class MemoryWatcher<T extends KubeObject> implements Watcher<T> {
     if (predicate === undefined) return { type: c.type, object, resourceVersion };
     const now = predicate(object);
     if (c.type !== 'MODIFIED') return now ? { type: c.type, object, resourceVersion } : undefined;
-    const before = predicate(fromBody<T>(c.prev!, c.rv));
+    const prev = c.prev ?? c.body;
+    const before = predicate(fromBody<T>(prev, c.rv));
     if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, resourceVersion };
-    return before ? { type: 'DELETED', object: fromBody<T>(c.prev!, c.rv), resourceVersion } : undefined;
+    return before ? { type: 'DELETED', object: fromBody<T>(prev, c.rv), resourceVersion } : undefined;
   }
 }

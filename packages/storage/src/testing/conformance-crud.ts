@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { optimisticLockErrorMsg } from '../errors.js';
 import type { ConformanceContext } from './conformance.js';
-import { expectStorageError, keyOf, rvOf, testObject, type TestObject } from './helpers.js';
+import { expectStorageError, keyOf, rvOf, rvs, testObject, uidOf, type TestObject } from './helpers.js';
 
 /** get, create, update, delete, preconditions, guaranteedUpdate, resourceVersions, copies. */
 export function defineCrudConformance(ctx: ConformanceContext): void {
@@ -17,7 +17,7 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       rvs.push(rvOf(await s.guaranteedUpdate<TestObject>(keyOf('b', 'x'), (o) => ({ ...o!, count: 2 }))));
       rvs.push(rvOf(await s.delete(keyOf('a', 'x', 'leases'))));
       rvs.push(rvOf(await s.create(keyOf('a', 'x', 'leases'), testObject('a', 'x'))));
-      for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBeGreaterThan(rvs[i - 1]!);
+      for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBeGreaterThan(rvs[i - 1]);
       expect(rvs[0]).toBeGreaterThan(0);
       expect(await s.currentResourceVersion()).toBe(String(rvs[rvs.length - 1]));
     });
@@ -48,7 +48,7 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       expect({ ...created, metadata: meta }).toEqual({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
       expect(await s.get(keyOf('ns', 'a'))).toEqual(created);
       expect(await s.get(keyOf('ns', 'a'), { resourceVersion: '0' })).toEqual(created);
-      expect(await s.get(keyOf('ns', 'a'), { resourceVersion: created.metadata.resourceVersion! })).toEqual(created);
+      expect(await s.get(keyOf('ns', 'a'), { resourceVersion: rvs(created) })).toEqual(created);
     });
 
     it('rejects a second create with AlreadyExists and allows one after delete', async () => {
@@ -114,13 +114,13 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
     it('checks uid and resourceVersion preconditions with the Kubernetes messages', async () => {
       const s = await ctx.open();
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
-      const uid = c.metadata.uid!;
+      const uid = uidOf(c);
       let e = await expectStorageError(s.update(keyOf('ns', 'a'), { ...c, note: 'x' }, { preconditions: { uid: 'other' } }), 'Conflict');
       expect(e.message).toBe(`Precondition failed: UID in precondition: other, UID in object meta: ${uid}`);
       e = await expectStorageError(s.update(keyOf('ns', 'a'), { ...c, note: 'x' }, { preconditions: { resourceVersion: '1' + c.metadata.resourceVersion } }), 'Conflict');
       expect(e.message).toBe(`Precondition failed: ResourceVersion in precondition: 1${c.metadata.resourceVersion}, ResourceVersion in object meta: ${c.metadata.resourceVersion}`);
       expect(await s.get(keyOf('ns', 'a'))).toEqual(c);
-      const u = await s.update(keyOf('ns', 'a'), { ...c, note: 'ok' }, { preconditions: { uid, resourceVersion: c.metadata.resourceVersion! } });
+      const u = await s.update(keyOf('ns', 'a'), { ...c, note: 'ok' }, { preconditions: { uid, resourceVersion: rvs(c) } });
       expect(u.note).toBe('ok');
     });
 
@@ -151,10 +151,10 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const s = await ctx.open();
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const e = await expectStorageError(s.delete(keyOf('ns', 'a'), { preconditions: { uid: 'nope' } }), 'Conflict');
-      expect(e.message).toBe(`Precondition failed: UID in precondition: nope, UID in object meta: ${c.metadata.uid!}`);
+      expect(e.message).toBe(`Precondition failed: UID in precondition: nope, UID in object meta: ${uidOf(c)}`);
       await expectStorageError(s.delete(keyOf('ns', 'a'), { preconditions: { resourceVersion: '999999' } }), 'Conflict');
       expect(await s.get(keyOf('ns', 'a'))).toEqual(c);
-      await s.delete(keyOf('ns', 'a'), { preconditions: { uid: c.metadata.uid!, resourceVersion: c.metadata.resourceVersion! } });
+      await s.delete(keyOf('ns', 'a'), { preconditions: { uid: uidOf(c), resourceVersion: rvs(c) } });
       await expectStorageError(s.get(keyOf('ns', 'a')), 'NotFound');
     });
   });
@@ -243,8 +243,8 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       expect(got.metadata.name).toBe('a');
       got.nested!.list.push(3);
       const listed = (await s.list<TestObject>({ resource: 'events' })).items;
-      expect(listed[0]!.nested!.list).toEqual([1]);
-      listed[0]!.note = 'mutated';
+      expect(listed[0].nested!.list).toEqual([1]);
+      listed[0].note = 'mutated';
       await s.guaranteedUpdate<TestObject>(keyOf('ns', 'a'), (cur) => {
         cur!.nested!.list.push(4);
         return cur!;

@@ -72,7 +72,7 @@ export function defineListConformance(ctx: ConformanceContext): void {
       await s.guaranteedUpdate<TestObject>(keyOf('n', 'c'), (o) => ({ ...o!, note: 'updated' }));
       const l = await s.list<TestObject>({ resource: 'events' });
       expect(names(l.items)).toEqual(['n/a', 'n/c']);
-      expect(l.items[1]!.note).toBe('updated');
+      expect(l.items[1].note).toBe('updated');
     });
 
     it('filters with a predicate', async () => {
@@ -91,7 +91,7 @@ export function defineListConformance(ctx: ConformanceContext): void {
       expect(first.items).toHaveLength(3);
       expect(first.remainingItemCount).toBe(7);
       const raw = JSON.parse(Buffer.from(first.continue!, 'base64url').toString()) as Record<string, unknown>;
-      expect(raw).toEqual({ v: 'meta.k8s.io/v1', rv: rvOf(first.resourceVersion), start: `${names(first.items)[2]!}\u0000` });
+      expect(raw).toEqual({ v: 'meta.k8s.io/v1', rv: rvOf(first.resourceVersion), start: `${names(first.items)[2]}\u0000` });
       expect(first.continue).not.toMatch(/[=+/]/);
       const second = await s.list<TestObject>({ resource: 'events' }, { limit: 3, continue: first.continue });
       expect(second.remainingItemCount).toBe(4);
@@ -136,7 +136,7 @@ export function defineListConformance(ctx: ConformanceContext): void {
       const p = await s.list<TestObject>({ resource: 'events' }, { limit: 2, predicate: pred });
       expect(p.items).toHaveLength(2);
       expect(p.remainingItemCount).toBeUndefined();
-      const expected = byteOrder(keys).filter((k) => pred(testObject(k.split('/')[0]!, k.split('/')[1]!)));
+      const expected = byteOrder(keys).filter((k) => pred(testObject(k.split('/')[0], k.split('/')[1])));
       expect(await listAll(s, { resource: 'events' }, { limit: 2, predicate: pred })).toEqual(expected);
     });
 

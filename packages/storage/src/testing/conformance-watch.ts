@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { StorageWatchEvent } from '../interface.js';
 import type { ConformanceContext } from './conformance.js';
-import { brief, expectStorageError, keyOf, rvOf, sleep, testObject, type TestObject, WatchReader } from './helpers.js';
+import { brief, expectStorageError, keyOf, rvOf, rvs, sleep, testObject, type TestObject, WatchReader } from './helpers.js';
 
 type Ev = StorageWatchEvent<TestObject>;
 const objectOf = (e: Ev): TestObject => {
@@ -25,14 +25,14 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const d = await s.delete(keyOf('ns', 'a'));
       const evs = await r.take(3, T);
       expect(evs.map(brief)).toEqual([
-        `ADDED ns/a@${c.metadata.resourceVersion!}`,
-        `MODIFIED ns/a@${u.metadata.resourceVersion!}`,
-        `DELETED ns/a@${d.metadata.resourceVersion!}`,
+        `ADDED ns/a@${rvs(c)}`,
+        `MODIFIED ns/a@${rvs(u)}`,
+        `DELETED ns/a@${rvs(d)}`,
       ]);
-      expect(objectOf(evs[0]!)).toEqual(c);
-      expect(objectOf(evs[1]!)).toEqual(u);
-      expect(objectOf(evs[2]!)).toEqual(d);
-      expect(objectOf(evs[2]!).note).toBe('v2');
+      expect(objectOf(evs[0])).toEqual(c);
+      expect(objectOf(evs[1])).toEqual(u);
+      expect(objectOf(evs[2])).toEqual(d);
+      expect(objectOf(evs[2]).note).toBe('v2');
       await r.expectQuiet(ctx.quietMs);
       w.stop();
     });
@@ -65,17 +65,17 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const c2 = await s.create(keyOf('ns', 'b'), testObject('ns', 'b'));
       const u1 = await s.update(keyOf('ns', 'a'), { ...c1, note: 'v2' });
       const d2 = await s.delete(keyOf('ns', 'b'));
-      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: c1.metadata.resourceVersion! });
+      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c1) });
       const r = new WatchReader(w);
       expect((await r.take(3, T)).map(brief)).toEqual([
-        `ADDED ns/b@${c2.metadata.resourceVersion!}`,
-        `MODIFIED ns/a@${u1.metadata.resourceVersion!}`,
-        `DELETED ns/b@${d2.metadata.resourceVersion!}`,
+        `ADDED ns/b@${rvs(c2)}`,
+        `MODIFIED ns/a@${rvs(u1)}`,
+        `DELETED ns/b@${rvs(d2)}`,
       ]);
       const c3 = await s.create(keyOf('ns', 'c'), testObject('ns', 'c'));
-      expect((await r.take(1, T)).map(brief)).toEqual([`ADDED ns/c@${c3.metadata.resourceVersion!}`]);
+      expect((await r.take(1, T)).map(brief)).toEqual([`ADDED ns/c@${rvs(c3)}`]);
       w.stop();
-      const atEnd = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: c3.metadata.resourceVersion! });
+      const atEnd = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c3) });
       await new WatchReader(atEnd).expectQuiet(ctx.quietMs);
       atEnd.stop();
     });
@@ -88,7 +88,7 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const gone = await s.create(keyOf('ns', 'gone'), testObject('ns', 'gone'));
       await s.delete(keyOf('ns', 'gone'));
       const now = await s.currentResourceVersion();
-      for (const resourceVersion of [undefined, '0', gone.metadata.resourceVersion!]) {
+      for (const resourceVersion of [undefined, '0', rvs(gone)]) {
         const w = await s.watch<TestObject>(
           { resource: 'events', namespace: 'ns' },
           { resourceVersion, sendInitialEvents: true, initialEventsEndBookmark: true, allowBookmarks: true },
@@ -104,9 +104,9 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       }
       const w = await s.watch<TestObject>({ resource: 'events', namespace: 'ns' }, { sendInitialEvents: true, predicate: (o) => o.metadata.name === 'b' });
       const r = new WatchReader(w);
-      expect((await r.take(1, T)).map(brief)).toEqual([`ADDED ns/b@${b.metadata.resourceVersion!}`]);
+      expect((await r.take(1, T)).map(brief)).toEqual([`ADDED ns/b@${rvs(b)}`]);
       const u = await s.update(keyOf('ns', 'b'), { ...b, note: 'x' });
-      expect((await r.take(1, T)).map(brief)).toEqual([`MODIFIED ns/b@${u.metadata.resourceVersion!}`]);
+      expect((await r.take(1, T)).map(brief)).toEqual([`MODIFIED ns/b@${rvs(u)}`]);
       w.stop();
     });
 
@@ -125,13 +125,13 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       await s.delete(keyOf('ns', 'a'));
       const evs = await r.take(5, T);
       expect(evs.map(brief)).toEqual([
-        `ADDED ns/a@${v2.metadata.resourceVersion!}`,
-        `MODIFIED ns/a@${v3.metadata.resourceVersion!}`,
-        `DELETED ns/a@${v4.metadata.resourceVersion!}`,
-        `ADDED ns/b@${v6.metadata.resourceVersion!}`,
-        `DELETED ns/b@${v7.metadata.resourceVersion!}`,
+        `ADDED ns/a@${rvs(v2)}`,
+        `MODIFIED ns/a@${rvs(v3)}`,
+        `DELETED ns/a@${rvs(v4)}`,
+        `ADDED ns/b@${rvs(v6)}`,
+        `DELETED ns/b@${rvs(v7)}`,
       ]);
-      expect(objectOf(evs[2]!)).toEqual({ ...v3, metadata: { ...v3.metadata, resourceVersion: v4.metadata.resourceVersion } });
+      expect(objectOf(evs[2])).toEqual({ ...v3, metadata: { ...v3.metadata, resourceVersion: v4.metadata.resourceVersion } });
       await r.expectQuiet(ctx.quietMs);
     });
 
@@ -140,7 +140,7 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       await s.create(keyOf('ns', 'b', 'leases'), testObject('ns', 'b'));
       const now = await s.currentResourceVersion();
-      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: c.metadata.resourceVersion!, allowBookmarks: true });
+      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c), allowBookmarks: true });
       const r = new WatchReader(w);
       const [b1, b2] = await r.take(2, T + ctx.bookmarkIntervalMs * 3, true);
       expect(b1).toEqual({ type: 'BOOKMARK', resourceVersion: now });
@@ -148,7 +148,7 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const d = await s.create(keyOf('ns', 'd'), testObject('ns', 'd'));
       let e = await r.next(T);
       while (e !== 'timeout' && e !== 'done' && e.type === 'BOOKMARK') e = await r.next(T);
-      expect(e !== 'timeout' && e !== 'done' && brief(e)).toBe(`ADDED ns/d@${d.metadata.resourceVersion!}`);
+      expect(e !== 'timeout' && e !== 'done' && brief(e)).toBe(`ADDED ns/d@${rvs(d)}`);
       w.stop();
       const quiet = await s.watch<TestObject>({ resource: 'events' });
       const qr = new WatchReader(quiet);
@@ -161,13 +161,13 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const c1 = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const c2 = await s.create(keyOf('ns', 'b'), testObject('ns', 'b'));
       await s.create(keyOf('ns', 'c'), testObject('ns', 'c'));
-      await s.compact(c2.metadata.resourceVersion!);
-      const e = await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: c1.metadata.resourceVersion! }), 'Expired');
-      expect(e.message).toBe(`too old resource version: ${c1.metadata.resourceVersion!} (${c2.metadata.resourceVersion!})`);
-      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: c2.metadata.resourceVersion! });
+      await s.compact(rvs(c2));
+      const e = await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: rvs(c1) }), 'Expired');
+      expect(e.message).toBe(`too old resource version: ${rvs(c1)} (${rvs(c2)})`);
+      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c2) });
       expect((await new WatchReader(w).take(1, T)).map((x) => objectOf(x).metadata.name)).toEqual(['c']);
       w.stop();
-      const initial = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: c1.metadata.resourceVersion!, sendInitialEvents: true });
+      const initial = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c1), sendInitialEvents: true });
       expect(await new WatchReader(initial).take(3, T)).toHaveLength(3);
       initial.stop();
       await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: String(rvOf(c2) + 100) }), 'TooLargeResourceVersion');

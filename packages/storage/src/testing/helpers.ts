@@ -43,6 +43,15 @@ export function rvOf(obj: KubeObject | string | undefined): number {
   return Number(s);
 }
 
+/** The resourceVersion of an object, failing the test when it has none. */
+export const rvs = (obj: KubeObject): string => String(rvOf(obj));
+
+/** The uid of an object, failing the test when it has none. */
+export function uidOf(obj: KubeObject): string {
+  if (obj.metadata.uid === undefined) throw new Error('object has no uid');
+  return obj.metadata.uid;
+}
+
 /**
  * Reads a watch with timeouts. A timed-out read stays pending and is picked up by the next
  * call, so no event is ever lost between calls.
