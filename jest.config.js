@@ -21,5 +21,6 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
   maxWorkers: 2,
 };

@@ -32,15 +32,30 @@ function splitTerms(s: string): string[] {
 
 const unescape = (s: string): string => s.replace(/\\(.)/g, '$1');
 
+/** The first unescaped `==`, `!=` or `=` in a term. */
+function findOperator(term: string): { at: number; op: '==' | '!=' | '=' } | undefined {
+  for (let i = 0; i < term.length; i++) {
+    const c = term[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '!' && term[i + 1] === '=') return { at: i, op: '!=' };
+    if (c === '=') return { at: i, op: term[i + 1] === '=' ? '==' : '=' };
+  }
+  return undefined;
+}
+
 /** Parses a Kubernetes field selector (`involvedObject.name=x,type!=Normal`). */
 export function parseFieldSelector(s: string | undefined): FieldSelector {
   const src = (s ?? '').trim();
   const requirements: FieldRequirement[] = [];
   if (src) {
     for (const term of splitTerms(src)) {
-      const m = /^(.*?)(==|!=|=)(.*)$/s.exec(term.replace(/\\[=!]/g, (x) => (x === '\\=' ? '\u0000' : '\u0001')));
-      if (!m) throw new SelectorParseError(`invalid selector: '${src}'; can't understand '${term}'`);
-      const back = (x: string): string => unescape(x.replace(/\u0000/g, '\\=').replace(/\u0001/g, '\\!'));
+      const op = findOperator(term);
+      if (!op) throw new SelectorParseError(`invalid selector: '${src}'; can't understand '${term}'`);
+      const m = [term, term.slice(0, op.at), op.op, term.slice(op.at + op.op.length)] as const;
+      const back = unescape;
       requirements.push({ field: back(m[1]!.trim()), op: m[2] === '!=' ? '!=' : '=', value: back(m[3]!) });
     }
   }
