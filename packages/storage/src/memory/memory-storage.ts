@@ -271,15 +271,15 @@ export class MemoryStorage implements Storage {
     if (rv > this.log.rv) throw tooLargeResourceVersionError(rv, this.log.rv);
   }
 
-  /** The sorted keys under a prefix: `[begin, end)` of the table's key array. */
-  private range(prefix: KeyPrefix): { table: ResourceTable; keys: readonly string[]; begin: number; end: number } | undefined {
+  /** The entries under a prefix: `[begin, end)` of the table's sorted entries. */
+  private range(prefix: KeyPrefix): { keys: readonly KeyEntry[]; begin: number; end: number } | undefined {
     const table = this.tables.get(prefix.resource);
     if (table === undefined) return undefined;
     const keys = table.sorted();
-    if (prefix.namespace === undefined) return { table, keys, begin: 0, end: keys.length };
+    if (prefix.namespace === undefined) return { keys, begin: 0, end: keys.length };
     const ns = prefix.namespace === '' ? '' : `${prefix.namespace}/`;
-    if (ns === '') return { table, keys, begin: 0, end: keys.length };
-    return { table, keys, begin: lowerBound(keys, ns), end: lowerBound(keys, `${prefix.namespace}0`) };
+    if (ns === '') return { keys, begin: 0, end: keys.length };
+    return { keys, begin: lowerBound(keys, ns), end: lowerBound(keys, `${prefix.namespace}0`) };
   }
 
   private readPage<T extends KubeObject>(
@@ -292,24 +292,24 @@ export class MemoryStorage implements Storage {
     const resourceVersion = String(at);
     const r = this.range(prefix);
     if (r === undefined) return { items: [], resourceVersion };
-    const { table, keys, end } = r;
+    const { keys, end } = r;
     let i = start === undefined ? r.begin : Math.max(r.begin, lowerBound(keys, start));
     const items: T[] = [];
     let last: string | undefined;
     for (; i < end; i++) {
-      const v = liveAt(table.entries.get(keys[i]), at);
+      const v = liveAt(keys[i], at);
       if (v === undefined) continue;
       if (limit > 0 && items.length === limit) break;
       const obj = fromBody<T>(v.body, v.rv);
       if (predicate !== undefined && !predicate(obj)) continue;
       items.push(obj);
-      last = keys[i];
+      last = keys[i].key;
     }
     if (i >= end || last === undefined) return { items, resourceVersion };
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
     let remaining = 0;
-    for (; i < end; i++) if (liveAt(table.entries.get(keys[i]), at) !== undefined) remaining++;
+    for (; i < end; i++) if (liveAt(keys[i], at) !== undefined) remaining++;
     return { ...result, remainingItemCount: remaining };
   }
 
@@ -319,7 +319,7 @@ export class MemoryStorage implements Storage {
     const out: { body: string; rv: number }[] = [];
     if (r === undefined) return out;
     for (let i = r.begin; i < r.end; i++) {
-      const v = liveAt(r.table.entries.get(r.keys[i]), at);
+      const v = liveAt(r.keys[i], at);
       if (v !== undefined) out.push({ body: v.body, rv: v.rv });
     }
     return out;

@@ -41,27 +41,27 @@ export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | u
 /** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
 export const storageKey = (namespace: string, name: string): string => (namespace === '' ? name : `${namespace}/${name}`);
 
-/** First index whose key is `>= key` in a sorted array. */
-export function lowerBound(keys: readonly string[], key: string): number {
+/** First index whose key is `>= key` in an array sorted by key. */
+export function lowerBound(entries: readonly KeyEntry[], key: string): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
+    if (entries[mid].key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /**
- * The keys of one resource: a map for point access and a sorted key array for lists. New keys
- * land in an unsorted buffer that is sorted and merged on the next list, so a write never pays
- * for ordering; dead keys are dropped at the same time.
+ * The keys of one resource: a map for point access and an array sorted by key for lists. New
+ * entries land in an unsorted buffer that is sorted and merged on the next list, so a write
+ * never pays for ordering; dead entries are dropped at the same time.
  */
 export class ResourceTable {
   readonly entries = new Map<string, KeyEntry>();
-  private sortedKeys: string[] = [];
-  private pending: string[] = [];
+  private ordered: KeyEntry[] = [];
+  private pending: KeyEntry[] = [];
   private dead = 0;
 
   /** The entry of a key, created (and queued for the index) when absent. */
@@ -70,7 +70,7 @@ export class ResourceTable {
     if (e === undefined) {
       e = { key, resource, namespace, versions: [] };
       this.entries.set(key, e);
-      this.pending.push(key);
+      this.pending.push(e);
     } else if (e.versions.length === 0) {
       this.dead--;
     }
@@ -83,34 +83,35 @@ export class ResourceTable {
     if (this.dead > 1024 && this.dead * 2 > this.entries.size) this.sorted();
   }
 
-  /** Every key in byte order, after merging new keys and dropping dead ones. */
-  sorted(): readonly string[] {
+  /** Every entry in byte order of keys, after merging new entries and dropping dead ones. */
+  sorted(): readonly KeyEntry[] {
     if (this.dead > 0) {
-      const alive = (k: string): boolean => {
-        const e = this.entries.get(k);
-        if (e !== undefined && e.versions.length > 0) return true;
-        this.entries.delete(k);
+      const alive = (e: KeyEntry): boolean => {
+        if (e.versions.length > 0) return true;
+        if (this.entries.get(e.key) === e) this.entries.delete(e.key);
         return false;
       };
-      this.sortedKeys = this.sortedKeys.filter(alive);
+      this.ordered = this.ordered.filter(alive);
       this.pending = this.pending.filter(alive);
       this.dead = 0;
     }
     if (this.pending.length > 0) {
-      const add = this.pending.sort();
+      const add = this.pending.sort(byKey);
       this.pending = [];
-      this.sortedKeys = this.sortedKeys.length === 0 ? add : merge(this.sortedKeys, add);
+      this.ordered = this.ordered.length === 0 ? add : merge(this.ordered, add);
     }
-    return this.sortedKeys;
+    return this.ordered;
   }
 }
 
-function merge(a: readonly string[], b: readonly string[]): string[] {
-  const out = new Array<string>(a.length + b.length);
+const byKey = (a: KeyEntry, b: KeyEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+function merge(a: readonly KeyEntry[], b: readonly KeyEntry[]): KeyEntry[] {
+  const out = new Array<KeyEntry>(a.length + b.length);
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+  while (i < a.length && j < b.length) out[k++] = a[i].key < b[j].key ? a[i++] : b[j++];
   while (i < a.length) out[k++] = a[i++];
   while (j < b.length) out[k++] = b[j++];
   return out;
