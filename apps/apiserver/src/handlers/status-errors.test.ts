@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { MemoryStorage } from '@kevents/storage';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+let srv: TestServer;
+const base = (): string => `${srv.url}/apis/events.k8s.io/v1`;
+const ns = (n: string): string => `${base()}/namespaces/${n}/events`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const expectStatus = (body: any, code: number, reason: string, message?: string | RegExp): void => {
+  expect(body.kind).toBe('Status');
+  expect(body.apiVersion).toBe('v1');
+  expect(body.status).toBe('Failure');
+  expect(body.code).toBe(code);
+  expect(body.reason).toBe(reason);
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else if (message) expect(body.message).toMatch(message);
+};
+
+beforeAll(async () => {
+  srv = await startTestServer({ storage: new MemoryStorage({ historyLimit: 20, tooLargeResourceVersionWaitMs: 50 }) });
+  await request(ns('s'), { method: 'POST', body: sampleEvent('exists', 's') });
+});
+afterAll(async () => srv.close());
+
+describe('Status errors', () => {
+  it('404 NotFound names the qualified resource, per API view', async () => {
+    const r = await request(`${ns('s')}/missing`);
+    expect(r.status).toBe(404);
+    expectStatus(r.body, 404, 'NotFound', 'events.events.k8s.io "missing" not found');
+    expect(r.body.details).toEqual({ name: 'missing', group: 'events.k8s.io', kind: 'events' });
+    const core = await request(`${srv.url}/api/v1/namespaces/s/events/missing`);
+    expectStatus(core.body, 404, 'NotFound', 'events "missing" not found');
+    expect(core.body.details).toEqual({ name: 'missing', kind: 'events' });
+  });
+
+  it('404 for an unknown path', async () => {
+    const r = await request(`${srv.url}/apis/nope.example.com/v1/things`);
+    expectStatus(r.body, 404, 'NotFound', 'the server could not find the requested resource');
+  });
+
+  it('409 AlreadyExists on a duplicate name', async () => {
+    const r = await request(ns('s'), { method: 'POST', body: sampleEvent('exists', 's') });
+    expectStatus(r.body, 409, 'AlreadyExists', 'events.events.k8s.io "exists" already exists');
+  });
+
+  it('409 Conflict on a stale resourceVersion, and the object is unchanged', async () => {
+    const cur = (await request(`${ns('s')}/exists`)).body;
+    const stale = { ...cur, metadata: { ...cur.metadata, resourceVersion: '1', labels: { a: 'b' } } };
+    await request(`${ns('s')}/exists`, { method: 'PUT', body: { ...cur, metadata: { ...cur.metadata, labels: { bump: '1' } } } });
+    const r = await request(`${ns('s')}/exists`, { method: 'PUT', body: stale });
+    expectStatus(r.body, 409, 'Conflict', 'Operation cannot be fulfilled on events.events.k8s.io "exists": the object has been modified; please apply your changes to the latest version and try again');
+    expect((await request(`${ns('s')}/exists`)).body.metadata.labels).toEqual({ bump: '1' });
+  });
+
+  it('422 Invalid with one cause per field error', async () => {
+    const bad = sampleEvent('bad', 's', { type: 'Weird', reason: '' });
+    const r = await request(ns('s'), { method: 'POST', body: bad });
+    expectStatus(r.body, 422, 'Invalid');
+    expect(r.body.message).toBe('Event "bad" is invalid: [reason: Required value, type: Invalid value: "": has invalid value: Weird]');
+    expect(r.body.details.kind).toBe('Event');
+    expect(r.body.details.name).toBe('bad');
+    expect(r.body.details.causes).toEqual([
+      { reason: 'FieldValueRequired', message: 'Required value', field: 'reason' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": has invalid value: Weird', field: 'type' },
+    ]);
+    expect((await request(`${ns('s')}/bad`)).status).toBe(404);
+  });
+
+  it('400 on malformed JSON, and nothing is stored', async () => {
+    const r = await request(ns('s'), { method: 'POST', body: '{"metadata": {"name": "broken"', headers: { 'content-type': 'application/json' } });
+    expectStatus(r.body, 400, 'BadRequest', /^couldn't get version\/kind; json parse error: /);
+    expect((await request(`${ns('s')}/broken`)).status).toBe(404);
+  });
+
+  it('400 on a wrong kind or apiVersion', async () => {
+    const k = await request(ns('s'), { method: 'POST', body: { ...sampleEvent('k', 's'), kind: 'Pod' } });
+    expectStatus(k.body, 400, 'BadRequest', 'the kind in the data (Pod) does not match the expected kind (Event)');
+    const v = await request(ns('s'), { method: 'POST', body: { ...sampleEvent('v', 's'), apiVersion: 'v1' } });
+    expectStatus(v.body, 400, 'BadRequest', 'the API version in the data (v1) does not match the expected API version (events.k8s.io/v1)');
+  });
+
+  it('400 on a value of the wrong type', async () => {
+    const r = await request(ns('s'), { method: 'POST', body: sampleEvent('t', 's', { deprecatedCount: 'many' }) });
+    expectStatus(r.body, 400, 'BadRequest', 'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal string into Go struct field Event.deprecatedCount of type int32');
+  });
+
+  it('400 on a namespace mismatch between body and URL', async () => {
+    const r = await request(ns('s'), { method: 'POST', body: sampleEvent('m', 'other') });
+    expectStatus(r.body, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+  });
+
+  it('413 on a body over 3 MiB, and nothing is stored', async () => {
+    const big = sampleEvent('big', 's', { metadata: { name: 'big', namespace: 's', annotations: { x: 'y'.repeat(3 * 1024 * 1024) } } });
+    const r = await request(ns('s'), { method: 'POST', body: big });
+    expect(r.status).toBe(413);
+    expectStatus(r.body, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    expect((await request(`${ns('s')}/big`)).status).toBe(404);
+  });
+
+  it('415 on an unsupported content type', async () => {
+    const r = await request(ns('s'), { method: 'POST', body: '<event/>', headers: { 'content-type': 'application/xml' } });
+    expectStatus(r.body, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    const p = await request(`${ns('s')}/exists`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'text/plain' } });
+    expectStatus(p.body, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor');
+  });
+
+  it('415 with a clear message for server-side apply', async () => {
+    const r = await request(`${ns('s')}/exists`, { method: 'PATCH', body: 'metadata: {}', headers: { 'content-type': 'application/apply-patch+yaml' } });
+    expectStatus(r.body, 415, 'UnsupportedMediaType', /server-side apply, application\/apply-patch\+yaml, is not supported by kevents/);
+  });
+
+  it('405 on a verb the path does not serve', async () => {
+    const r = await request(`${ns('s')}/exists`, { method: 'POST', body: {} });
+    expectStatus(r.body, 405, 'MethodNotAllowed', 'create is not supported on resources of kind "events.events.k8s.io"');
+    const c = await request(`${base()}/events`, { method: 'DELETE' });
+    expectStatus(c.body, 405, 'MethodNotAllowed', 'delete is not supported on resources of kind "events.events.k8s.io"');
+  });
+
+  it('406 when no acceptable representation is offered', async () => {
+    const r = await request(`${ns('s')}/exists`, { headers: { accept: 'application/xml' } });
+    expectStatus(r.body, 406, 'NotAcceptable');
+  });
+
+  it('422 on bad list options, 400 on resourceVersion with continue', async () => {
+    const a = await request(`${ns('s')}?resourceVersionMatch=Exact`);
+    expectStatus(a.body, 422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    const b = await request(`${ns('s')}?resourceVersion=0&resourceVersionMatch=Exact`);
+    expect(b.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    const c = await request(`${ns('s')}?resourceVersion=5&resourceVersionMatch=Bogus`);
+    expect(c.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""');
+    const d = await request(`${ns('s')}?sendInitialEvents=true`);
+    expect(d.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+    const e = await request(`${ns('s')}?watch=true&sendInitialEvents=true`);
+    expect(e.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    const page = (await request(`${ns('s')}?limit=1`)).body;
+    const f = await request(`${ns('s')}?limit=1&resourceVersion=3&continue=${page.metadata.continue ?? 'x'}`);
+    expectStatus(f.body, 400, 'BadRequest', 'specifying resource version is not allowed when using continue');
+  });
+
+  it('400 on a bad continue token, 410 on an expired one', async () => {
+    const bad = await request(`${ns('s')}?limit=1&continue=not-a-token`);
+    expectStatus(bad.body, 400, 'BadRequest', /^invalid continue token: /);
+    await request(ns('exp'), { method: 'POST', body: sampleEvent('a', 'exp') });
+    await request(ns('exp'), { method: 'POST', body: sampleEvent('b', 'exp') });
+    const page = (await request(`${ns('exp')}?limit=1`)).body;
+    expect(page.metadata.continue).toBeTruthy();
+    for (let i = 0; i < 40; i++) await request(ns('churn'), { method: 'POST', body: sampleEvent(`c${i}`, 'churn') });
+    const r = await request(`${ns('exp')}?limit=1&continue=${page.metadata.continue}`);
+    expectStatus(r.body, 410, 'Expired', /^The provided continue parameter is too old to display a consistent list result\./);
+    expect(r.body.metadata.continue).toBeTruthy();
+  });
+
+  it('410 Expired for an Exact list at a compacted resourceVersion; 504 for one from the future', async () => {
+    const old = await request(`${ns('s')}?resourceVersion=1&resourceVersionMatch=Exact`);
+    expectStatus(old.body, 410, 'Expired');
+    const future = await request(`${ns('s')}?resourceVersion=999999&resourceVersionMatch=NotOlderThan`);
+    expectStatus(future.body, 504, 'Timeout', /^Timeout: /);
+    expect(future.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('400 on a bad selector, and on an unsupported field label', async () => {
+    const f = await request(`${ns('s')}?fieldSelector=involvedObject.name%3Dx`);
+    expectStatus(f.body, 400, 'BadRequest', 'field label not supported: involvedObject.name');
+    const l = await request(`${ns('s')}?labelSelector=a%20in%20b`);
+    expectStatus(l.body, 400, 'BadRequest', /^unable to parse requirement/);
+  });
+
+  it('422 on an unsupported dryRun value', async () => {
+    const r = await request(`${ns('s')}?dryRun=Some`, { method: 'POST', body: sampleEvent('dr', 's') });
+    expectStatus(r.body, 422, 'Invalid', 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Some": supported values: "All"');
+  });
+});
+
+describe('dryRun and fieldValidation', () => {
+  it('dryRun=All validates and answers without storing', async () => {
+    const r = await request(`${ns('d')}?dryRun=All`, { method: 'POST', body: sampleEvent('dry', 'd') });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.uid).toBeTruthy();
+    expect(r.body.metadata.resourceVersion).toBeUndefined();
+    expect((await request(`${ns('d')}/dry`)).status).toBe(404);
+    const inv = await request(`${ns('d')}?dryRun=All`, { method: 'POST', body: sampleEvent('dry', 'd', { type: 'X' }) });
+    expect(inv.status).toBe(422);
+    await request(ns('d'), { method: 'POST', body: sampleEvent('real', 'd') });
+    const del = await request(`${ns('d')}/real?dryRun=All`, { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    expect((await request(`${ns('d')}/real`)).status).toBe(200);
+    const patch = await request(`${ns('d')}/real?dryRun=All`, { method: 'PATCH', body: { metadata: { labels: { a: 'b' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patch.body.metadata.labels).toEqual({ a: 'b' });
+    expect((await request(`${ns('d')}/real`)).body.metadata.labels).toBeUndefined();
+    const coll = await request(`${ns('d')}?dryRun=All`, { method: 'DELETE' });
+    expect(coll.body.items).toHaveLength(1);
+    expect((await request(`${ns('d')}/real`)).status).toBe(200);
+  });
+
+  it('Strict refuses unknown and duplicate fields; Warn warns; Ignore drops', async () => {
+    const withUnknown = { ...sampleEvent('fv', 'f'), bogus: 1, metadata: { name: 'fv', namespace: 'f', nope: true } };
+    const strict = await request(`${ns('f')}?fieldValidation=Strict`, { method: 'POST', body: withUnknown });
+    expectStatus(strict.body, 400, 'BadRequest', 'strict decoding error: unknown field "metadata.nope", unknown field "bogus"');
+    const dup = await request(`${ns('f')}?fieldValidation=Strict`, {
+      method: 'POST',
+      body: JSON.stringify(sampleEvent('dup', 'f')).replace('"type":"Normal"', '"type":"Normal","type":"Warning"'),
+    });
+    expectStatus(dup.body, 400, 'BadRequest', 'strict decoding error: duplicate field "type"');
+    const warn = await request(`${ns('f')}?fieldValidation=Warn`, { method: 'POST', body: withUnknown });
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"metadata.nope\\"", 299 - "unknown field \\"bogus\\""');
+    const ignore = await request(`${ns('f')}?fieldValidation=Ignore`, { method: 'POST', body: { ...withUnknown, metadata: { name: 'fv2', namespace: 'f' } } });
+    expect(ignore.status).toBe(201);
+    expect(ignore.headers.get('warning')).toBeNull();
+    expect(ignore.body.bogus).toBeUndefined();
+  });
+});
