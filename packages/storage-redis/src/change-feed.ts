@@ -1,0 +1,135 @@
+import { decodeEntry, type Change } from './codec.js';
+import type { Client } from './connection.js';
+
+type StreamReply = [string, [string, string[]][]][] | null;
+
+/**
+ * The one blocking Stream reader of a process: `XREAD BLOCK` on its own connection, appending
+ * what it reads to an in-memory window of recent changes (`(base, head]`, contiguous, at most
+ * `limit` long) that every watch of the process reads through its own cursor. Watches behind
+ * the window read the Stream directly (and learn there whether their changes were compacted).
+ *
+ * When the reader loses its connection the `epoch` rises: watches started before it end with
+ * Unavailable so their clients relist; the reader reconnects by itself and carries on from its
+ * last id (or resets its window when Redis came back with an older counter).
+ */
+export class ChangeFeed {
+  /** Every change at or below this is not in the window. */
+  base = 0;
+  /** The newest change in the window. */
+  head = 0;
+  /** Rises on every lost connection of the reader. */
+  epoch = 0;
+  /** Whether the reader is connected and reading. */
+  healthy = false;
+  private items: (Change | undefined)[] = [];
+  private off = 0;
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+  private loop: Promise<void> | undefined;
+  private readonly client: Client;
+  private readonly stream: string;
+  private readonly limit: number;
+  private readonly currentRv: () => Promise<number>;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(client: Client, stream: string, limit: number, currentRv: () => Promise<number>, onError: (err: unknown) => void) {
+    this.client = client;
+    this.stream = stream;
+    this.limit = limit;
+    this.currentRv = currentRv;
+    this.onError = onError;
+  }
+
+  /** Starts reading from the current resourceVersion. */
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** The change at `rv` when it is in the window. */
+  at(rv: number): Change | undefined {
+    return rv > this.base && rv <= this.head ? this.items[this.off + rv - this.base - 1] : undefined;
+  }
+
+  /** Calls `fn` once after the next change, epoch change or close. */
+  onNext(fn: () => void): void {
+    this.waiters.add(fn);
+  }
+
+  cancel(fn: () => void): void {
+    this.waiters.delete(fn);
+  }
+
+  /** Drops changes at or below `rv` from the window (after a compaction by this process). */
+  compactTo(rv: number): void {
+    while (this.base < Math.min(rv, this.head)) this.shift();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wakeAll();
+    this.client.disconnect();
+    await this.loop?.catch(() => undefined);
+  }
+
+  private wakeAll(): void {
+    if (this.waiters.size === 0) return;
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) w();
+  }
+
+  private reset(rv: number): void {
+    this.items = [];
+    this.off = 0;
+    this.base = rv;
+    this.head = rv;
+  }
+
+  private async run(): Promise<void> {
+    let synced = false;
+    while (!this.closed) {
+      try {
+        if (!synced) {
+          const rv = await this.currentRv();
+          // First start, or Redis came back with an older counter (it lost data): start over.
+          if (this.head === 0 || rv < this.head) this.reset(rv);
+          synced = true;
+          this.healthy = true;
+        }
+        const reply = (await this.client.xread('COUNT', 1000, 'BLOCK', 1000, 'STREAMS', this.stream, `${this.head}-0`)) as StreamReply;
+        if (reply === null) continue;
+        for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));
+        this.wakeAll();
+      } catch (err) {
+        if (this.closed) break;
+        if (synced || this.healthy) {
+          this.healthy = false;
+          this.epoch++;
+          this.onError(err);
+          this.wakeAll();
+        }
+        synced = false;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    this.healthy = false;
+  }
+
+  private append(c: Change): void {
+    if (c.rv <= this.head) return;
+    if (c.rv !== this.head + 1) this.reset(c.rv - 1); // the Stream was trimmed past us: a gap
+    this.items.push(c);
+    this.head = c.rv;
+    while (this.head - this.base > this.limit) this.shift();
+  }
+
+  private shift(): void {
+    this.items[this.off++] = undefined;
+    this.base++;
+    if (this.off > 1024 && this.off * 2 > this.items.length) {
+      this.items = this.items.slice(this.off);
+      this.off = 0;
+    }
+  }
+}

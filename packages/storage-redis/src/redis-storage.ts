@@ -1,0 +1,505 @@
+import type { KubeObject } from '@kevents/api';
+import {
+  alreadyExistsError,
+  conflictError,
+  decodeContinue,
+  encodeContinue,
+  expiredContinueError,
+  expiredListError,
+  isUnsetResourceVersion,
+  keyAfter,
+  notFoundError,
+  parseResourceVersion,
+  resourceVersionPreconditionError,
+  StorageError,
+  tooLargeResourceVersionError,
+  tooOldResourceVersionError,
+  uidConflictError,
+  unavailableError,
+} from '@kevents/storage';
+import type {
+  GuaranteedUpdateOptions,
+  KeyPrefix,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  Preconditions,
+  Predicate,
+  Storage,
+  UpdateFunction,
+  Watcher,
+  WatchOptions,
+  WriteOptions,
+} from '@kevents/storage';
+import { ChangeFeed } from './change-feed.js';
+import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
+import { openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
+import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
+import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
+import { RedisWatcher } from './watcher.js';
+
+const scripts = {
+  write: new Script(writeScript),
+  listChunk: new Script(listChunkScript),
+  bounds: new Script(boundsScript),
+  compact: new Script(compactScript),
+};
+
+/** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
+const storageKey = (namespace: string, name: string): string => (namespace === '' ? name : `${namespace}/${name}`);
+
+/** The Redis keys of one kevents instance; all share the hash tag `{prefix}`. */
+export class RedisKeys {
+  readonly rv: string;
+  readonly stream: string;
+  private readonly tag: string;
+
+  constructor(prefix: string) {
+    this.tag = `{${prefix}}`;
+    this.rv = `${this.tag}:rv`;
+    this.stream = `${this.tag}:changes`;
+  }
+
+  /** Hash of a resource's objects: field `<namespace>/<name>`, value `<rv>\n<uid JSON>\n<body>`. */
+  objects(resource: string): string {
+    return `${this.tag}:o:${resource}`;
+  }
+
+  /** Sorted set (all scores 0, so lexicographic) of a resource's keys, cluster-wide. */
+  index(resource: string): string {
+    return `${this.tag}:i:${resource}`;
+  }
+
+  /** Sorted set of a resource's keys in one namespace. */
+  namespaceIndex(resource: string, namespace: string): string {
+    return `${this.tag}:i:${resource}:${namespace}`;
+  }
+}
+
+type ListKind = 'latest' | 'exact' | 'continue';
+type ChunkReply = [number, number, string, string[], (string | null)[], string[], number];
+
+/**
+ * The production store: objects, ordering indexes and a change Stream in Redis, shared by any
+ * number of API server processes. Every write is one Lua script (see scripts.ts). Lists read
+ * the current objects and undo, from the Stream, the changes newer than the list's
+ * resourceVersion, so pages stay consistent at one resourceVersion for as long as the Stream
+ * keeps the history. Watches read one process-wide blocking Stream reader (ChangeFeed).
+ */
+export class RedisStorage implements Storage {
+  readonly description: string;
+  readonly keys: RedisKeys;
+  private readonly client: Client;
+  private readonly feed: ChangeFeed;
+  private readonly watchers = new Set<Watcher>();
+  private readonly historyLimit: number;
+  private readonly historyMaxAgeMs: number;
+  private readonly bookmarkIntervalMs: number;
+  private readonly waitMs: number;
+  private readonly compactTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /** Prefer {@link createRedisStorage}, which waits for the first connection. */
+  constructor(options: RedisStorageOptions) {
+    const target: RedisTarget = parseRedisUrl(options.url);
+    const num = (name: string, given: number | undefined, dflt: number): number => {
+      const q = target.params.get(name);
+      return given ?? (q !== null && /^\d+$/.test(q) ? Number(q) : dflt);
+    };
+    const prefix = options.prefix ?? target.params.get('prefix') ?? redisDefaults.prefix;
+    if (!/^[A-Za-z0-9_.:-]+$/.test(prefix)) throw new Error(`invalid Redis key prefix ${JSON.stringify(prefix)}`);
+    this.keys = new RedisKeys(prefix);
+    this.historyLimit = Math.max(1, num('historyLimit', options.historyLimit, redisDefaults.historyLimit));
+    this.historyMaxAgeMs = num('historyMaxAgeMs', options.historyMaxAgeMs, redisDefaults.historyMaxAgeMs);
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? redisDefaults.bookmarkIntervalMs;
+    this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
+    this.description = `${target.description} (prefix ${prefix})`;
+    this.client = openClient(target, options.commandTimeoutMs ?? redisDefaults.commandTimeoutMs);
+    this.client.on('error', () => undefined); // surfaced per request as Unavailable
+    const reader = openClient(target, undefined);
+    reader.on('error', () => undefined);
+    this.feed = new ChangeFeed(reader, this.keys.stream, this.historyLimit, () => this.rv(), () => this.endWatches());
+    const interval = options.compactIntervalMs ?? redisDefaults.compactIntervalMs;
+    if (this.historyMaxAgeMs > 0 && interval > 0) {
+      this.compactTimer = setInterval(() => void this.compactByAge().catch(() => undefined), interval);
+      this.compactTimer.unref();
+    }
+  }
+
+  /** Resolves once connected and the change feed runs, or after `ms` (it keeps trying). */
+  async started(ms: number = redisDefaults.connectWaitMs): Promise<void> {
+    await waitReady(this.client, ms);
+    this.feed.start();
+    const deadline = Date.now() + ms;
+    while (!this.feed.healthy && Date.now() < deadline && !this.closed) await sleep(10);
+  }
+
+  async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
+    this.checkOpen();
+    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion!));
+    const v = await this.read(key);
+    if (v === undefined) throw notFoundError(key);
+    return fromBody<T>(v.body, v.rv);
+  }
+
+  async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
+    this.checkOpen();
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
+    let start: string | undefined;
+    let at = -1;
+    let kind: ListKind = 'latest';
+    if (options.continue !== undefined && options.continue !== '') {
+      const token = decodeContinue(options.continue);
+      start = token.start;
+      if (token.resourceVersion >= 0) {
+        await this.waitFor(token.resourceVersion);
+        at = token.resourceVersion;
+        kind = 'continue';
+      }
+    } else if (!isUnsetResourceVersion(options.resourceVersion)) {
+      const rv = parseResourceVersion(options.resourceVersion!);
+      const match = options.resourceVersionMatch ?? '';
+      await this.waitFor(rv);
+      if (match === 'Exact' || (match === '' && limit > 0)) {
+        at = rv;
+        kind = 'exact';
+      }
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.readList(prefix, at, kind, start, limit, options.predicate);
+      } catch (err) {
+        // A latest list whose own resourceVersion was compacted while it read: read again.
+        if (kind !== 'latest' || attempt >= 3 || !(err instanceof StorageError) || err.code !== 'Expired') throw err;
+      }
+    }
+  }
+
+  async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
+    this.checkOpen();
+    const body = toBody(obj);
+    const r = await this.write('c', key, body, obj.metadata?.uid, undefined, '');
+    return fromBody<T>(body, r.rv);
+  }
+
+  async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
+    this.checkOpen();
+    const body = toBody(obj);
+    const r = await this.write('u', key, body, obj.metadata?.uid, options.preconditions, obj.metadata?.resourceVersion ?? '');
+    return fromBody<T>(body, r.rv);
+  }
+
+  async guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options: GuaranteedUpdateOptions = {}): Promise<T> {
+    this.checkOpen();
+    for (;;) {
+      const cur = await this.read(key);
+      if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
+      if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
+      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
+      this.checkOpen();
+      const body = toBody(next);
+      const r = await this.write('g', key, body, next.metadata?.uid, options.preconditions, cur === undefined ? '0' : String(cur.rv), true);
+      if (r.status === 'conflict') continue;
+      return fromBody<T>(body, r.rv);
+    }
+  }
+
+  async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
+    this.checkOpen();
+    const r = await this.write('d', key, '', undefined, options.preconditions, '');
+    return fromBody<T>(r.prevBody!, r.rv);
+  }
+
+  async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
+    this.checkOpen();
+    if (!this.feed.healthy) throw unavailableError('redis unavailable: the change feed is not connected');
+    let from: number | undefined;
+    if (!isUnsetResourceVersion(options.resourceVersion)) {
+      const rv = parseResourceVersion(options.resourceVersion!);
+      await this.waitFor(rv);
+      if (options.sendInitialEvents !== true) {
+        const { compacted } = await this.bounds();
+        if (rv < compacted) throw tooOldResourceVersionError(String(rv), String(compacted));
+        from = rv;
+      }
+    }
+    let initial: T[] = [];
+    if (options.sendInitialEvents === true) {
+      const l = await this.list<T>(prefix);
+      initial = l.items;
+      from = Number(l.resourceVersion);
+    }
+    from ??= await this.rv();
+    let watcher: RedisWatcher<T> | undefined = undefined;
+    watcher = new RedisWatcher<T>(this.feed, (after, count) => this.history(after, count), {
+      prefix,
+      from,
+      initial,
+      initialEventsEndBookmark: options.initialEventsEndBookmark === true,
+      bookmarkIntervalMs: options.allowBookmarks === true ? this.bookmarkIntervalMs : undefined,
+      predicate: options.predicate,
+      signal: options.signal,
+      onStop: () => watcher !== undefined && this.watchers.delete(watcher),
+    });
+    if (options.signal?.aborted !== true) this.watchers.add(watcher);
+    return watcher;
+  }
+
+  async currentResourceVersion(): Promise<string> {
+    this.checkOpen();
+    return String(await this.rv());
+  }
+
+  async compact(resourceVersion: string): Promise<void> {
+    this.checkOpen();
+    const rv = parseResourceVersion(resourceVersion);
+    await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['rv', rv, 0]);
+    this.feed.compactTo(rv);
+  }
+
+  /** Drops changes older than `historyMaxAgeMs` (runs on a timer; bounded work per call). */
+  async compactByAge(): Promise<number> {
+    if (this.closed || this.historyMaxAgeMs <= 0) return 0;
+    return Number(await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['age', this.historyMaxAgeMs, 10_000]));
+  }
+
+  async ready(): Promise<void> {
+    this.checkOpen();
+    try {
+      await this.client.ping();
+    } catch (err) {
+      throw toStorageError(err);
+    }
+    if (!this.feed.healthy) throw unavailableError('redis unavailable: the change feed is not connected');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.compactTimer);
+    for (const w of [...this.watchers]) w.stop();
+    await this.feed.close();
+    this.client.disconnect();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw unavailableError('storage is closed');
+  }
+
+  /** The feed lost its connection: watches end with Unavailable (they see the new epoch). */
+  private endWatches(): void {
+    // RedisWatcher checks the feed's epoch whenever it wakes; the feed wakes every waiter.
+  }
+
+  private async rv(): Promise<number> {
+    try {
+      return Number((await this.client.get(this.keys.rv)) ?? '0');
+    } catch (err) {
+      throw toStorageError(err);
+    }
+  }
+
+  private async read(key: ObjectKey): Promise<StoredValue | undefined> {
+    let v: string | null;
+    try {
+      v = await this.client.hget(this.keys.objects(key.resource), storageKey(key.namespace, key.name));
+    } catch (err) {
+      throw toStorageError(err);
+    }
+    return v === null ? undefined : parseValue(v);
+  }
+
+  /** The newest resourceVersion and the compacted one (every change at or below it is gone). */
+  private async bounds(): Promise<{ rv: number; compacted: number }> {
+    const [rv, first] = (await scripts.bounds.run(this.client, [this.keys.rv, this.keys.stream], [])) as [string, string];
+    const current = Number(rv);
+    return { rv: current, compacted: first === '' ? current : idToRv(first) - 1 };
+  }
+
+  /** Changes after `after`, read straight from the Stream, for a watch behind the feed. */
+  private async history(after: number, count: number): Promise<{ changes: Change[]; compacted: number }> {
+    let entries: [string, string[]][];
+    try {
+      entries = (await this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count)) as [string, string[]][];
+    } catch (err) {
+      throw toStorageError(err);
+    }
+    const changes = entries.map(([id, fields]) => decodeEntry(id, fields));
+    if (changes.length > 0 && changes[0].rv === after + 1) return { changes, compacted: after };
+    return { changes, compacted: (await this.bounds()).compacted };
+  }
+
+  /** Resolves once Redis has reached `rv`; else TooLargeResourceVersion after the wait. */
+  private async waitFor(rv: number): Promise<void> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const current = await this.rv();
+      if (current >= rv) return;
+      if (Date.now() >= deadline || this.closed) throw tooLargeResourceVersionError(rv, current);
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.feed.cancel(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(25, Math.max(1, deadline - Date.now())));
+        this.feed.onNext(done);
+      });
+      this.checkOpen();
+    }
+  }
+
+  private async write(
+    op: 'c' | 'u' | 'd' | 'g',
+    key: ObjectKey,
+    body: string,
+    uid: string | undefined,
+    pre: Preconditions | undefined,
+    expect: string,
+    allowConflict = false,
+  ): Promise<{ status: string; rv: number; prevBody: string | undefined }> {
+    const ns = key.namespace;
+    const useNs = ns !== '';
+    const keys = [
+      this.keys.rv,
+      this.keys.objects(key.resource),
+      this.keys.index(key.resource),
+      useNs ? this.keys.namespaceIndex(key.resource, ns) : this.keys.index(key.resource),
+      this.keys.stream,
+    ];
+    const args = [
+      op,
+      storageKey(ns, key.name),
+      body,
+      uidJson(uid),
+      pre?.uid === undefined ? '' : uidJson(pre.uid),
+      pre?.resourceVersion ?? '',
+      expect,
+      this.historyLimit,
+      key.resource,
+      ns,
+      useNs ? '1' : '0',
+    ];
+    const reply = (await scripts.write.run(this.client, keys, args)) as [string, (number | string)?, string?];
+    const [status, a, b] = reply;
+    switch (status) {
+      case 'ok':
+      case 'noop':
+        return { status, rv: Number(a), prevBody: b };
+      case 'exists':
+        throw alreadyExistsError(key);
+      case 'notfound':
+        throw notFoundError(key);
+      case 'uid':
+        throw uidConflictError(key, pre!.uid!, JSON.parse(String(a)) as string);
+      case 'pre':
+        throw resourceVersionPreconditionError(key, pre!.resourceVersion!, String(a));
+      case 'conflict':
+        if (allowConflict) return { status, rv: 0, prevBody: undefined };
+        throw conflictError(key);
+      default:
+        throw new StorageError('Internal', `redis: unexpected write reply ${JSON.stringify(reply)}`);
+    }
+  }
+
+  /**
+   * Reads one page at `at` (-1: the newest state) in chunks. Each chunk is one script: the
+   * index from the cursor, the objects' current values, and the first change after `at` of every
+   * key of the prefix, all at one moment R; a key changed after `at` takes the state that change
+   * replaced, so the page is exactly the state at `at` whatever happened since.
+   */
+  private async readList<T extends KubeObject>(
+    prefix: KeyPrefix,
+    at: number,
+    kind: ListKind,
+    start: string | undefined,
+    limit: number,
+    predicate: Predicate<T> | undefined,
+  ): Promise<ListResult<T>> {
+    const ns = prefix.namespace ?? '';
+    const indexKey = ns === '' ? this.keys.index(prefix.resource) : this.keys.namespaceIndex(prefix.resource, ns);
+    const keys = [this.keys.rv, this.keys.objects(prefix.resource), indexKey, this.keys.stream];
+    const chunk = limit > 0 ? Math.min(Math.max(limit + 1, predicate === undefined ? 1 : 500), 5_000) : 2_000;
+    const wantCount = limit > 0 && predicate === undefined;
+    const items: T[] = [];
+    let last: string | undefined;
+    let more = false;
+    let total: number | undefined;
+    let lower = start ?? '';
+    let lowerInclusive = true;
+    let cursor = start === undefined ? '-' : `[${start}`;
+    for (let first = true; ; first = false) {
+      const [R, atR, status, members, values, changes, count] = (await scripts.listChunk.run(this.client, keys, [
+        at,
+        cursor,
+        chunk,
+        prefix.resource,
+        ns,
+        first && wantCount ? '1' : '0',
+      ])) as ChunkReply;
+      if (status === 'expired') {
+        if (kind === 'continue') throw expiredContinueError(encodeContinue(start!, -1));
+        if (kind === 'exact') throw expiredListError();
+        throw new StorageError('Expired', 'list history compacted while reading');
+      }
+      if (status === 'toolarge') throw tooLargeResourceVersionError(at, R);
+      at = Number(atR);
+      const exhausted = members.length < chunk;
+      const upper = exhausted ? undefined : members[members.length - 1];
+      const inRange = (k: string): boolean => (lowerInclusive ? k >= lower : k > lower) && (upper === undefined || k <= upper);
+      const changed = new Map<string, { type: string; prev: string; now: boolean }>();
+      for (let i = 0; i + 3 < changes.length; i += 4) changed.set(changes[i], { type: changes[i + 1], prev: changes[i + 2], now: changes[i + 3] === '1' });
+      const entries: { key: string; value: string }[] = [];
+      for (let i = 0; i < members.length; i++) if (!changed.has(members[i]) && values[i] !== null) entries.push({ key: members[i], value: values[i]! });
+      for (const [k, c] of changed) if (c.type !== 'A' && inRange(k)) entries.push({ key: k, value: c.prev });
+      entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+      if (first && wantCount) {
+        total = Number(count);
+        for (const [k, c] of changed) if (k >= lower) total += (c.type !== 'A' ? 1 : 0) - (c.now ? 1 : 0);
+      }
+      let full = false;
+      for (const e of entries) {
+        if (limit > 0 && items.length === limit) {
+          full = true;
+          break;
+        }
+        const v = parseValue(e.value);
+        const obj = fromBody<T>(v.body, v.rv);
+        if (predicate !== undefined && !predicate(obj)) continue;
+        items.push(obj);
+        last = e.key;
+      }
+      if (full) {
+        more = true;
+        break;
+      }
+      if (exhausted) break;
+      lower = upper!;
+      lowerInclusive = false;
+      cursor = `(${upper!}`;
+    }
+    const resourceVersion = String(at);
+    if (!more || last === undefined) return { items, resourceVersion };
+    const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    if (predicate !== undefined || total === undefined) return result;
+    return { ...result, remainingItemCount: total - items.length };
+  }
+}
+
+function checkPreconditions(key: ObjectKey, cur: StoredValue, p: Preconditions | undefined): void {
+  if (p === undefined) return;
+  const uid = JSON.parse(cur.uidJson) as string;
+  if (p.uid !== undefined && p.uid !== uid) throw uidConflictError(key, p.uid, uid);
+  if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {
+    throw resourceVersionPreconditionError(key, p.resourceVersion, String(cur.rv));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Opens a Redis store and waits (up to `connectWaitMs`) for its first connection. */
+export async function createRedisStorage(options: RedisStorageOptions): Promise<RedisStorage> {
+  const s = new RedisStorage(options);
+  await s.started(options.connectWaitMs ?? redisDefaults.connectWaitMs);
+  return s;
+}

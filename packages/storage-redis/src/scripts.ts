@@ -1,0 +1,161 @@
+/**
+ * The Lua scripts of the Redis store. Every write is one script: it takes the next
+ * resourceVersion from the counter, checks preconditions, writes the object, updates the
+ * ordering indexes and appends the change to the Stream, atomically. Reads that must be
+ * consistent (list chunks, the history bounds) are scripts too. Every key a script touches is
+ * passed in KEYS and carries the instance's hash tag, so the scripts run on Redis Cluster.
+ *
+ * Stored value of an object (field `<namespace>/<name>` of the resource's hash):
+ * `<rv>\n<JSON of uid>\n<body>`, where body is the object's JSON without resourceVersion.
+ * Stream entry id `<rv>-0`, fields: t (A|M|D), r (resource), n (namespace), k (key),
+ * b (new body, for A and M), p (previous stored value, for M and D), m (Redis time in ms).
+ */
+
+const common = `
+local function parse(v)
+  local a = string.find(v, "\\n", 1, true)
+  local b = string.find(v, "\\n", a + 1, true)
+  return string.sub(v, 1, a - 1), string.sub(v, a + 1, b - 1), string.sub(v, b + 1)
+end
+local function nowMs()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+`;
+
+/**
+ * KEYS: rv counter, objects hash, cluster-wide index, namespace index (or the cluster-wide one
+ * again), stream. ARGV: op (c create, u update, d delete, g guaranteed update), key, body, uid
+ * JSON, uid precondition JSON (or empty), resourceVersion precondition (or empty), expected
+ * resourceVersion (or empty; for g: '0' means "absent"), maxlen, resource, namespace, use the
+ * namespace index ('1'/'0').
+ * Replies: {'ok', rv, prevBody?} | {'noop', rv} | {'exists'} | {'notfound'} | {'uid', uidJSON}
+ * | {'pre', rv} | {'conflict'}.
+ */
+export const writeScript = `${common}
+local op, key, body, uid = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local preUid, preRv, expect = ARGV[5], ARGV[6], ARGV[7]
+local maxlen, resource, ns, useNs = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local cur = redis.call('HGET', KEYS[2], key)
+local curRv, curUid, curBody
+if cur then curRv, curUid, curBody = parse(cur) end
+if op == 'g' then
+  if expect == '0' then
+    if cur then return {'conflict'} end
+    op = 'c'
+  else
+    if not cur or curRv ~= expect then return {'conflict'} end
+    op = 'u'
+    expect = ''
+  end
+end
+if op == 'c' then
+  if cur then return {'exists'} end
+else
+  if not cur then return {'notfound'} end
+  if preUid ~= '' and preUid ~= curUid then return {'uid', curUid} end
+  if preRv ~= '' and preRv ~= curRv then return {'pre', curRv} end
+  if expect ~= '' and expect ~= curRv then return {'conflict'} end
+  if op == 'u' and body == curBody then return {'noop', curRv} end
+end
+local rv = redis.call('INCR', KEYS[1])
+local id = rv .. '-0'
+if op == 'd' then
+  redis.call('HDEL', KEYS[2], key)
+  redis.call('ZREM', KEYS[3], key)
+  if useNs == '1' then redis.call('ZREM', KEYS[4], key) end
+  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
+  return {'ok', rv, curBody}
+end
+redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
+if op == 'c' then
+  redis.call('ZADD', KEYS[3], 0, key)
+  if useNs == '1' then redis.call('ZADD', KEYS[4], 0, key) end
+  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'A', 'r', resource, 'n', ns, 'k', key, 'b', body, 'm', nowMs())
+else
+  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'M', 'r', resource, 'n', ns, 'k', key, 'b', body, 'p', cur, 'm', nowMs())
+end
+return {'ok', rv}
+`;
+
+/**
+ * One chunk of a list, consistent at one moment R. KEYS: rv counter, objects hash, index,
+ * stream. ARGV: at (-1: R itself), start (ZRANGEBYLEX form), count, resource, namespace ('' for
+ * all), want a count ('1'/'0').
+ * Reply: {R, at, status ('ok'|'expired'|'toolarge'), members, values, changes, count}: changes
+ * is a flat list of (key, first change type after at, previous value or '', exists now '1'/'0'),
+ * one per key of the prefix changed in (at, R]; count is ZLEXCOUNT from start (or -1).
+ */
+export const listChunkScript = `
+local R = tonumber(redis.call('GET', KEYS[1]) or '0')
+local at = tonumber(ARGV[1])
+if at < 0 then at = R end
+if at > R then return {R, at, 'toolarge', {}, {}, {}, -1} end
+local changes = {}
+if at < R then
+  local es = redis.call('XRANGE', KEYS[4], (at + 1) .. '-0', '+')
+  if #es == 0 or es[1][1] ~= (at + 1) .. '-0' then return {R, at, 'expired', {}, {}, {}, -1} end
+  local seen = {}
+  for _, e in ipairs(es) do
+    local f = {}
+    local kv = e[2]
+    for i = 1, #kv, 2 do f[kv[i]] = kv[i + 1] end
+    if f.r == ARGV[4] and (ARGV[5] == '' or f.n == ARGV[5]) and not seen[f.k] then
+      seen[f.k] = true
+      changes[#changes + 1] = f.k
+      changes[#changes + 1] = f.t
+      changes[#changes + 1] = f.p or ''
+      changes[#changes + 1] = redis.call('HEXISTS', KEYS[2], f.k) == 1 and '1' or '0'
+    end
+  end
+end
+local members = redis.call('ZRANGEBYLEX', KEYS[3], ARGV[2], '+', 'LIMIT', 0, tonumber(ARGV[3]))
+local values = {}
+if #members > 0 then values = redis.call('HMGET', KEYS[2], unpack(members)) end
+local count = -1
+if ARGV[6] == '1' then count = redis.call('ZLEXCOUNT', KEYS[3], ARGV[2], '+') end
+return {R, at, 'ok', members, values, changes, count}
+`;
+
+/** KEYS: rv counter, stream. Reply: {current rv, id of the oldest retained change or ''}. */
+export const boundsScript = `
+local R = redis.call('GET', KEYS[1]) or '0'
+local first = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+if #first == 0 then return {R, ''} end
+return {R, first[1][1]}
+`;
+
+/**
+ * Compaction. KEYS: rv counter, stream. ARGV: mode ('rv' or 'age'), value (a resourceVersion,
+ * or a maximum age in ms, measured by the Redis clock), how many entries an age scan may look at. Drops changes at or below
+ * the resourceVersion (clamped to the current one), or older than the cut-off. Reply: removed count.
+ */
+export const compactScript = `
+local R = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ARGV[1] == 'rv' then
+  local rv = math.min(tonumber(ARGV[2]), R)
+  return redis.call('XTRIM', KEYS[2], 'MINID', (rv + 1) .. '-0')
+end
+local t = redis.call('TIME')
+local cutoff = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(ARGV[2])
+local budget = tonumber(ARGV[3])
+local start = '-'
+local keep = nil
+while budget > 0 do
+  local es = redis.call('XRANGE', KEYS[2], start, '+', 'COUNT', 200)
+  if #es == 0 then break end
+  for _, e in ipairs(es) do
+    local kv = e[2]
+    local m = nil
+    for i = 1, #kv, 2 do if kv[i] == 'm' then m = tonumber(kv[i + 1]) end end
+    if m ~= nil and m >= cutoff then keep = e[1]; break end
+    start = '(' .. e[1]
+  end
+  if keep then break end
+  budget = budget - #es
+end
+if keep then return redis.call('XTRIM', KEYS[2], 'MINID', keep) end
+if start == '-' then return 0 end
+local last = tonumber(string.match(start, '^%((%d+)'))
+return redis.call('XTRIM', KEYS[2], 'MINID', (last + 1) .. '-0')
+`;

@@ -1,0 +1,2 @@
+export { RedisClusterSet, RedisSentinelSet, RedisServer, freePort, haveRedisServer, redisCommand, redisServerBinary, waitFor } from './redis-process.js';
+export type { RedisServerOptions } from './redis-process.js';

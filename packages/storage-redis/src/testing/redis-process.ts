@@ -1,0 +1,245 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The redis-server binary (override with REDIS_SERVER). */
+export const redisServerBinary = process.env['REDIS_SERVER'] ?? 'redis-server';
+
+/** Whether redis-server can be run here. */
+export function haveRedisServer(): boolean {
+  return spawnSync(redisServerBinary, ['--version']).status === 0;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sends one inline command and resolves with the first reply line ('' on failure). */
+export function redisCommand(port: number, command: string, timeoutMs = 500): Promise<string> {
+  return new Promise((resolve) => {
+    const sock = createConnection({ host: '127.0.0.1', port });
+    let buf = '';
+    const done = (v: string): void => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(''), timeoutMs);
+    sock.on('connect', () => sock.write(`${command}\r\n`));
+    sock.on('data', (d) => {
+      buf += d.toString('utf8');
+      const i = buf.indexOf('\r\n');
+      if (i >= 0) done(buf.slice(0, i));
+    });
+    sock.on('error', () => done(''));
+  });
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
+/** Settings of a test redis-server. */
+export interface RedisServerOptions {
+  /** Append-only file with `appendfsync always` (default false: no persistence at all). */
+  readonly appendOnly?: boolean;
+  /** Extra `--name value` arguments. */
+  readonly args?: readonly string[];
+  /** Working directory (default: a new temp dir, removed on `stop`). */
+  readonly dir?: string;
+  readonly port?: number;
+  /** A config file, passed first (a Sentinel's, with `sentinel: true`). */
+  readonly configFile?: string;
+  readonly sentinel?: boolean;
+}
+
+/** A redis-server child process on 127.0.0.1. */
+export class RedisServer {
+  readonly port: number;
+  readonly dir: string;
+  private readonly ownDir: boolean;
+  private readonly args: string[];
+  private proc: ChildProcess | undefined;
+  private log = '';
+
+  private constructor(port: number, dir: string, ownDir: boolean, args: string[]) {
+    this.port = port;
+    this.dir = dir;
+    this.ownDir = ownDir;
+    this.args = args;
+  }
+
+  /** Starts a server and waits until it answers PING. */
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const port = options.port ?? (await freePort());
+    const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'kevents-redis-'));
+    const head = options.configFile === undefined ? [] : [options.configFile, ...(options.sentinel === true ? ['--sentinel'] : [])];
+    const persistence = options.sentinel === true ? [] : options.appendOnly === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no', '--save', ''];
+    const args = [
+      ...head,
+      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'no',
+      '--protected-mode', 'no', '--loglevel', 'warning',
+      ...persistence,
+      ...(options.args ?? []),
+    ];
+    const s = new RedisServer(port, dir, options.dir === undefined, args);
+    await s.restart();
+    return s;
+  }
+
+  /** `redis://127.0.0.1:<port>`. */
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.proc !== undefined;
+  }
+
+  /** (Re)starts the process on the same port and directory and waits for PING. */
+  async restart(): Promise<void> {
+    if (this.proc !== undefined) return;
+    const p = spawn(redisServerBinary, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = p;
+    live.add(p);
+    p.stdout?.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-4000)));
+    p.stderr?.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-4000)));
+    p.once('exit', () => {
+      live.delete(p);
+      if (this.proc === p) this.proc = undefined;
+    });
+    await waitFor(async () => (await redisCommand(this.port, 'PING')) === '+PONG', 10_000, () => `redis-server on ${this.port} did not start: ${this.log}`);
+  }
+
+  /** Kills the process (SIGKILL by default: a crash) and waits for it to exit. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const p = this.proc;
+    if (p === undefined) return;
+    const exited = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+    p.kill(signal);
+    await exited;
+    this.proc = undefined;
+  }
+
+  /** Kills the process and removes its directory (when the helper created it). */
+  async stop(): Promise<void> {
+    await this.kill();
+    if (this.ownDir) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls `check` until it is true, else throws `message()` after `ms`. */
+export async function waitFor(check: () => Promise<boolean> | boolean, ms: number, message: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(message());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A master with Sentinels watching it (name `mymaster`, quorum 1). */
+export class RedisSentinelSet {
+  readonly master: RedisServer;
+  readonly sentinels: readonly RedisServer[];
+
+  private constructor(master: RedisServer, sentinels: RedisServer[]) {
+    this.master = master;
+    this.sentinels = sentinels;
+  }
+
+  static async start(sentinelCount = 1): Promise<RedisSentinelSet> {
+    const master = await RedisServer.start();
+    const sentinels: RedisServer[] = [];
+    try {
+      for (let i = 0; i < sentinelCount; i++) {
+        const dir = mkdtempSync(join(tmpdir(), 'kevents-sentinel-'));
+        const port = await freePort();
+        const conf = join(dir, 'sentinel.conf');
+        writeFileSync(conf, [
+          `port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'protected-mode no',
+          `sentinel monitor mymaster 127.0.0.1 ${master.port} 1`,
+          'sentinel down-after-milliseconds mymaster 1000',
+          'sentinel failover-timeout mymaster 5000', '',
+        ].join('\n'));
+        sentinels.push(await RedisServer.start({ dir, port, configFile: conf, sentinel: true }));
+      }
+    } catch (err) {
+      await master.stop();
+      for (const s of sentinels) await s.stop();
+      throw err;
+    }
+    return new RedisSentinelSet(master, sentinels);
+  }
+
+  /** `redis+sentinel://127.0.0.1:<p1>,127.0.0.1:<p2>/mymaster`. */
+  get url(): string {
+    return `redis+sentinel://${this.sentinels.map((s) => `127.0.0.1:${s.port}`).join(',')}/mymaster`;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sentinels) {
+      await s.stop();
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+    await this.master.stop();
+  }
+}
+
+/** A Redis Cluster of `size` masters (no replicas), made with `redis-cli --cluster create`. */
+export class RedisClusterSet {
+  readonly nodes: readonly RedisServer[];
+
+  private constructor(nodes: RedisServer[]) {
+    this.nodes = nodes;
+  }
+
+  static async start(size = 3): Promise<RedisClusterSet> {
+    const nodes: RedisServer[] = [];
+    try {
+      for (let i = 0; i < size; i++) {
+        nodes.push(await RedisServer.start({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'] }));
+      }
+      const r = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      if (r.status !== 0) throw new Error(`redis-cli --cluster create failed: ${r.stdout}${r.stderr}`);
+      await waitFor(
+        async () => (await Promise.all(nodes.map((n) => redisCommand(n.port, 'CLUSTER INFO', 500).then(() => clusterOk(n.port))))).every(Boolean),
+        15_000,
+        () => 'the cluster did not become ok',
+      );
+    } catch (err) {
+      for (const n of nodes) await n.stop();
+      throw err;
+    }
+    return new RedisClusterSet(nodes);
+  }
+
+  /** `redis+cluster://127.0.0.1:<p1>,...`. */
+  get url(): string {
+    return `redis+cluster://${this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const n of this.nodes) await n.stop();
+  }
+}
+
+async function clusterOk(port: number): Promise<boolean> {
+  const r = spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8', timeout: 2_000 });
+  return r.stdout.includes('cluster_state:ok');
+}
