@@ -117,3 +117,24 @@ export { parseDuration, formatDuration } from './config/duration.js';
 export type { DurationNanos } from './config/duration.js';
 export { configVersion, configKinds, apiserverGroup, configApiVersions } from './config/group.js';
 export type { ConfigKind } from './config/group.js';
+export {
+  statusSchema,
+  statusDetailsSchema,
+  statusCauseSchema,
+  rawExtensionSchema,
+  watchEventSchema,
+  patchSchema,
+  apiResourceSchema,
+  apiResourceListSchema,
+  namespaceSchema,
+  namespaceSpecSchema,
+  namespaceStatusSchema,
+  namespaceConditionSchema,
+  namespaceListSchema,
+} from './schema/openapi-extra-schemas.js';
+export { openAPIV2 } from './openapi/v2.js';
+export { openAPIV3, openAPIV3GroupVersions } from './openapi/v3.js';
+export { defaultPatchTypes } from './openapi/input.js';
+export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } from './openapi/input.js';
+export type { JsonObject, JsonValue } from './openapi/json.js';
+export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';

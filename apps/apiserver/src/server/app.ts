@@ -21,6 +21,7 @@ import { patchHandler } from '../handlers/patch.js';
 import { isPretty, sendJSON } from '../handlers/respond.js';
 import { updateHandler } from '../handlers/update.js';
 import { WatchHub } from '../handlers/watch-hub.js';
+import { registerOpenAPI } from '../openapi/register.js';
 import { coreV1View, eventsV1View } from '../registry/event-views.js';
 import type { ResourceView } from '../registry/resource-view.js';
 import { apiGroup, apiGroupList, apiVersions, coreResourceList, groupResourceList } from './discovery.js';
@@ -166,5 +167,6 @@ export function buildServer(options: ServerOptions): KeventsServer {
   app.get('/livez', health(false));
   app.get('/readyz', health(true));
 
+  registerOpenAPI(app, views);
   return { app, watches, metrics, views };
 }
