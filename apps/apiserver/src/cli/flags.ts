@@ -13,7 +13,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'insecure-port', type: 'int', default: '0', help: 'The port on which to serve plain HTTP; refused on a non-loopback bind address. 0 turns it off.' },
   { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the x509 serving certificate (PEM). A self-signed pair is generated when absent.' },
   { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the x509 private key matching --tls-cert-file.' },
-  { name: 'storage', type: 'string', default: 'memory', help: 'Where events are stored: memory (in-process) or redis://HOST:PORT[/DB] (see docs/operations.md).' },
+  { name: 'storage', type: 'string', default: 'memory', help: 'Where events are stored: memory (in-process), redis://HOST:PORT[/DB], rediss://..., redis+sentinel://HOST:PORT[,...]/MASTER or redis+cluster://HOST:PORT[,...]; ?prefix=NAME shares one Redis (see docs/operations.md).' },
   { name: 'group-domain', type: 'string', default: 'k8s.io', help: 'API group domain: serves events.<domain>; config kinds are apiserver.config.<domain>.' },
   { name: 'authentication-config', type: 'string', default: '', help: 'File with an AuthenticationConfiguration (validated at start; refused when invalid).' },
   { name: 'anonymous-auth', type: 'bool', default: 'true', help: 'Legacy flag; an error when the authentication config has an anonymous block.' },

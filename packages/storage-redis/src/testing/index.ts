@@ -1,2 +1,3 @@
 export { RedisClusterSet, RedisSentinelSet, RedisServer, freePort, haveRedisServer, redisCommand, redisServerBinary, waitFor } from './redis-process.js';
 export type { RedisServerOptions } from './redis-process.js';
+export { ApiserverProcess, repoRoot } from './apiserver-process.js';

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { freePort, waitFor } from './redis-process.js';
+
+/** The repository root: the first parent of the working directory holding apps/apiserver. */
+export function repoRoot(from: string = process.cwd()): string {
+  let dir = resolve(from);
+  while (!existsSync(join(dir, 'apps', 'apiserver'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no apps/apiserver above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
+/** A built kevents-apiserver (`apps/apiserver/dist/main.js`) child process serving plain HTTP on loopback. */
+export class ApiserverProcess {
+  readonly port: number;
+  private readonly proc: ChildProcess;
+  private output = '';
+
+  private constructor(port: number, proc: ChildProcess) {
+    this.port = port;
+    this.proc = proc;
+    proc.stdout?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
+    proc.stderr?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
+  }
+
+  /** Starts `node apps/apiserver/dist/main.js --storage=<storage>` and waits for /healthz. Fails clearly without a build. */
+  static async start(storage: string, extraArgs: readonly string[] = []): Promise<ApiserverProcess> {
+    const main = join(repoRoot(), 'apps', 'apiserver', 'dist', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
+    const port = await freePort();
+    const proc = spawn(process.execPath, [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, ...extraArgs], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    live.add(proc);
+    proc.once('exit', () => live.delete(proc));
+    const a = new ApiserverProcess(port, proc);
+    await waitFor(
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`apiserver exited (${proc.exitCode}): ${a.output}`);
+        return (await fetch(`${a.url}/healthz`).then((r) => r.status, () => 0)) === 200;
+      },
+      20_000,
+      () => `apiserver on ${port} did not start: ${a.output}`,
+    );
+    return a;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** What the process printed (the last 8 kB). */
+  get log(): string {
+    return this.output;
+  }
+
+  /** SIGTERM, then SIGKILL after 5 s. */
+  async stop(): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    this.proc.kill('SIGTERM');
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(t);
+  }
+}
