@@ -4,12 +4,13 @@ import type { OpenAPIInput } from '@kevents/api';
 
 /** A serialized document with its entity tag (upper-case hex SHA-512, as kube-openapi computes it). */
 export interface SerializedDocument {
-  readonly body: string;
+  /** The JSON bytes (a Buffer, so the HTTP layer sends them untouched, without a charset). */
+  readonly body: Buffer;
   readonly etag: string;
 }
 
 const serialize = (doc: unknown): SerializedDocument => {
-  const body = JSON.stringify(doc);
+  const body = Buffer.from(JSON.stringify(doc));
   return { body, etag: createHash('sha512').update(body).digest('hex').toUpperCase() };
 };
 
