@@ -59,6 +59,7 @@ export async function serveWatch(
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
     'Transfer-Encoding': 'chunked',
+    Connection: 'close',
   });
   res.flushHeaders();
 

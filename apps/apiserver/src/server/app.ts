@@ -67,7 +67,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     bodyLimit: maxRequestBodyBytes,
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
-    forceCloseConnections: 'idle',
+    forceCloseConnections: true,
     ...(options.https ? { https: options.https } : {}),
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
