@@ -1,0 +1,320 @@
+#!/usr/bin/env node
+// Redis storage benchmark (run after `npm run build`): creates, gets, paged lists (10,000 and
+// 100,000 events, pages of 500) and watch delivery latency (100 watchers, 1,000 writes/s) against
+// kevents-apiserver processes on Redis and on the in-process store, beside a bare fastify echo
+// server and `redis-benchmark` SET, all on loopback in one run. Prints ratios against the targets:
+// creates on Redis >= 40% of the echo baseline; watch delivery p99 <= 10 ms at 1,000 writes/s.
+// Usage: node tools/bench/redis.js [--quick]
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const main = join(root, 'apps/apiserver/dist/main.js');
+const testing = join(root, 'packages/storage-redis/dist/testing/index.js');
+if (!existsSync(main) || !existsSync(testing)) {
+  console.error('build first: npm run build');
+  process.exit(1);
+}
+const { RedisServer, freePort, waitFor } = await import(testing);
+const { createRedisStorage } = await import(join(root, 'packages/storage-redis/dist/index.js'));
+
+const quick = process.argv.includes('--quick');
+const N_CREATE = quick ? 1_000 : 4_000;
+const N_GET = quick ? 1_000 : 4_000;
+const CONCURRENCY = 16;
+const LIST_SIZES = quick ? [10_000] : [10_000, 100_000];
+const WATCHERS = 100;
+const WATCH_RATE = 1_000;
+const WATCH_SECONDS = quick ? 2 : 4;
+
+const log = (msg) => process.stdout.write(`[bench] ${msg}\n`);
+const children = new Set();
+process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+
+function event(name, ns, note = `bench ${name}`) {
+  return {
+    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name, namespace: ns },
+    eventTime: '2026-01-02T03:04:05.123456Z', reportingController: 'example.com/bench', reportingInstance: 'bench-1',
+    action: 'Benchmarked', reason: 'Bench', type: 'Normal', note, regarding: { kind: 'Pod', name: 'web-0', namespace: ns },
+  };
+}
+
+async function startApiserver(storage) {
+  const port = await freePort();
+  const p = spawn(process.execPath, [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.add(p);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200, 20_000, () => `apiserver ${storage} did not start`);
+  return { url, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
+}
+
+async function startEcho() {
+  const p = spawn(process.execPath, [join(root, 'tools/bench/redis/echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(p);
+  const port = await new Promise((resolve) => p.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  return { url: `http://127.0.0.1:${port}`, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
+}
+
+/** Runs `n` requests with `CONCURRENCY` workers; returns requests/s and latency percentiles. */
+async function load(n, request) {
+  let next = 0;
+  const lat = [];
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const s = performance.now();
+      const res = await request(i);
+      if (res.status >= 300) throw new Error(`request ${i}: HTTP ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      lat.push(performance.now() - s);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const secs = (performance.now() - t0) / 1000;
+  return { rps: n / secs, p50: pct(lat, 50), p99: pct(lat, 99) };
+}
+
+function pct(xs, p) {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/** A small keep-alive HTTP client (fetch costs more CPU than the servers under test). */
+function request(method, url, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(url, { method, agent, headers: data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode, text: async () => text, json: async () => JSON.parse(text), arrayBuffer: async () => undefined });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+const post = (url, body) => request('POST', url, body);
+const get = (url) => request('GET', url);
+const fmt = (r) => `${r.rps.toFixed(0)} req/s (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms)`;
+
+async function listAll(url, ns) {
+  const t0 = performance.now();
+  let cont = '';
+  let items = 0;
+  let pages = 0;
+  do {
+    const res = await get(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+    const body = await res.json();
+    items += body.items.length;
+    pages++;
+    cont = body.metadata.continue ?? '';
+  } while (cont !== '');
+  return { ms: performance.now() - t0, items, pages };
+}
+
+/** Seeds `n` events straight into a store (not measured). */
+async function seed(storage, ns, n) {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const e = event(`s-${String(i).padStart(6, '0')}`, ns);
+      await storage.create({ resource: 'events', namespace: ns, name: e.metadata.name }, { ...e, metadata: { ...e.metadata, uid: `uid-${ns}-${i}` } });
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+}
+
+/** 100 HTTP watchers on `url`; writes at WATCH_RATE/s through `url`; latency from send to receipt. */
+async function watchLatency(url) {
+  const ns = 'watchbench';
+  const sent = new Map();
+  const lat = [];
+  const aborts = [];
+  let received = 0;
+  const ready = [];
+  for (let w = 0; w < WATCHERS; w++) {
+    const ac = new AbortController();
+    aborts.push(ac);
+    const res = await fetch(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true`, { signal: ac.signal });
+    ready.push((async () => {
+      const dec = new TextDecoder();
+      let buf = '';
+      try {
+        for await (const chunk of res.body) {
+          const now = performance.now();
+          buf += dec.decode(chunk, { stream: true });
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            if (!line) continue;
+            const ev = JSON.parse(line);
+            const t = sent.get(ev.object?.metadata?.name);
+            if (ev.type === 'ADDED' && t !== undefined) {
+              lat.push(now - t);
+              received++;
+            }
+          }
+        }
+      } catch { /* aborted */ }
+    })());
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const total = WATCH_RATE * WATCH_SECONDS;
+  const perTick = WATCH_RATE / 100;
+  let i = 0;
+  const inflight = [];
+  const t0 = performance.now();
+  await new Promise((resolve) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * WATCH_RATE) + perTick);
+      while (i < due) {
+        const name = `w-${i++}`;
+        sent.set(name, performance.now());
+        inflight.push(post(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(name, ns)).then((r) => r.arrayBuffer()));
+      }
+      if (i >= total) {
+        clearInterval(tick);
+        resolve();
+      }
+    }, 10);
+  });
+  await Promise.all(inflight);
+  const achieved = total / ((performance.now() - t0) / 1000);
+  await waitFor(() => received >= total * WATCHERS, 20_000, () => `watchers got ${received} of ${total * WATCHERS}`).catch((e) => log(String(e.message)));
+  for (const ac of aborts) ac.abort();
+  await Promise.allSettled(ready);
+  return { p50: pct(lat, 50), p99: pct(lat, 99), max: lat.reduce((a, b) => Math.max(a, b), 0), deliveries: received, achieved };
+}
+
+/** The store alone: 100 storage watchers in this process, writes at WATCH_RATE/s through a second store. */
+async function storeWatchLatency(url) {
+  const reader = await createRedisStorage({ url, prefix: 'benchw' });
+  const writer = await createRedisStorage({ url, prefix: 'benchw' });
+  const sent = new Map();
+  const lat = [];
+  const watchers = [];
+  for (let w = 0; w < WATCHERS; w++) watchers.push(await reader.watch({ resource: 'events', namespace: 'sw' }));
+  const total = WATCH_RATE * WATCH_SECONDS;
+  const loops = watchers.map(async (w) => {
+    let n = 0;
+    for await (const ev of w) {
+      const t = sent.get(ev.object?.metadata?.name);
+      if (t !== undefined) lat.push(performance.now() - t);
+      if (++n >= total) break;
+    }
+  });
+  let i = 0;
+  const inflight = [];
+  const t0 = performance.now();
+  await new Promise((resolve) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * WATCH_RATE) + WATCH_RATE / 100);
+      while (i < due) {
+        const name = `sw-${i++}`;
+        sent.set(name, performance.now());
+        inflight.push(writer.create({ resource: 'events', namespace: 'sw', name }, event(name, 'sw')));
+      }
+      if (i >= total) { clearInterval(tick); resolve(); }
+    }, 10);
+  });
+  await Promise.all(inflight);
+  const achieved = total / ((performance.now() - t0) / 1000);
+  await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 20_000))]);
+  for (const w of watchers) w.stop();
+  await reader.close();
+  await writer.close();
+  return { p50: pct(lat, 50), p99: pct(lat, 99), max: lat.reduce((a, b) => Math.max(a, b), 0), deliveries: lat.length, achieved };
+}
+
+function redisBenchmark(port) {
+  const r = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'set', '-n', quick ? '50000' : '200000', '-c', '50', '-q'], { encoding: 'utf8', timeout: 120_000 });
+  const m = /SET: ([\d.]+) requests per second/.exec(r.stdout ?? '');
+  return m ? Number(m[1]) : NaN;
+}
+
+const started = Date.now();
+const results = {};
+const redis = await RedisServer.start();
+try {
+  log(`redis-server on ${redis.port}; redis-benchmark SET ...`);
+  results.redisSet = redisBenchmark(redis.port);
+  log(`redis-benchmark SET: ${results.redisSet.toFixed(0)} req/s`);
+  spawnSync('redis-cli', ['-p', String(redis.port), 'flushall']);
+
+  results.storeWatch = await storeWatchLatency(redis.url);
+  log(`store-level watch (${WATCHERS} storage watchers, ${results.storeWatch.achieved.toFixed(0)} writes/s): p50 ${results.storeWatch.p50.toFixed(2)} ms, p99 ${results.storeWatch.p99.toFixed(2)} ms`);
+
+  const echo = await startEcho();
+  await load(500, (i) => post(`${echo.url}/echo`, event(`warm-${i}`, 'x')));
+  results.echo = await load(N_CREATE, (i) => post(`${echo.url}/echo`, event(`e-${i}`, 'x')));
+  log(`fastify echo: ${fmt(results.echo)}`);
+  echo.stop();
+
+  for (const [name, spec] of [['memory', 'memory'], ['redis', `${redis.url}?prefix=bench`]]) {
+    const api = await startApiserver(spec);
+    const coll = `${api.url}/apis/events.k8s.io/v1/namespaces/bench/events`;
+    await load(300, (i) => post(coll, event(`warm-${i}`, 'bench')));
+    results[`${name}Create`] = await load(N_CREATE, (i) => post(coll, event(`c-${i}`, 'bench')));
+    log(`${name} create: ${fmt(results[`${name}Create`])}`);
+    results[`${name}Get`] = await load(N_GET, (i) => get(`${coll}/c-${i % N_CREATE}`));
+    log(`${name} get: ${fmt(results[`${name}Get`])}`);
+    if (name === 'redis') {
+      results.redisWatch = await watchLatency(api.url);
+      log(`redis watch (${WATCHERS} watchers, ${results.redisWatch.achieved.toFixed(0)} writes/s): p50 ${results.redisWatch.p50.toFixed(2)} ms, p99 ${results.redisWatch.p99.toFixed(2)} ms, max ${results.redisWatch.max.toFixed(1)} ms`);
+    }
+    api.stop();
+  }
+
+  for (const size of LIST_SIZES) {
+    const ns = `list${size}`;
+    const mem = await startApiserver('memory');
+    // The in-process store lives in the apiserver process: seed it over HTTP.
+    log(`seeding ${size} events (memory, over HTTP) ...`);
+    await load(size, (i) => post(`${mem.url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(`s-${String(i).padStart(6, '0')}`, ns)));
+    results[`memoryList${size}`] = await listAll(mem.url, ns);
+    log(`memory list ${size} by 500: ${results[`memoryList${size}`].ms.toFixed(0)} ms (${results[`memoryList${size}`].pages} pages)`);
+    mem.stop();
+
+    log(`seeding ${size} events (redis, direct) ...`);
+    const store = await createRedisStorage({ url: redis.url, prefix: 'bench' });
+    await seed(store, ns, size);
+    await store.close();
+    const api = await startApiserver(`${redis.url}?prefix=bench`);
+    results[`redisList${size}`] = await listAll(api.url, ns);
+    log(`redis list ${size} by 500: ${results[`redisList${size}`].ms.toFixed(0)} ms (${results[`redisList${size}`].pages} pages, ${results[`redisList${size}`].items} items)`);
+    api.stop();
+  }
+} finally {
+  await redis.stop();
+}
+
+const r = results;
+const ratio = (a, b) => `${((100 * a) / b).toFixed(0)}%`;
+console.log('\n## Redis benchmark results\n');
+console.log(`| measure | in-process | Redis | Redis / in-process |`);
+console.log(`|---|---|---|---|`);
+console.log(`| create (POST, ${CONCURRENCY} concurrent) | ${fmt(r.memoryCreate)} | ${fmt(r.redisCreate)} | ${ratio(r.redisCreate.rps, r.memoryCreate.rps)} |`);
+console.log(`| get | ${fmt(r.memoryGet)} | ${fmt(r.redisGet)} | ${ratio(r.redisGet.rps, r.memoryGet.rps)} |`);
+for (const size of LIST_SIZES) {
+  const m = r[`memoryList${size}`];
+  const x = r[`redisList${size}`];
+  console.log(`| list ${size} by 500 (whole list) | ${m.ms.toFixed(0)} ms | ${x.ms.toFixed(0)} ms | ${ratio(m.ms, x.ms)} speed |`);
+}
+console.log(`\nfastify echo baseline: ${fmt(r.echo)}; redis-benchmark SET: ${r.redisSet.toFixed(0)} req/s`);
+const createRatio = r.redisCreate.rps / r.echo.rps;
+console.log(`creates on Redis / echo baseline: ${(100 * createRatio).toFixed(0)}% (target >= 40%: ${createRatio >= 0.4 ? 'met' : 'MISSED'})`);
+console.log(`creates on Redis / redis-benchmark SET: ${ratio(r.redisCreate.rps, r.redisSet)}`);
+console.log(`watch delivery, ${WATCHERS} watchers at ${r.redisWatch.achieved.toFixed(0)} writes/s: p50 ${r.redisWatch.p50.toFixed(2)} ms, p99 ${r.redisWatch.p99.toFixed(2)} ms (target <= 10 ms: ${r.redisWatch.p99 <= 10 ? 'met' : 'MISSED'}), ${r.redisWatch.deliveries} deliveries`);
+console.log(`store-level watch delivery (no HTTP), ${WATCHERS} watchers at ${r.storeWatch.achieved.toFixed(0)} writes/s: p50 ${r.storeWatch.p50.toFixed(2)} ms, p99 ${r.storeWatch.p99.toFixed(2)} ms, ${r.storeWatch.deliveries} deliveries`);
+console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)} s`);
