@@ -24,5 +24,5 @@ export function sendJSON(reply: FastifyReply, code: number, body: unknown, prett
     .code(code)
     .header('Content-Type', 'application/json')
     .header('Cache-Control', 'no-cache, private')
-    .send(toJSON(body, pretty));
+    .send(Buffer.from(toJSON(body, pretty)));
 }

@@ -47,7 +47,9 @@ export class ServerMetrics {
   }
 
   observe(labels: RequestLabels, code: number, seconds: number): void {
-    this.requests.inc({ ...labels, code: String(code) });
-    if (labels.verb !== 'WATCH') this.duration.observe(labels, seconds);
+    const { component, dry_run, group, resource, scope, subresource, verb, version } = labels;
+    const ordered = { component, dry_run, group, resource, scope, subresource, verb, version };
+    this.requests.inc({ code: String(code), ...ordered });
+    if (verb !== 'WATCH') this.duration.observe(ordered, seconds);
   }
 }

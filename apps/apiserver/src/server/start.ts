@@ -62,7 +62,7 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: no new requests, ending watches');
-    shared.watches.closeAll();
+    await shared.watches.closeAll();
     await Promise.all(servers.map(({ server }) => server.app.close()));
     await storage.close();
     log.info('stopped');

@@ -27,7 +27,7 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     server,
     storage,
     close: async () => {
-      server.watches.closeAll();
+      await server.watches.closeAll();
       await server.app.close();
       await storage.close();
     },

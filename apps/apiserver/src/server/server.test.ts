@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(async () => srv.close());
+
+describe('discovery', () => {
+  it('serves /api, /api/v1, /apis, the events group and version', async () => {
+    const api = await request(`${srv.url}/api`);
+    expect(api.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const v1 = await request(`${srv.url}/api/v1`);
+    expect(v1.body.groupVersion).toBe('v1');
+    expect(v1.body.resources.map((r: { name: string }) => r.name)).toEqual(['events', 'namespaces']);
+    const apis = await request(`${srv.url}/apis`);
+    expect(apis.body).toEqual({
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: [{ name: 'events.k8s.io', versions: [{ groupVersion: 'events.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'events.k8s.io/v1', version: 'v1' } }],
+    });
+    const group = await request(`${srv.url}/apis/events.k8s.io`);
+    expect(group.body.kind).toBe('APIGroup');
+    const gv = await request(`${srv.url}/apis/events.k8s.io/v1`);
+    expect(gv.body.resources).toEqual([
+      { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ev'], storageVersionHash: 'r2yiGXH7wu8=' },
+    ]);
+    expect(gv.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('follows --group-domain', async () => {
+    const other = await startTestServer({ groupDomain: 'example.com' });
+    try {
+      expect((await request(`${other.url}/apis`)).body.groups[0].name).toBe('events.example.com');
+      const created = await request(`${other.url}/apis/events.example.com/v1/namespaces/a/events`, { method: 'POST', body: { ...sampleEvent('x', 'a'), apiVersion: 'events.example.com/v1' } });
+      expect(created.status).toBe(201);
+      expect(created.body.apiVersion).toBe('events.example.com/v1');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('health, version, metrics, namespaces', () => {
+  it('answers /healthz, /livez, /readyz (verbose too)', async () => {
+    for (const p of ['/healthz', '/livez', '/readyz']) expect((await request(`${srv.url}${p}`)).text).toBe('ok');
+    expect((await request(`${srv.url}/readyz?verbose`)).text).toBe('[+]ping ok\n[+]storage ok\nreadyz check passed\n');
+  });
+
+  it('reports /readyz failed when the store is closed', async () => {
+    const other = await startTestServer();
+    await other.storage.close();
+    const r = await request(`${other.url}/readyz?verbose`);
+    expect(r.status).toBe(500);
+    expect(r.text).toContain('[-]storage failed: reason withheld');
+    await other.server.app.close();
+  });
+
+  it('serves /version', async () => {
+    const v = await request(`${srv.url}/version`);
+    expect(v.body.major).toBe('1');
+    expect(v.body.gitVersion).toMatch(/^v1\.\d+\.\d+-kevents\./);
+  });
+
+  it('counts requests in Prometheus format with Kubernetes labels', async () => {
+    await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/m/events`, { method: 'POST', body: sampleEvent('m1', 'm') });
+    await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/m/events/m1`);
+    await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/m/events/none`);
+    const m = await request(`${srv.url}/metrics`);
+    expect(m.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(m.text).toContain('apiserver_request_total{code="201",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="namespace",subresource="",verb="POST",version="v1"} 1');
+    expect(m.text).toContain('apiserver_request_total{code="404",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="resource",subresource="",verb="GET",version="v1"} 1');
+    expect(m.text).toMatch(/apiserver_request_duration_seconds_bucket\{le="0.005",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="namespace",subresource="",verb="POST",version="v1"\} \d/);
+  });
+
+  it('synthesizes Active namespaces', async () => {
+    const ns = await request(`${srv.url}/api/v1/namespaces/anything`);
+    expect(ns.body).toMatchObject({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'anything' }, status: { phase: 'Active' } });
+    const bad = await request(`${srv.url}/api/v1/namespaces/Not_Valid`);
+    expect(bad.status).toBe(404);
+    expect(bad.body.message).toBe('namespaces "Not_Valid" not found');
+    const list = await request(`${srv.url}/api/v1/namespaces`);
+    expect(list.body.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(expect.arrayContaining(['default', 'kube-system', 'm']));
+  });
+
+  it('pretty-prints with ?pretty=true', async () => {
+    const r = await request(`${srv.url}/version?pretty=true`);
+    expect(r.text).toMatch(/^\{\n {2}"major": "1",/);
+  });
+});
+
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+describe('kevents-apiserver binary', () => {
+  it('is built (npm test builds first)', () => {
+    expect(existsSync(main)).toBe(true);
+  });
+
+  it('prints --help', async () => {
+    const out = await new Promise<string>((resolve) => execFile(process.execPath, [main, '--help'], (_e, stdout) => resolve(stdout)));
+    expect(out).toContain('Usage:');
+    expect(out).toContain('--storage=string');
+    expect(out).toContain('validate-config');
+  });
+
+  it('refuses an unknown flag with exit code 2', async () => {
+    const code = await new Promise<number>((resolve) => execFile(process.execPath, [main, '--nope'], (e) => resolve(e ? Number((e as { code?: number }).code) : 0)));
+    expect(code).toBe(2);
+  });
+
+  it('refuses --insecure-port on a non-loopback address', async () => {
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, [main, '--bind-address=0.0.0.0', '--insecure-port=18999', '--secure-port=0'], (e, _o, stderr) => resolve({ code: e ? Number((e as { code?: number }).code) : 0, stderr })),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--insecure-port is refused on the non-loopback address 0.0.0.0');
+  });
+
+  it('serves HTTPS with a generated certificate and exits 0 on SIGTERM, ending watches', async () => {
+    const child = spawn(process.execPath, [main, '--secure-port=0', '--insecure-port=0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const err = await new Promise<string>((resolve) => {
+      let s = '';
+      child.stderr.on('data', (d: Buffer) => (s += d.toString()));
+      child.on('exit', () => resolve(s));
+    });
+    expect(err).toContain('nothing to serve');
+
+    const proc = spawn(process.execPath, [main, '--secure-port=16443', '--insecure-port=18444'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no start: ${log}`)), 15_000);
+      proc.stdout.on('data', (d: Buffer) => {
+        log += d.toString();
+        if (log.includes('try: kubectl')) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
+    expect(log).toContain('serving events.k8s.io/v1 and v1 Events on https://127.0.0.1:16443');
+    expect(log).toContain('storage: memory');
+    const https = await new Promise<number>((resolve, reject) => {
+      import('node:https').then(({ get }) => get('https://127.0.0.1:16443/readyz', { rejectUnauthorized: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject), reject);
+    });
+    expect(https).toBe(200);
+    const res = await fetch('http://127.0.0.1:18444/apis/events.k8s.io/v1/events?watch=true');
+    const reader = res.body!.getReader();
+    const streamEnded = (async () => {
+      for (;;) if ((await reader.read()).done) return true;
+    })();
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await streamEnded).toBe(true);
+  });
+});
