@@ -1,0 +1,29 @@
+import autocannon from 'autocannon';
+
+/**
+ * Runs one bounded autocannon load (loopback only) and returns throughput and latency.
+ * @param {{ url: string, method?: string, body?: string, headers?: Record<string,string>, seconds: number, connections: number, title: string }} o
+ */
+export async function load(o) {
+  process.stderr.write(`  ${o.title}: ${o.seconds}s with ${o.connections} connections ... `);
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    body: o.body,
+    headers: o.headers,
+    duration: o.seconds,
+    connections: o.connections,
+    pipelining: 1,
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  const out = {
+    title: o.title,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: bad,
+  };
+  process.stderr.write(`${Math.round(out.rps)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms${bad ? `, ${bad} failed` : ''}\n`);
+  return out;
+}

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free loopback TCP port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `url` answers 200 (bounded). */
+export async function waitReady(url, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > end) throw new Error(`${url} did not become ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts a node script as a child process; returns a stop function. */
+export function startNode(args, env = {}) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
+// Pass --only=memory or --only=redis to run one; other flags go through (e.g. --seconds=5).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
+const rest = process.argv.slice(2).filter((a) => !a.startsWith('--only='));
+const suites = [
+  ['memory', 'memory.js'],
+  ['redis', 'redis.js'],
+];
+let failed = false;
+for (const [name, file] of suites) {
+  if (only && only !== name) continue;
+  const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+  if (!existsSync(path)) continue;
+  console.log(`\n### ${name}\n`);
+  const r = spawnSync(process.execPath, [path, ...rest], { stdio: 'inherit' });
+  if (r.status !== 0) failed = true;
+}
+process.exitCode = failed ? 1 : 0;
