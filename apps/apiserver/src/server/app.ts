@@ -65,6 +65,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
   const app = Fastify({
     ...(typeof options.logger === 'object' ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
     bodyLimit: maxRequestBodyBytes,
+    routerOptions: { ignoreTrailingSlash: true },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: true,

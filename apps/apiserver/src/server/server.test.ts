@@ -31,6 +31,8 @@ describe('discovery', () => {
       { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ev'], storageVersionHash: 'r2yiGXH7wu8=' },
     ]);
     expect(gv.headers.get('content-type')).toBe('application/json');
+    expect((await request(`${srv.url}/apis/events.k8s.io/v1/`)).body.kind).toBe('APIResourceList');
+    expect((await request(`${srv.url}/api/v1/`)).body.kind).toBe('APIResourceList');
   });
 
   it('follows --group-domain', async () => {

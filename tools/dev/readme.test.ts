@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The first ```sh block after the "## Walkthrough" heading of the README. */
+function walkthrough(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Walkthrough'));
+  const m = /```sh\n([\s\S]*?)```/.exec(section);
+  if (!m) throw new Error('README has no walkthrough block');
+  return m[1]!;
+}
+
+let server: ChildProcess;
+let port: number;
+
+beforeAll(async () => {
+  port = await freePort();
+  server = spawn(process.execPath, [join(root, 'apps/apiserver/dist/main.js'), `--insecure-port=${port}`, '--secure-port=0', '--log-level=warn'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not start');
+});
+afterAll(() => {
+  server.kill('SIGTERM');
+});
+
+describe('README', () => {
+  it('walkthrough runs as written against a fresh server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kevents-readme-'));
+    writeFileSync(join(dir, 'config'), '');
+    const script = `set -euo pipefail\n${walkthrough().replaceAll('http://127.0.0.1:8080', `http://127.0.0.1:${port}`)}`;
+    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile('bash', ['-c', script], { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir }, timeout: 60_000 }, (e, stdout, stderr) =>
+        resolve({ code: e ? 1 : 0, stdout, stderr }),
+      ),
+    );
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('event.events.k8s.io/web-0.started created');
+    expect(out.stdout).toMatch(/demo\s+\S+\s+Normal\s+Started\s+pod\/web-0\s+Started container web/);
+    expect(out.stdout).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME/);
+    expect(out.stdout).toContain('event.events.k8s.io/web-0.started patched');
+    expect(out.stdout).toContain('event.events.k8s.io "web-0.started" deleted');
+  });
+});
