@@ -107,8 +107,13 @@ export async function serveWatch(
       if (ev.type === 'BOOKMARK') {
         const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
         line = JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', emptyEvent(ev.resourceVersion, annotations)) });
-      } else {
+      } else if (rep.as === 'Table') {
         line = JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) });
+      } else {
+        const m = ev.object.metadata;
+        line = ctx.encoded.get(`${ev.type}\u0000${ev.resourceVersion}\u0000${m.namespace ?? ''}/${m.name ?? ''}`, () =>
+          JSON.stringify({ type: ev.type, object: ctx.view.toExternal(ev.object) }),
+        );
       }
       await write(`${line}\n`);
     }

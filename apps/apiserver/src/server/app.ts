@@ -21,6 +21,7 @@ import { patchHandler } from '../handlers/patch.js';
 import { isPretty, sendJSON } from '../handlers/respond.js';
 import { updateHandler } from '../handlers/update.js';
 import { WatchHub } from '../handlers/watch-hub.js';
+import { EncodedEventCache } from '../handlers/encoded-cache.js';
 import { registerOpenAPI } from '../openapi/register.js';
 import { coreV1View, eventsV1View } from '../registry/event-views.js';
 import type { ResourceView } from '../registry/resource-view.js';
@@ -125,7 +126,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
   };
 
   for (const view of views) {
-    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds };
+    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds, encoded: new EncodedEventCache() };
     const p = view.pathPrefix;
     const na = (m: string): ApiError => methodNotSupported(view.gr, actionOf[m] ?? m.toLowerCase());
     route(ctx, `${p}/namespaces/:namespace/events`, { GET: listHandler(false), POST: createHandler, DELETE: deleteCollectionHandler }, na);
