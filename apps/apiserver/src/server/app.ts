@@ -25,7 +25,8 @@ import { EncodedEventCache } from '../handlers/encoded-cache.js';
 import { registerOpenAPI } from '../openapi/register.js';
 import { coreV1View, eventsV1View } from '../registry/event-views.js';
 import type { ResourceView } from '../registry/resource-view.js';
-import { apiGroup, apiGroupList, apiVersions, coreResourceList, groupResourceList } from './discovery.js';
+import { apiGroup, apiGroupList, apiVersions, coreResourceList, groupResourceList, referencedGroup, referencedResourceList } from './discovery.js';
+import { referencedGroups } from './referenced-kinds.js';
 import { ServerMetrics } from './metrics.js';
 import { listNamespaces, synthesizeNamespace } from './namespaces.js';
 import { requestInfo } from './request-info.js';
@@ -143,6 +144,10 @@ export function buildServer(options: ServerOptions): KeventsServer {
   app.get('/apis', send(apiGroupList([eventsView])));
   app.get(`/apis/${eventsView.group}`, send({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(eventsView) }));
   app.get(`/apis/${eventsView.groupVersion}`, send(groupResourceList(eventsView)));
+  for (const { group, version } of referencedGroups()) {
+    app.get(`/apis/${group}`, send({ kind: 'APIGroup', apiVersion: 'v1', ...referencedGroup(group, version) }));
+    app.get(`/apis/${group}/${version}`, send(referencedResourceList(group, version)));
+  }
   app.get('/version', send(versionInfo()));
   app.get('/metrics', async (_req, reply) => reply.header('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics()));
 

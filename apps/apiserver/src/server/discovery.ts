@@ -1,6 +1,7 @@
 import { eventsStorageVersionHash } from '@kevents/api';
 import type { APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions } from '@kevents/api';
 import type { ResourceView } from '../registry/resource-view.js';
+import { referencedGroups, referencedIn } from './referenced-kinds.js';
 
 const eventVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -35,7 +36,20 @@ export const coreResourceList = (withEvents: boolean): APIResourceList => ({
   kind: 'APIResourceList',
   apiVersion: 'v1',
   groupVersion: 'v1',
-  resources: [...(withEvents ? [eventsAPIResource()] : []), namespacesAPIResource()],
+  resources: [...(withEvents ? [eventsAPIResource()] : []), namespacesAPIResource(), ...referencedIn('', 'v1')].sort((a, b) => a.name.localeCompare(b.name)),
+});
+
+/** Discovery of a group that holds only referenced kinds (apps, batch). */
+export const referencedGroup = (group: string, version: string): APIGroup => {
+  const gv = { groupVersion: `${group}/${version}`, version };
+  return { name: group, versions: [gv], preferredVersion: gv };
+};
+
+export const referencedResourceList = (group: string, version: string): APIResourceList => ({
+  kind: 'APIResourceList',
+  apiVersion: 'v1',
+  groupVersion: `${group}/${version}`,
+  resources: referencedIn(group, version),
 });
 
 export const apiGroup = (view: ResourceView): APIGroup => {
@@ -46,7 +60,7 @@ export const apiGroup = (view: ResourceView): APIGroup => {
 export const apiGroupList = (views: readonly ResourceView[]): APIGroupList => ({
   kind: 'APIGroupList',
   apiVersion: 'v1',
-  groups: views.map(apiGroup),
+  groups: [...views.map(apiGroup), ...referencedGroups().map((g) => referencedGroup(g.group, g.version))],
 });
 
 export const groupResourceList = (view: ResourceView): APIResourceList => ({
