@@ -1,3 +1,13 @@
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+
+interface Frame {
+  keys: Set<string> | null;
+  path: string;
+  index: number;
+}
+
 /**
  * Finds duplicate object keys in a JSON text (JSON.parse keeps the last one silently), as
  * Kubernetes' strict decoder reports them. Returns the dotted paths of the duplicates.
@@ -5,74 +15,64 @@
  */
 export function findDuplicateKeys(text: string): string[] {
   const dups: string[] = [];
-  const stack: { keys: Set<string> | null; path: string; index: number }[] = [];
-  let i = 0;
-  let pendingKey: string | undefined;
+  const stack: Frame[] = [];
   const n = text.length;
-  const readString = (): string => {
-    const start = ++i;
-    let escaped = false;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 92) {
-        escaped = true;
-        i += 2;
-        continue;
-      }
-      if (c === 34) break;
-      i++;
-    }
-    const raw = text.slice(start, i);
-    i++;
-    return escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
-  };
+  let top: Frame | undefined;
+  let pendingKey: string | undefined;
+  let i = 0;
   const childPath = (): string => {
-    const top = stack[stack.length - 1];
     if (!top) return '';
     if (top.keys) return top.path ? `${top.path}.${pendingKey ?? ''}` : (pendingKey ?? '');
     return `${top.path}[${top.index}]`;
   };
   while (i < n) {
-    const c = text[i]!;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      let end = text.indexOf('"', i + 1);
+      let escaped = false;
+      while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+        let bs = 0;
+        for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) bs++;
+        if (bs % 2 === 0) break;
+        escaped = true;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end < 0) break;
+      if (top?.keys && pendingKey === undefined) {
+        let j = end + 1;
+        while (j < n && text.charCodeAt(j) <= 32) j++;
+        if (text.charCodeAt(j) === COLON) {
+          const raw = text.slice(i + 1, end);
+          const key = escaped || raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+          if (top.keys.has(key)) dups.push(top.path ? `${top.path}.${key}` : key);
+          top.keys.add(key);
+          pendingKey = key;
+        }
+      }
+      i = end + 1;
+      continue;
+    }
     switch (c) {
-      case '{':
-        stack.push({ keys: new Set(), path: childPath(), index: 0 });
+      case 123: // {
+        top = { keys: new Set(), path: childPath(), index: 0 };
+        stack.push(top);
         pendingKey = undefined;
-        i++;
         break;
-      case '[':
-        stack.push({ keys: null, path: childPath(), index: 0 });
-        i++;
+      case 91: // [
+        top = { keys: null, path: childPath(), index: 0 };
+        stack.push(top);
         break;
-      case '}':
-      case ']':
+      case 125: // }
+      case 93: // ]
         stack.pop();
-        i++;
+        top = stack[stack.length - 1];
         break;
-      case ',': {
-        const top = stack[stack.length - 1];
+      case 44: // ,
         if (top && !top.keys) top.index++;
         pendingKey = undefined;
-        i++;
         break;
-      }
-      case '"': {
-        const top = stack[stack.length - 1];
-        const s = readString();
-        if (top?.keys && pendingKey === undefined) {
-          let j = i;
-          while (j < n && (text[j] === ' ' || text[j] === '\n' || text[j] === '\t' || text[j] === '\r')) j++;
-          if (text[j] === ':') {
-            if (top.keys.has(s)) dups.push(top.path ? `${top.path}.${s}` : s);
-            top.keys.add(s);
-            pendingKey = s;
-          }
-        }
-        break;
-      }
-      default:
-        i++;
     }
+    i++;
   }
   return dups;
 }

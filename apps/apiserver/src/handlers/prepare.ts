@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { timeNow } from '@kevents/api';
 import type { CoreEvent } from '@kevents/api';
 import { badRequest } from '../errors/api-error.js';
@@ -6,10 +6,26 @@ import { badRequest } from '../errors/api-error.js';
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 const maxGeneratedNameLength = 58;
 
+let pool = randomBytes(0);
+let offset = 0;
+
+/** A uniformly random index below `n` (n <= 256), from a pooled buffer of secure random bytes. */
+function randomIndex(n: number): number {
+  const limit = 256 - (256 % n);
+  for (;;) {
+    if (offset >= pool.length) {
+      pool = randomBytes(4096);
+      offset = 0;
+    }
+    const b = pool[offset++]!;
+    if (b < limit) return b % n;
+  }
+}
+
 /** `names.SimpleNameGenerator`: the prefix (cut to 58) plus five random characters. */
 export function generateName(prefix: string): string {
   let base = prefix.length > maxGeneratedNameLength ? prefix.slice(0, maxGeneratedNameLength) : prefix;
-  for (let i = 0; i < 5; i++) base += nameAlphabet[randomInt(nameAlphabet.length)];
+  for (let i = 0; i < 5; i++) base += nameAlphabet[randomIndex(nameAlphabet.length)];
   return base;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Query } from './query.js';
 import { q } from './query.js';
@@ -22,6 +23,7 @@ export function sendJSON(reply: FastifyReply, code: number, body: unknown, prett
   }
   return reply
     .code(code)
+    .header('Audit-Id', randomUUID())
     .header('Content-Type', 'application/json')
     .header('Cache-Control', 'no-cache, private')
     .send(Buffer.from(toJSON(body, pretty)));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { initialEventsEndAnnotation } from '@kevents/api';
 import type { CoreEvent, WatchEvent } from '@kevents/api';
 import { isStorageError } from '@kevents/storage';
@@ -56,6 +57,7 @@ export async function serveWatch(
   const res = reply.raw;
   reply.hijack();
   res.writeHead(200, {
+    'Audit-Id': randomUUID(),
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
     'Transfer-Encoding': 'chunked',

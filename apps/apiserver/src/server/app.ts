@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maxRequestBodyBytes, timeNow } from '@kevents/api';
@@ -28,9 +27,11 @@ import type { ResourceView } from '../registry/resource-view.js';
 import { apiGroup, apiGroupList, apiVersions, coreResourceList, groupResourceList, referencedGroup, referencedResourceList } from './discovery.js';
 import { referencedGroups } from './referenced-kinds.js';
 import { ServerMetrics } from './metrics.js';
+import type { RequestLabels } from './metrics.js';
 import { listNamespaces, synthesizeNamespace } from './namespaces.js';
-import { requestInfo } from './request-info.js';
 import { versionInfo } from './version.js';
+
+type RouteLabels = { labels?: { plain: RequestLabels; dry: RequestLabels; watch: RequestLabels; watchDry: RequestLabels } };
 
 /** Options of {@link buildServer}. */
 export interface ServerOptions {
@@ -83,16 +84,16 @@ export function buildServer(options: ServerOptions): KeventsServer {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, (_req, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('Audit-Id', randomUUID());
-    (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    const info = requestInfo(req.method, req.url);
-    if (!info.isResourceRequest) return;
-    const started = (req as FastifyRequest & { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
-    const { isResourceRequest: _i, namespace: _n, name: _m, path: _p, ...labels } = info;
-    metrics.observe(labels, reply.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+  app.addHook('onResponse', (req, reply, done) => {
+    const variants = (req.routeOptions.config as RouteLabels).labels;
+    if (variants) {
+      const query = (req.query ?? {}) as Record<string, unknown>;
+      const watch = query['watch'] === 'true' || query['watch'] === '1';
+      const dry = query['dryRun'] !== undefined;
+      const labels = watch ? (dry ? variants.watchDry : variants.watch) : dry ? variants.dry : variants.plain;
+      metrics.observe(labels, reply.statusCode, reply.elapsedTime / 1000);
+    }
+    done();
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -111,11 +112,23 @@ export function buildServer(options: ServerOptions): KeventsServer {
 
   const minRequestTimeoutSeconds = options.minRequestTimeoutSeconds ?? 1800;
   const route = (ctx: HandlerContext, url: string, handlers: Partial<Record<Method, Handler>>, notAllowed: (m: string) => ApiError): void => {
+    const scope = url.endsWith(':name') ? 'resource' : url.includes(':namespace') ? 'namespace' : 'cluster';
+    const watchPath = url.includes('/watch/');
     for (const method of allMethods) {
       const h = handlers[method] ?? (method === 'HEAD' ? handlers.GET : undefined);
+      const verb = method === 'GET' || method === 'HEAD' ? (watchPath ? 'WATCH' : scope === 'resource' ? 'GET' : 'LIST') : method;
+      const plain: RequestLabels = { verb, group: ctx.view.group, version: ctx.view.version, resource: ctx.view.resource, subresource: '', scope, component: 'apiserver', dry_run: '' };
+      const watchVerb = verb === 'LIST' ? 'WATCH' : verb;
+      const labels = {
+        plain,
+        dry: { ...plain, dry_run: 'All' },
+        watch: { ...plain, verb: watchVerb },
+        watchDry: { ...plain, verb: watchVerb, dry_run: 'All' },
+      };
       app.route({
         method,
         url,
+        config: { labels },
         exposeHeadRoute: false,
         handler: h
           ? (req: FastifyRequest, reply: FastifyReply) => h(ctx, req as RestRequest, reply)
@@ -149,7 +162,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     app.get(`/apis/${group}/${version}`, send(referencedResourceList(group, version)));
   }
   app.get('/version', send(versionInfo()));
-  app.get('/metrics', async (_req, reply) => reply.header('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics()));
+  app.get('/metrics', async (_req, reply) => reply.header('Content-Type', metrics.contentType).send(await metrics.text()));
 
   const nsGR = { group: '', resource: 'namespaces' };
   app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {

@@ -17,13 +17,15 @@ describe('discovery', () => {
     expect(api.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = await request(`${srv.url}/api/v1`);
     expect(v1.body.groupVersion).toBe('v1');
-    expect(v1.body.resources.map((r: { name: string }) => r.name)).toEqual(['events', 'namespaces']);
+    const served = v1.body.resources.filter((r: { verbs: string[] }) => r.verbs.length > 0);
+    expect(served.map((r: { name: string }) => r.name)).toEqual(['events', 'namespaces']);
+    expect(v1.body.resources.find((r: { name: string }) => r.name === 'pods')).toEqual({ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: [], shortNames: ['po'] });
     const apis = await request(`${srv.url}/apis`);
-    expect(apis.body).toEqual({
-      kind: 'APIGroupList',
-      apiVersion: 'v1',
-      groups: [{ name: 'events.k8s.io', versions: [{ groupVersion: 'events.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'events.k8s.io/v1', version: 'v1' } }],
-    });
+    expect(apis.body.kind).toBe('APIGroupList');
+    expect(apis.body.groups[0]).toEqual({ name: 'events.k8s.io', versions: [{ groupVersion: 'events.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'events.k8s.io/v1', version: 'v1' } });
+    expect(apis.body.groups.map((g: { name: string }) => g.name)).toEqual(['events.k8s.io', 'apps', 'batch']);
+    expect((await request(`${srv.url}/apis/apps/v1`)).body.resources.map((r: { name: string }) => r.name)).toEqual(['daemonsets', 'deployments', 'replicasets', 'statefulsets']);
+    expect((await request(`${srv.url}/api/v1/namespaces/a/pods`)).status).toBe(404);
     const group = await request(`${srv.url}/apis/events.k8s.io`);
     expect(group.body.kind).toBe('APIGroup');
     const gv = await request(`${srv.url}/apis/events.k8s.io/v1`);
