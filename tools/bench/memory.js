@@ -34,8 +34,8 @@ export async function runMemoryBench() {
   const e = startNode([echo, String(echoPort)]);
   try {
     await waitReady(`http://127.0.0.1:${echoPort}/echo`);
-    results.echoPost = await load({ title: 'echo POST', url: `http://127.0.0.1:${echoPort}/echo`, method: 'POST', body: event, headers: json, seconds, connections });
-    results.echoGet = await load({ title: 'echo GET', url: `http://127.0.0.1:${echoPort}/echo`, seconds, connections });
+    results.echoPost = await load({ title: 'echo POST', url: `http://127.0.0.1:${echoPort}/echo`, method: 'POST', body: event, headers: json, seconds, connections, pid: e.child.pid });
+    results.echoGet = await load({ title: 'echo GET', url: `http://127.0.0.1:${echoPort}/echo`, seconds, connections, pid: e.child.pid });
   } finally {
     await e.stop();
   }
@@ -44,11 +44,11 @@ export async function runMemoryBench() {
   try {
     const base = `http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/namespaces/bench/events`;
     await waitReady(`http://127.0.0.1:${kevPort}/readyz`);
-    results.create = await load({ title: 'create (POST)', url: base, method: 'POST', body: event, headers: json, seconds, connections });
+    results.create = await load({ title: 'create (POST)', url: base, method: 'POST', body: event, headers: json, seconds, connections, pid: k.child.pid });
     const first = await (await fetch(`${base}?limit=1`)).json();
     const name = first.items[0].metadata.name;
-    results.get = await load({ title: 'get', url: `${base}/${name}`, seconds, connections });
-    results.list = await load({ title: 'list (limit=500)', url: `${base}?limit=500`, seconds, connections: 8 });
+    results.get = await load({ title: 'get', url: `${base}/${name}`, seconds, connections, pid: k.child.pid });
+    results.list = await load({ title: 'list (limit=500)', url: `${base}?limit=500`, seconds, connections: 8, pid: k.child.pid });
   } finally {
     await k.stop();
   }
@@ -59,11 +59,12 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const r = await runMemoryBench();
   const ratio = (a, b) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
-  console.log('\n| measurement | req/s | p50 ms | p99 ms | vs echo |');
-  console.log('|---|---|---|---|---|');
+  const cpu = (v) => (v.cpuPerRequestUs === undefined ? 'n/a' : v.cpuPerRequestUs.toFixed(0));
+  console.log('\n| measurement | req/s | p50 ms | p99 ms | server CPU µs/req | throughput vs echo |');
+  console.log('|---|---|---|---|---|---|');
   for (const [k, v] of Object.entries(r)) {
     const base = k === 'create' || k === 'echoPost' ? r.echoPost : r.echoGet;
-    console.log(`| ${v.title} | ${Math.round(v.rps)} | ${v.p50} | ${v.p99} | ${ratio(v, base)} |`);
+    console.log(`| ${v.title} | ${Math.round(v.rps)} | ${v.p50} | ${v.p99} | ${cpu(v)} | ${ratio(v, base)} |`);
   }
   const pass = r.create.rps >= 0.5 * r.echoPost.rps;
   console.log(`\ncreate throughput is ${ratio(r.create, r.echoPost)} of the echo baseline (target >= 50%): ${pass ? 'met' : 'NOT met'}`);

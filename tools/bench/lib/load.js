@@ -1,10 +1,12 @@
 import autocannon from 'autocannon';
+import { cpuSeconds } from './processes.js';
 
 /**
  * Runs one bounded autocannon load (loopback only) and returns throughput and latency.
- * @param {{ url: string, method?: string, body?: string, headers?: Record<string,string>, seconds: number, connections: number, title: string }} o
+ * @param {{ url: string, method?: string, body?: string, headers?: Record<string,string>, seconds: number, connections: number, title: string, pid?: number }} o
  */
 export async function load(o) {
+  const cpuBefore = o.pid ? cpuSeconds(o.pid) : undefined;
   process.stderr.write(`  ${o.title}: ${o.seconds}s with ${o.connections} connections ... `);
   const result = await autocannon({
     url: o.url,
@@ -16,6 +18,10 @@ export async function load(o) {
     pipelining: 1,
   });
   const bad = result.non2xx + result.errors + result.timeouts;
+  const cpuAfter = o.pid ? cpuSeconds(o.pid) : undefined;
+  const cpuPerRequestUs = cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+    ? ((cpuAfter - cpuBefore) / result.requests.total) * 1e6
+    : undefined;
   const out = {
     title: o.title,
     rps: result.requests.average,
@@ -23,7 +29,9 @@ export async function load(o) {
     p99: result.latency.p99,
     requests: result.requests.total,
     failures: bad,
+    cpuPerRequestUs,
   };
-  process.stderr.write(`${Math.round(out.rps)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms${bad ? `, ${bad} failed` : ''}\n`);
+  const cpu = cpuPerRequestUs === undefined ? '' : `, server CPU ${cpuPerRequestUs.toFixed(0)} µs/request`;
+  process.stderr.write(`${Math.round(out.rps)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms${cpu}${bad ? `, ${bad} failed` : ''}\n`);
   return out;
 }

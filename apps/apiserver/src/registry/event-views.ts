@@ -13,9 +13,19 @@ import { validateEventCreateRequest, validateEventUpdateRequest } from '@kevents
 import type { ResourceView } from './resource-view.js';
 import { coreFieldLabel, eventsV1FieldLabel } from './event-fields.js';
 
-const withTypeMeta = (apiVersion: string, kind: string, body: Record<string, unknown>): Record<string, unknown> => {
-  const { kind: _k, apiVersion: _a, ...rest } = body;
-  return { kind, apiVersion, ...rest };
+/** Encodes with kind and apiVersion first (the schema lists them first), as Go prints TypeMeta. */
+const encodeTyped = (obj: object, apiVersion: string, schema: typeof coreEventSchema): Record<string, unknown> => {
+  const o = obj as Record<string, unknown>;
+  o['kind'] = 'Event';
+  o['apiVersion'] = apiVersion;
+  return encodeObject(o, schema);
+};
+
+/** Drops kind and apiVersion of a decoded body (they were checked while decoding). */
+const withoutTypeMeta = (external: Record<string, unknown>): Record<string, unknown> => {
+  delete external['kind'];
+  delete external['apiVersion'];
+  return external;
 };
 
 /** The events.k8s.io/v1 view of events for a group domain. */
@@ -33,11 +43,8 @@ export function eventsV1View(domain: string): ResourceView {
     schema: eventsV1EventSchema,
     listSchema: eventsV1EventListSchema,
     pathPrefix: `/apis/${groupVersion}`,
-    toInternal: (external) => {
-      const { kind: _k, apiVersion: _a, ...rest } = external;
-      return eventToCore(rest as unknown as Event);
-    },
-    toExternal: (internal) => withTypeMeta(groupVersion, 'Event', encodeObject(coreToEvent(internal) as unknown as Record<string, unknown>, eventsV1EventSchema)),
+    toInternal: (external) => eventToCore(withoutTypeMeta(external) as unknown as Event),
+    toExternal: (internal) => encodeTyped(coreToEvent(internal), groupVersion, eventsV1EventSchema),
     toListItem: (internal) => encodeObject(coreToEvent(internal) as unknown as Record<string, unknown>, eventsV1EventSchema),
     fieldLabel: eventsV1FieldLabel,
     validateCreate: (e) => validateEventCreateRequest(e, 'events.k8s.io/v1'),
@@ -59,11 +66,13 @@ export function coreV1View(): ResourceView {
     listSchema: coreEventListSchema,
     pathPrefix: '/api/v1',
     toInternal: (external) => {
-      const { kind: _k, apiVersion: _a, ...rest } = external;
-      const e = rest as unknown as CoreEvent;
-      return { ...e, involvedObject: e.involvedObject ?? {}, reportingComponent: e.reportingComponent ?? '', reportingInstance: e.reportingInstance ?? '' };
+      const e = withoutTypeMeta(external) as unknown as CoreEvent;
+      e.involvedObject ??= {};
+      e.reportingComponent ??= '';
+      e.reportingInstance ??= '';
+      return e;
     },
-    toExternal: (internal) => withTypeMeta('v1', 'Event', encodeObject(internal as unknown as Record<string, unknown>, coreEventSchema)),
+    toExternal: (internal) => encodeTyped({ ...internal }, 'v1', coreEventSchema),
     toListItem: (internal) => encodeObject(internal as unknown as Record<string, unknown>, coreEventSchema),
     fieldLabel: coreFieldLabel,
     validateCreate: (e) => validateEventCreateRequest(e, 'core/v1'),

@@ -20,7 +20,7 @@ export interface ResourceView {
   readonly listSchema: ObjectSchema;
   /** The path prefix of this group version: `/apis/events.k8s.io/v1` or `/api/v1`. */
   readonly pathPrefix: string;
-  /** Converts a decoded external object to the stored form. */
+  /** Converts a decoded external object to the stored form (taking ownership of it). */
   toInternal(external: Record<string, unknown>): CoreEvent;
   /** Converts a stored object to this view's wire JSON, with kind and apiVersion. */
   toExternal(internal: CoreEvent): Record<string, unknown>;

@@ -42,7 +42,8 @@ export interface ServerOptions {
   readonly coreView?: boolean;
   /** Default watch length is a random value in [min, 2*min) seconds. */
   readonly minRequestTimeoutSeconds?: number;
-  readonly logger?: FastifyBaseLogger | boolean;
+  /** Where unexpected request failures are logged (fastify's per-request logging stays off: it costs a child logger per request). */
+  readonly logger?: Pick<FastifyBaseLogger, 'error'>;
   /** Fastify server factory options (https). */
   readonly https?: { key: string | Buffer; cert: string | Buffer };
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
@@ -66,7 +67,7 @@ const actionOf: Record<string, string> = { POST: 'create', PUT: 'update', PATCH:
 /** Builds the kevents API server (routes, content handling, errors, metrics); does not listen. */
 export function buildServer(options: ServerOptions): KeventsServer {
   const app = Fastify({
-    ...(typeof options.logger === 'object' ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
+    logger: false,
     bodyLimit: maxRequestBodyBytes,
     routerOptions: { ignoreTrailingSlash: true },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
@@ -102,7 +103,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(maxRequestBodyBytes);
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') apiErr = unsupportedMediaType(['application/json', 'application/yaml']);
     else {
-      req.log.error({ err }, 'request failed');
+      options.logger?.error({ err, method: req.method, url: req.url }, 'request failed');
       apiErr = internalError(err);
     }
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);

@@ -80,7 +80,17 @@ export function timeToMillis(value: string | null | undefined): number {
   return i ? i.seconds * 1000 + i.micros / 1000 : NaN;
 }
 
-/** `metav1.Time` for the current second. */
-export const timeNow = (): string => formatTime(now());
+let cachedSecond = -1;
+let cachedTime = '';
+
+/** `metav1.Time` for the current second (formatted once per second). */
+export function timeNow(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedTime = formatTime({ seconds: second, micros: 0 });
+  }
+  return cachedTime;
+}
 /** `metav1.MicroTime` for the current microsecond. */
 export const microTimeNow = (): string => formatMicroTime(now());
