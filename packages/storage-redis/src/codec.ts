@@ -1,5 +1,4 @@
-import type { KubeObject } from '@kevents/api';
-import { StorageError } from '@kevents/storage';
+import type { LoggedChange } from '@kevents/storage';
 
 /** A stored object: its resourceVersion, uid (JSON) and body. */
 export interface StoredValue {
@@ -8,22 +7,7 @@ export interface StoredValue {
   readonly body: string;
 }
 
-/** Serialises an object without `metadata.resourceVersion` (the stored, comparable form). */
-export function toBody(obj: KubeObject): string {
-  if (typeof obj !== 'object' || obj === null) throw new StorageError('InvalidObject', 'object must be a JSON object');
-  try {
-    return JSON.stringify({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
-  } catch (err) {
-    throw new StorageError('InvalidObject', `object is not serializable: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-/** A fresh object from a body, with `metadata.resourceVersion` set. */
-export function fromBody<T extends KubeObject>(body: string, rv: number): T {
-  const obj = JSON.parse(body) as T;
-  (obj.metadata ??= {}).resourceVersion = String(rv);
-  return obj;
-}
+export { toBody, fromBody } from '@kevents/storage';
 
 /** JSON of a uid as the write script compares it. */
 export const uidJson = (uid: string | undefined): string => JSON.stringify(uid ?? '');
@@ -36,7 +20,7 @@ export function parseValue(v: string): StoredValue {
 }
 
 /** One change read from the Stream. */
-export interface Change {
+export interface Change extends LoggedChange {
   readonly rv: number;
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly resource: string;

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kevents/api';
-import { tooOldResourceVersionError, unavailableError, type KeyPrefix, type Predicate, type StorageWatchEvent, type Watcher } from '@kevents/storage';
+import { tooOldResourceVersionError, unavailableError, watchEventFor, type KeyPrefix, type Predicate, type StorageWatchEvent, type Watcher } from '@kevents/storage';
 import type { ChangeFeed } from './change-feed.js';
-import { fromBody, type Change } from './codec.js';
+import type { Change } from './codec.js';
 
 /** Reads changes after `rv` straight from the Stream (for a watch behind the feed's window). */
 export type HistoryReader = (after: number, count: number) => Promise<{ changes: Change[]; compacted: number }>;
@@ -123,15 +123,7 @@ export class RedisWatcher<T extends KubeObject> implements Watcher<T> {
 
   /** The event a change means for this watch, with Kubernetes predicate transitions. */
   private convert(c: Change): StorageWatchEvent<T> | undefined {
-    const { prefix, predicate } = this.start;
-    if (c.resource !== prefix.resource || (prefix.namespace !== undefined && c.namespace !== prefix.namespace)) return undefined;
-    const resourceVersion = String(c.rv);
-    const object = fromBody<T>(c.body, c.rv);
-    if (predicate === undefined) return { type: c.type, object, resourceVersion };
-    const now = predicate(object);
-    if (c.type !== 'MODIFIED') return now ? { type: c.type, object, resourceVersion } : undefined;
-    const before = predicate(fromBody<T>(c.prev!, c.rv));
-    if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, resourceVersion };
-    return before ? { type: 'DELETED', object: fromBody<T>(c.prev!, c.rv), resourceVersion } : undefined;
+    return watchEventFor<T>(c, this.start.prefix, this.start.predicate);
   }
+
 }

@@ -100,7 +100,8 @@ export type StorageWatchEvent<T extends KubeObject = KubeObject> =
   | { readonly type: 'BOOKMARK'; readonly resourceVersion: string; readonly initialEventsEnd?: boolean };
 
 /**
- * A running watch. Iterate it (once) for events; the iterator throws a StorageError when the
+ * A running watch. Iterate it (once) for events (their objects are deeply frozen and shared by
+ * every watcher of the change); the iterator throws a StorageError when the
  * watch cannot go on, and ends when stopped, aborted or when the store closes. A consumer that
  * falls so far behind that the changes it has yet to read were compacted gets Expired
  * (`too old resource version: <last delivered> (<compacted>)`) and must relist, as a Kubernetes

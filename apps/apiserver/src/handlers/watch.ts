@@ -72,7 +72,22 @@ export async function serveWatch(
     headersSent = true;
     return t;
   };
+  let corked = false;
+  const flush = (): void => {
+    if (!corked) return;
+    corked = false;
+    res.uncork();
+  };
+  const finish = (): void => {
+    flush();
+    res.end();
+  };
   const write = async (line: string): Promise<void> => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      setImmediate(flush);
+    }
     if (!res.write(line)) await new Promise<void>((resolve) => {
       const done = (): void => {
         res.off('drain', done);
@@ -88,7 +103,7 @@ export async function serveWatch(
 
   if (startError !== undefined || !watcher) {
     await writeError(startError);
-    res.end();
+    finish();
     return;
   }
   const w = watcher;
@@ -125,6 +140,6 @@ export async function serveWatch(
     clearTimeout(timer);
     unregister();
     stop();
-    if (!res.destroyed) res.end();
+    if (!res.destroyed) finish();
   }
 }

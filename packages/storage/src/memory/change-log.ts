@@ -1,7 +1,8 @@
+import type { LoggedChange } from '../watch-event.js';
 import type { KeyEntry } from './resource-table.js';
 
 /** One write. For DELETED, `body` is the last state; `prev` is the state a MODIFIED replaced. */
-export interface Change {
+export interface Change extends LoggedChange {
   readonly rv: number;
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly entry: KeyEntry;

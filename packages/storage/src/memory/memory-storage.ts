@@ -26,7 +26,7 @@ import type {
   WriteOptions,
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
-import { fromBody, toBody } from './body.js';
+import { fromBody, toBody } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
@@ -224,7 +224,7 @@ export class MemoryStorage implements Storage {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
     entry.versions.push({ rv, body, uid });
-    this.log.append({ rv, type, entry, body: state, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
+    this.log.append({ rv, type, entry, resource: entry.resource, namespace: entry.namespace, body: state, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
     if (this.log.size > this.historyLimit) this.dropOldest();
     this.trimByAge();
     this.log.wakeAll();

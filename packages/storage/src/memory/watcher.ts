@@ -1,7 +1,8 @@
 import type { KubeObject } from '@kevents/api';
 import { tooOldResourceVersionError } from '../errors.js';
 import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher } from '../interface.js';
-import { fromBody } from './body.js';
+import { fromBody } from '../body.js';
+import { watchEventFor } from '../watch-event.js';
 import type { Change, ChangeLog } from './change-log.js';
 
 /** Where a memory watch starts and what it sends. */
@@ -110,17 +111,7 @@ export class MemoryWatcher<T extends KubeObject> implements Watcher<T> {
 
   /** The event a change means for this watch, with Kubernetes predicate transitions. */
   private convert(c: Change): StorageWatchEvent<T> | undefined {
-    const { prefix, predicate } = this.start;
-    const e = c.entry;
-    if (e.resource !== prefix.resource || (prefix.namespace !== undefined && e.namespace !== prefix.namespace)) return undefined;
-    const resourceVersion = String(c.rv);
-    const object = fromBody<T>(c.body, c.rv);
-    if (predicate === undefined) return { type: c.type, object, resourceVersion };
-    const now = predicate(object);
-    if (c.type !== 'MODIFIED') return now ? { type: c.type, object, resourceVersion } : undefined;
-    const prev = c.prev ?? c.body;
-    const before = predicate(fromBody<T>(prev, c.rv));
-    if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, resourceVersion };
-    return before ? { type: 'DELETED', object: fromBody<T>(prev, c.rv), resourceVersion } : undefined;
+    return watchEventFor<T>(c, this.start.prefix, this.start.predicate);
   }
+
 }

@@ -259,13 +259,18 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       expect(n).toBe(1);
     });
 
-    it('hands out copies: mutating an event object changes nothing stored', async () => {
+    it('hands out read-only events: mutating one throws and changes nothing stored or seen', async () => {
       const s = await ctx.open();
       const w1 = await s.watch<TestObject>({ resource: 'events' });
       const w2 = await s.watch<TestObject>({ resource: 'events' });
       await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const [e1] = await new WatchReader(w1).take(1, T);
-      objectOf(e1!).note = 'mutated';
+      expect(() => {
+        objectOf(e1!).note = 'mutated';
+      }).toThrow(TypeError);
+      expect(() => {
+        objectOf(e1!).metadata.name = 'b';
+      }).toThrow(TypeError);
       const [e2] = await new WatchReader(w2).take(1, T);
       expect(objectOf(e2!).note).toBe('hello');
       expect((await s.get<TestObject>(keyOf('ns', 'a'))).note).toBe('hello');

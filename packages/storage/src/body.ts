@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kevents/api';
-import { StorageError } from '../errors.js';
+import { StorageError } from './errors.js';
 
 /**
  * Serialises an object without `metadata.resourceVersion`: the stored, immutable form. Two

@@ -1,0 +1,62 @@
+import type { KubeObject } from '@kevents/api';
+import { fromBody } from './body.js';
+import type { KeyPrefix, Predicate, StorageWatchEvent } from './interface.js';
+
+/** One logged change, as a store's change log or stream holds it. */
+export interface LoggedChange {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly rv: number;
+  readonly resource: string;
+  readonly namespace: string;
+  /** The object after the change (for DELETED: its last state). */
+  readonly body: string;
+  /** The object before a MODIFIED change. */
+  readonly prev?: string | undefined;
+}
+
+/** Freezes a parsed JSON value and everything in it. */
+function deepFreeze<V>(v: V): V {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v as object)) deepFreeze(x);
+  }
+  return v;
+}
+
+const parsed = new WeakMap<LoggedChange, { object: KubeObject; prev?: KubeObject }>();
+
+/** The change's objects, parsed once however many watchers see the change. */
+function objectsOf(c: LoggedChange): { object: KubeObject; prev?: KubeObject } {
+  let p = parsed.get(c);
+  if (p === undefined) {
+    p = { object: deepFreeze(fromBody(c.body, c.rv)) };
+    parsed.set(c, p);
+  }
+  return p;
+}
+
+const prevOf = (c: LoggedChange): KubeObject => {
+  const p = objectsOf(c);
+  p.prev ??= deepFreeze(fromBody(c.prev ?? c.body, c.rv));
+  return p.prev;
+};
+
+/**
+ * The event a change means for a watch of `prefix`, with Kubernetes' predicate transitions: an
+ * object that starts matching arrives as ADDED, one that stops matching as DELETED (with its
+ * previous state), and changes outside the prefix or the predicate are skipped (undefined).
+ * The objects are parsed once per change, deeply frozen, and shared by every watcher that
+ * receives it (as Kubernetes' watch cache shares its objects).
+ */
+export function watchEventFor<T extends KubeObject>(c: LoggedChange, prefix: KeyPrefix, predicate: Predicate<T> | undefined): StorageWatchEvent<T> | undefined {
+  if (c.resource !== prefix.resource || (prefix.namespace !== undefined && c.namespace !== prefix.namespace)) return undefined;
+  const resourceVersion = String(c.rv);
+  const object = objectsOf(c).object as T;
+  if (predicate === undefined) return { type: c.type, object, resourceVersion };
+  const now = predicate(object);
+  if (c.type !== 'MODIFIED') return now ? { type: c.type, object, resourceVersion } : undefined;
+  const prev = prevOf(c) as T;
+  const before = predicate(prev);
+  if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, resourceVersion };
+  return before ? { type: 'DELETED', object: prev, resourceVersion } : undefined;
+}
