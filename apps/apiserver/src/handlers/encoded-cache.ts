@@ -1,10 +1,10 @@
 /**
- * Encoded watch lines shared by every watcher of one API view: an event is serialized once,
+ * Encoded watch lines (UTF-8, newline included) shared by every watcher of one API view: an event is serialized once,
  * however many watchers receive it. Keys name a change uniquely (type, resourceVersion, object),
  * so an entry never goes stale; the oldest entries are dropped past `capacity`.
  */
 export class EncodedEventCache {
-  readonly #entries = new Map<string, string>();
+  readonly #entries = new Map<string, Buffer>();
   readonly #capacity: number;
 
   constructor(capacity = 4096) {
@@ -12,7 +12,7 @@ export class EncodedEventCache {
   }
 
   /** The cached line for `key`, or the result of `encode()` (then cached). */
-  get(key: string, encode: () => string): string {
+  get(key: string, encode: () => Buffer): Buffer {
     let line = this.#entries.get(key);
     if (line === undefined) {
       line = encode();

@@ -72,34 +72,55 @@ export async function serveWatch(
     headersSent = true;
     return t;
   };
-  let corked = false;
+  let pending: Buffer[] = [];
+  let scheduled = false;
+  let lastFlush = 0;
+  let draining: Promise<void> | undefined;
   const flush = (): void => {
-    if (!corked) return;
-    corked = false;
-    res.uncork();
+    scheduled = false;
+    lastFlush = performance.now();
+    if (pending.length === 0 || res.destroyed) {
+      pending = [];
+      return;
+    }
+    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    pending = [];
+    if (!res.write(chunk)) {
+      draining = new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
   };
   const finish = (): void => {
     flush();
     res.end();
   };
-  const write = async (line: string): Promise<void> => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      setImmediate(flush);
+  /**
+   * Queues a line. Lines go out at the end of the current event-loop turn, and at most once per
+   * `watchFlushIntervalMs` per stream, so a busy stream sends several events per write (one
+   * socket write costs far more than a few hundred bytes more in it).
+   */
+  const write = async (line: Buffer): Promise<void> => {
+    pending.push(line);
+    if (!scheduled) {
+      scheduled = true;
+      const wait = lastFlush + ctx.watchFlushIntervalMs - performance.now();
+      if (wait <= 0) setImmediate(flush);
+      else setTimeout(flush, wait);
     }
-    if (!res.write(line)) await new Promise<void>((resolve) => {
-      const done = (): void => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
+    if (draining) {
+      await draining;
+      draining = undefined;
+    }
   };
   const writeError = (err: unknown): Promise<void> =>
-    write(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
+    write(Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`));
 
   if (startError !== undefined || !watcher) {
     await writeError(startError);
@@ -120,19 +141,19 @@ export async function serveWatch(
   try {
     for await (const ev of w as AsyncIterable<StorageWatchEvent<CoreEvent>>) {
       if (res.destroyed) break;
-      let line: string;
+      let line: Buffer;
       if (ev.type === 'BOOKMARK') {
         const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
-        line = JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', emptyEvent(ev.resourceVersion, annotations)) });
+        line = Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', emptyEvent(ev.resourceVersion, annotations)) })}\n`);
       } else if (rep.as === 'Table') {
-        line = JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) });
+        line = Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
       } else {
         const m = ev.object.metadata;
         line = ctx.encoded.get(`${ev.type}\u0000${ev.resourceVersion}\u0000${m.namespace ?? ''}/${m.name ?? ''}`, () =>
-          JSON.stringify({ type: ev.type, object: ctx.view.toExternal(ev.object) }),
+          Buffer.from(`${JSON.stringify({ type: ev.type, object: ctx.view.toExternal(ev.object) })}\n`),
         );
       }
-      await write(`${line}\n`);
+      await write(line);
     }
   } catch (err) {
     if (!res.destroyed) await writeError(err);

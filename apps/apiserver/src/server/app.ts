@@ -46,6 +46,8 @@ export interface ServerOptions {
   readonly logger?: Pick<FastifyBaseLogger, 'error'>;
   /** Fastify server factory options (https). */
   readonly https?: { key: string | Buffer; cert: string | Buffer };
+  /** The least time between two writes to one watch stream, in ms (default 4): events in between go out together. */
+  readonly watchFlushIntervalMs?: number;
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
   readonly metrics?: ServerMetrics;
   readonly watches?: WatchHub;
@@ -141,7 +143,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
   };
 
   for (const view of views) {
-    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds, encoded: new EncodedEventCache() };
+    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds, encoded: new EncodedEventCache(), watchFlushIntervalMs: options.watchFlushIntervalMs ?? 4 };
     const p = view.pathPrefix;
     const na = (m: string): ApiError => methodNotSupported(view.gr, actionOf[m] ?? m.toLowerCase());
     route(ctx, `${p}/namespaces/:namespace/events`, { GET: listHandler(false), POST: createHandler, DELETE: deleteCollectionHandler }, na);

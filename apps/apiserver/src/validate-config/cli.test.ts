@@ -56,3 +56,25 @@ describe('runValidateConfig', () => {
     expect(out[1]).toContain('apiVersion: Unsupported value: "apiserver.config.example.com/v1beta1"');
   });
 });
+
+describe('kevents-apiserver with config files', () => {
+  const main = resolve('apps/apiserver/dist/main.js');
+
+  it('dispatches `validate-config` to the same command', () => {
+    const r = spawnSync(process.execPath, [main, 'validate-config', good, bad], { encoding: 'utf8' });
+    expect(r.stdout).toBe(`${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`);
+    expect(r.status).toBe(1);
+  });
+
+  it('refuses to start on an invalid config file, printing its errors the same way', () => {
+    const r = spawnSync(process.execPath, [main, '--insecure-port=0', '--secure-port=0', `--authorization-config=${bad}`], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\nkevents-apiserver: refusing to start with an invalid configuration file\n`);
+  });
+
+  it('refuses a file of the wrong kind for its flag', () => {
+    const r = spawnSync(process.execPath, [main, '--secure-port=0', '--insecure-port=0', `--authentication-config=${good}`], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('TracingConfiguration');
+  });
+});
