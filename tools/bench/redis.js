@@ -149,7 +149,10 @@ async function watchLatency(url) {
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
   await waitFor(() => out.includes('ready'), 20_000, () => 'watchers did not connect');
-  await new Promise((r) => setTimeout(r, 200));
+  for (let k = 0; k < 10; k++) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => post(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(`warm-${k}-${j}`, ns)).then((r) => r.arrayBuffer())));
+  }
+  await new Promise((r) => setTimeout(r, 500));
   const total = WATCH_RATE * WATCH_SECONDS;
   const perTick = WATCH_RATE / 100;
   let i = 0;

@@ -2,20 +2,18 @@ import { describe, expect, it } from '@jest/globals';
 import { EncodedEventCache } from './encoded-cache.js';
 
 describe('EncodedEventCache', () => {
-  it('encodes a change once and evicts the oldest past capacity', () => {
-    const c = new EncodedEventCache(2);
+  it('encodes an object once per event type', () => {
+    const c = new EncodedEventCache();
     let calls = 0;
     const enc = (s: string) => () => {
       calls++;
       return Buffer.from(s);
     };
-    expect(c.get('a', enc('A')).toString()).toBe('A');
-    expect(c.get('a', enc('X')).toString()).toBe('A');
-    expect(calls).toBe(1);
-    c.get('b', enc('B'));
-    c.get('c', enc('C'));
-    expect(c.size).toBe(2);
-    expect(c.get('a', enc('A2')).toString()).toBe('A2');
-    expect(calls).toBe(4);
+    const a = {};
+    expect(c.get(a, 'ADDED', enc('A')).toString()).toBe('A');
+    expect(c.get(a, 'ADDED', enc('X')).toString()).toBe('A');
+    expect(c.get(a, 'DELETED', enc('D')).toString()).toBe('D');
+    expect(c.get({}, 'ADDED', enc('B')).toString()).toBe('B');
+    expect(calls).toBe(3);
   });
 });

@@ -1,31 +1,21 @@
+import type { WatchEventType } from '@kevents/api';
+
 /**
- * Encoded watch lines (UTF-8, newline included) shared by every watcher of one API view: an event is serialized once,
- * however many watchers receive it. Keys name a change uniquely (type, resourceVersion, object),
- * so an entry never goes stale; the oldest entries are dropped past `capacity`.
+ * Encoded watch lines (UTF-8, newline included) shared by every watcher of one API view. Stores
+ * hand every watcher of a change the same (frozen) object, so a line is keyed by that object and
+ * the event type: an event is serialized once however many watchers receive it, and an entry
+ * lives exactly as long as the store keeps the change.
  */
 export class EncodedEventCache {
-  readonly #entries = new Map<string, Buffer>();
-  readonly #capacity: number;
+  readonly #lines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
 
-  constructor(capacity = 4096) {
-    this.#capacity = capacity;
-  }
-
-  /** The cached line for `key`, or the result of `encode()` (then cached). */
-  get(key: string, encode: () => Buffer): Buffer {
-    let line = this.#entries.get(key);
-    if (line === undefined) {
-      line = encode();
-      this.#entries.set(key, line);
-      if (this.#entries.size > this.#capacity) {
-        const oldest = this.#entries.keys().next().value as string;
-        this.#entries.delete(oldest);
-      }
+  /** The cached line for `(object, type)`, or the result of `encode()` (then cached). */
+  get(object: object, type: WatchEventType, encode: () => Buffer): Buffer {
+    let byType = this.#lines.get(object);
+    if (byType === undefined) {
+      byType = {};
+      this.#lines.set(object, byType);
     }
-    return line;
-  }
-
-  get size(): number {
-    return this.#entries.size;
+    return (byType[type] ??= encode());
   }
 }

@@ -106,7 +106,7 @@ export async function serveWatch(
    * `watchFlushIntervalMs` per stream, so a busy stream sends several events per write (one
    * socket write costs far more than a few hundred bytes more in it).
    */
-  const write = async (line: Buffer): Promise<void> => {
+  const write = (line: Buffer): Promise<void> | undefined => {
     pending.push(line);
     if (!scheduled) {
       scheduled = true;
@@ -114,12 +114,11 @@ export async function serveWatch(
       if (wait <= 0) setImmediate(flush);
       else setTimeout(flush, wait);
     }
-    if (draining) {
-      await draining;
-      draining = undefined;
-    }
+    const d = draining;
+    draining = undefined;
+    return d;
   };
-  const writeError = (err: unknown): Promise<void> =>
+  const writeError = async (err: unknown): Promise<void> =>
     write(Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`));
 
   if (startError !== undefined || !watcher) {
@@ -148,12 +147,12 @@ export async function serveWatch(
       } else if (rep.as === 'Table') {
         line = Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
       } else {
-        const m = ev.object.metadata;
-        line = ctx.encoded.get(`${ev.type}\u0000${ev.resourceVersion}\u0000${m.namespace ?? ''}/${m.name ?? ''}`, () =>
-          Buffer.from(`${JSON.stringify({ type: ev.type, object: ctx.view.toExternal(ev.object) })}\n`),
-        );
+        const type = ev.type;
+        const object = ev.object;
+        line = ctx.encoded.get(object, type, () => Buffer.from(`${JSON.stringify({ type, object: ctx.view.toExternal(object) })}\n`));
       }
-      await write(line);
+      const drained = write(line);
+      if (drained) await drained;
     }
   } catch (err) {
     if (!res.destroyed) await writeError(err);
