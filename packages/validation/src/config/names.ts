@@ -1,24 +1,11 @@
 import type { FieldPath } from '../field/path.js';
 import { invalid, required, type FieldError } from '../field/error.js';
+import { isDNS1123Subdomain } from '../meta/dns.js';
 
-const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 const httpPathFmt = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
 const httpPathRe = new RegExp(`^${httpPathFmt}$`);
 
-/** apimachinery `IsDNS1123Subdomain`: the list of reasons the value is not a subdomain. */
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!dns1123SubdomainRe.test(value)) {
-    errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character " +
-        `(e.g. 'example.com', regex used for validation is '${dns1123SubdomainFmt}')`,
-    );
-  }
-  return errs;
-}
+export { isDNS1123Subdomain };
 
 /** apimachinery `IsDomainPrefixedPath`: `acme.io/foo`. */
 export function isDomainPrefixedPath(path: FieldPath, value: string): FieldError[] {
