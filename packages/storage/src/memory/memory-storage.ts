@@ -103,7 +103,7 @@ export class MemoryStorage implements Storage {
     if (live(table.entries.get(k)) !== undefined) throw alreadyExistsError(key);
     const body = toBody(obj);
     const entry = table.entry(key.resource, key.namespace, k);
-    return this.commit<T>(entry, 'ADDED', body, obj.metadata?.uid, undefined);
+    return this.commit<T>(entry, 'ADDED', body, obj.metadata?.uid, undefined, obj);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -114,7 +114,7 @@ export class MemoryStorage implements Storage {
     checkPreconditions(key, cur, options.preconditions);
     const rv = obj.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== String(cur.rv)) throw conflictError(key);
-    return this.replace<T>(entry, cur, toBody(obj), obj.metadata?.uid);
+    return this.replace<T>(entry, cur, toBody(obj), obj.metadata?.uid, obj);
   }
 
   async guaranteedUpdate<T extends KubeObject>(
@@ -134,8 +134,8 @@ export class MemoryStorage implements Storage {
       if (live(table.entries.get(k)) !== cur) continue;
       const body = toBody(next);
       const uid = next.metadata?.uid;
-      if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined);
-      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid);
+      if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined, next);
+      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid, next);
     }
   }
 
@@ -208,9 +208,9 @@ export class MemoryStorage implements Storage {
   }
 
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
-  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, uid: string | undefined): T {
+  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, uid: string | undefined, obj: T): T {
     if (body === cur.body) return fromBody<T>(body, cur.rv);
-    return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body);
+    return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body, obj);
   }
 
   /** Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. */
@@ -220,6 +220,7 @@ export class MemoryStorage implements Storage {
     body: string | undefined,
     uid: string | undefined,
     prev: string | undefined,
+    written?: T,
   ): T {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
@@ -228,7 +229,7 @@ export class MemoryStorage implements Storage {
     if (this.log.size > this.historyLimit) this.dropOldest();
     this.trimByAge();
     this.log.wakeAll();
-    return fromBody<T>(state, rv);
+    return written === undefined ? fromBody<T>(state, rv) : withResourceVersion(written, rv);
   }
 
   private trimByAge(): void {
@@ -324,6 +325,15 @@ export class MemoryStorage implements Storage {
     }
     return out;
   }
+}
+
+/**
+ * The object a write returns: the caller's object with the new resourceVersion, as a copy of its
+ * top level and metadata (the store keeps only its serialized body, so nothing the caller does
+ * with either object reaches stored state).
+ */
+function withResourceVersion<T extends KubeObject>(obj: T, rv: number): T {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } };
 }
 
 function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions | undefined): void {
