@@ -143,7 +143,10 @@ async function watchLatency(url) {
   const ns = 'watchbench';
   const sent = {};
   const wall = () => performance.timeOrigin + performance.now();
-  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), `${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true`, String(WATCHERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // Like informers: list, then watch from the list's resourceVersion (with bookmarks).
+  const listed = await (await fetch(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?limit=1`)).json();
+  const watchURL = `${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&allowWatchBookmarks=true&resourceVersion=${listed.metadata.resourceVersion}`;
+  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
   let out = '';
   child.stdout.setEncoding('utf8');

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { initialEventsEndAnnotation } from '@kevents/api';
 import type { CoreEvent, WatchEvent } from '@kevents/api';
 import { isStorageError } from '@kevents/storage';
@@ -9,6 +8,7 @@ import type { Representation } from '../table/negotiate.js';
 import { eventsToTable, parseIncludeObject } from '../table/table.js';
 import type { HandlerContext, RestRequest } from './context.js';
 import type { ListRequestOptions } from './query.js';
+import { WatchStream } from './watch-stream.js';
 import { q } from './query.js';
 
 /** Translates the wire start point into storage watch options (api-concepts.md semantics). */
@@ -42,28 +42,21 @@ export async function serveWatch(
   const include = rep.as === 'Table' ? parseIncludeObject(q(req.query, 'includeObject')) : 'Metadata';
   const namespace = req.params.namespace;
   const abort = new AbortController();
+  const start = watchStart(opts);
   let watcher: Watcher<CoreEvent> | undefined;
   let startError: unknown;
   try {
     watcher = await ctx.storage.watch<CoreEvent>(
       { resource: 'events', ...(namespace !== undefined ? { namespace } : {}) },
-      { ...watchStart(opts), allowBookmarks: opts.allowWatchBookmarks, predicate, signal: abort.signal },
+      { ...start, allowBookmarks: opts.allowWatchBookmarks, predicate, signal: abort.signal },
     );
   } catch (err) {
     if (!isStorageError(err, 'Expired')) throw fromStorageError(err, ctx.view.gr);
     startError = err;
   }
 
-  const res = reply.raw;
+  const stream = new WatchStream(reply.raw, ctx.watchFlushIntervalMs);
   reply.hijack();
-  res.writeHead(200, {
-    'Audit-Id': randomUUID(),
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
-    Connection: 'close',
-  });
-  res.flushHeaders();
 
   let headersSent = false;
   const encode = (type: WatchEvent['type'], e: CoreEvent): unknown => {
@@ -72,94 +65,46 @@ export async function serveWatch(
     headersSent = true;
     return t;
   };
-  let pending: Buffer[] = [];
-  let scheduled = false;
-  let lastFlush = 0;
-  let draining: Promise<void> | undefined;
-  const flush = (): void => {
-    scheduled = false;
-    lastFlush = performance.now();
-    if (pending.length === 0 || res.destroyed) {
-      pending = [];
-      return;
+  const lineOf = (ev: StorageWatchEvent<CoreEvent>): Buffer => {
+    if (ev.type === 'BOOKMARK') {
+      const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
+      return Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', emptyEvent(ev.resourceVersion, annotations)) })}\n`);
     }
-    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-    pending = [];
-    if (!res.write(chunk)) {
-      draining = new Promise<void>((resolve) => {
-        const done = (): void => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    if (rep.as === 'Table') return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
+    const { type, object } = ev;
+    return ctx.encoded.get(object, type, () => Buffer.from(`${JSON.stringify({ type, object: ctx.view.toExternal(object) })}\n`));
   };
-  const finish = (): void => {
-    flush();
-    res.end();
-  };
-  /**
-   * Queues a line. Lines go out at the end of the current event-loop turn, and at most once per
-   * `watchFlushIntervalMs` per stream, so a busy stream sends several events per write (one
-   * socket write costs far more than a few hundred bytes more in it).
-   */
-  const write = (line: Buffer): Promise<void> | undefined => {
-    pending.push(line);
-    if (!scheduled) {
-      scheduled = true;
-      const wait = lastFlush + ctx.watchFlushIntervalMs - performance.now();
-      if (wait <= 0) setImmediate(flush);
-      else setTimeout(flush, wait);
-    }
-    const d = draining;
-    draining = undefined;
-    return d;
-  };
-  const writeError = async (err: unknown): Promise<void> =>
-    write(Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`));
+  const errorLine = (err: unknown): Buffer =>
+    Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
 
   if (startError !== undefined || !watcher) {
-    await writeError(startError);
-    finish();
+    void stream.push(errorLine(startError));
+    stream.end();
     return;
   }
   const w = watcher;
   const stop = (): void => {
     abort.abort();
     w.stop();
+    stream.end();
   };
   const unregister = ctx.watches.add(stop);
   const seconds = opts.timeoutSeconds && opts.timeoutSeconds > 0
     ? opts.timeoutSeconds
     : ctx.minRequestTimeoutSeconds * (1 + Math.random());
   const timer = setTimeout(stop, seconds * 1000);
-  res.on('close', stop);
+  stream.onClose(stop);
   try {
     for await (const ev of w as AsyncIterable<StorageWatchEvent<CoreEvent>>) {
-      if (res.destroyed) break;
-      let line: Buffer;
-      if (ev.type === 'BOOKMARK') {
-        const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
-        line = Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', emptyEvent(ev.resourceVersion, annotations)) })}\n`);
-      } else if (rep.as === 'Table') {
-        line = Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
-      } else {
-        const type = ev.type;
-        const object = ev.object;
-        line = ctx.encoded.get(object, type, () => Buffer.from(`${JSON.stringify({ type, object: ctx.view.toExternal(object) })}\n`));
-      }
-      const drained = write(line);
+      if (stream.closed) break;
+      const drained = stream.push(lineOf(ev));
       if (drained) await drained;
     }
   } catch (err) {
-    if (!res.destroyed) await writeError(err);
+    if (!stream.closed) void stream.push(errorLine(err));
   } finally {
     clearTimeout(timer);
     unregister();
     stop();
-    if (!res.destroyed) finish();
   }
 }
