@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // kevents on the in-process store against a bare fastify echo server, in one run.
-// Usage: node tools/bench/memory.js [--seconds=10] [--connections=32]   (after npm run build)
+// Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5]   (after npm run build)
+// Each measurement follows a warm-up of the same load, so both servers are compared JIT-compiled.
 import { fileURLToPath } from 'node:url';
 import { freePort, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
@@ -8,6 +9,7 @@ import { load } from './lib/load.js';
 const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const seconds = arg('seconds', 10);
 const connections = arg('connections', 32);
+const warmupSeconds = arg('warmup', 5);
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 
@@ -34,8 +36,8 @@ export async function runMemoryBench() {
   const e = startNode([echo, String(echoPort)]);
   try {
     await waitReady(`http://127.0.0.1:${echoPort}/echo`);
-    results.echoPost = await load({ title: 'echo POST', url: `http://127.0.0.1:${echoPort}/echo`, method: 'POST', body: event, headers: json, seconds, connections, pid: e.child.pid });
-    results.echoGet = await load({ title: 'echo GET', url: `http://127.0.0.1:${echoPort}/echo`, seconds, connections, pid: e.child.pid });
+    results.echoPost = await load({ title: 'echo POST', url: `http://127.0.0.1:${echoPort}/echo`, method: 'POST', body: event, headers: json, seconds, connections, pid: e.child.pid, warmupSeconds });
+    results.echoGet = await load({ title: 'echo GET', url: `http://127.0.0.1:${echoPort}/echo`, seconds, connections, pid: e.child.pid, warmupSeconds });
   } finally {
     await e.stop();
   }
@@ -44,10 +46,10 @@ export async function runMemoryBench() {
   try {
     const base = `http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/namespaces/bench/events`;
     await waitReady(`http://127.0.0.1:${kevPort}/readyz`);
-    results.create = await load({ title: 'create (POST)', url: base, method: 'POST', body: event, headers: json, seconds, connections, pid: k.child.pid });
+    results.create = await load({ title: 'create (POST)', url: base, method: 'POST', body: event, headers: json, seconds, connections, pid: k.child.pid, warmupSeconds });
     const first = await (await fetch(`${base}?limit=1`)).json();
     const name = first.items[0].metadata.name;
-    results.get = await load({ title: 'get', url: `${base}/${name}`, seconds, connections, pid: k.child.pid });
+    results.get = await load({ title: 'get', url: `${base}/${name}`, seconds, connections, pid: k.child.pid, warmupSeconds });
     results.list = await load({ title: 'list (limit=500)', url: `${base}?limit=500`, seconds, connections: 8, pid: k.child.pid });
   } finally {
     await k.stop();

@@ -8,6 +8,7 @@ import { StorageError } from './errors.js';
 export function toBody(obj: KubeObject): string {
   if (typeof obj !== 'object' || obj === null) throw new StorageError('InvalidObject', 'object must be a JSON object');
   try {
+    if (obj.metadata?.resourceVersion === undefined) return JSON.stringify(obj);
     return JSON.stringify({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
   } catch (err) {
     throw new StorageError('InvalidObject', `object is not serializable: ${(err as Error).message}`, { cause: err });

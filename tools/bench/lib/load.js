@@ -2,10 +2,16 @@ import autocannon from 'autocannon';
 import { cpuSeconds } from './processes.js';
 
 /**
- * Runs one bounded autocannon load (loopback only) and returns throughput and latency.
- * @param {{ url: string, method?: string, body?: string, headers?: Record<string,string>, seconds: number, connections: number, title: string, pid?: number }} o
+ * Runs one bounded autocannon load (loopback only), after an optional warm-up of the same load
+ * (so the JIT has compiled the server's hot paths), and returns throughput and latency.
+ * @param {{ url: string, method?: string, body?: string, headers?: Record<string,string>, seconds: number, connections: number, title: string, pid?: number, warmupSeconds?: number }} o
  */
 export async function load(o) {
+  if (o.warmupSeconds) {
+    process.stderr.write(`  ${o.title}: warming up ${o.warmupSeconds}s ... `);
+    await autocannon({ url: o.url, method: o.method ?? 'GET', body: o.body, headers: o.headers, duration: o.warmupSeconds, connections: o.connections, pipelining: 1 });
+    process.stderr.write('done\n');
+  }
   const cpuBefore = o.pid ? cpuSeconds(o.pid) : undefined;
   process.stderr.write(`  ${o.title}: ${o.seconds}s with ${o.connections} connections ... `);
   const result = await autocannon({

@@ -4,8 +4,18 @@ const COLON = 58;
 
 interface Frame {
   keys: Set<string> | null;
-  path: string;
+  /** The enclosing frame and this frame's key (object member) or index (array element) in it. */
+  parent: Frame | undefined;
+  at: string | number | undefined;
   index: number;
+}
+
+/** The dotted path of a frame, built only when a duplicate is found. */
+function pathOf(f: Frame | undefined): string {
+  if (f === undefined || f.parent === undefined) return '';
+  const base = pathOf(f.parent);
+  if (typeof f.at === 'number') return `${base}[${f.at}]`;
+  return base ? `${base}.${f.at}` : String(f.at);
 }
 
 /**
@@ -20,11 +30,7 @@ export function findDuplicateKeys(text: string): string[] {
   let top: Frame | undefined;
   let pendingKey: string | undefined;
   let i = 0;
-  const childPath = (): string => {
-    if (!top) return '';
-    if (top.keys) return top.path ? `${top.path}.${pendingKey ?? ''}` : (pendingKey ?? '');
-    return `${top.path}[${top.index}]`;
-  };
+  const child = (keys: Set<string> | null): Frame => ({ keys, parent: top, at: top ? (top.keys ? (pendingKey ?? '') : top.index) : undefined, index: 0 });
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -44,7 +50,10 @@ export function findDuplicateKeys(text: string): string[] {
         if (text.charCodeAt(j) === COLON) {
           const raw = text.slice(i + 1, end);
           const key = escaped || raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-          if (top.keys.has(key)) dups.push(top.path ? `${top.path}.${key}` : key);
+          if (top.keys.has(key)) {
+            const p = pathOf(top);
+            dups.push(p ? `${p}.${key}` : key);
+          }
           top.keys.add(key);
           pendingKey = key;
         }
@@ -54,12 +63,12 @@ export function findDuplicateKeys(text: string): string[] {
     }
     switch (c) {
       case 123: // {
-        top = { keys: new Set(), path: childPath(), index: 0 };
+        top = child(new Set());
         stack.push(top);
         pendingKey = undefined;
         break;
       case 91: // [
-        top = { keys: null, path: childPath(), index: 0 };
+        top = child(null);
         stack.push(top);
         break;
       case 125: // }
