@@ -2,6 +2,7 @@ import type { KubeObject } from '@kevents/api';
 import {
   alreadyExistsError,
   conflictError,
+  CursorWatcher,
   decodeContinue,
   encodeContinue,
   expiredContinueError,
@@ -36,7 +37,7 @@ import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change
 import { openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
 import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
-import { RedisWatcher } from './watcher.js';
+import { redisChangeSource } from './watcher.js';
 
 const scripts = {
   write: new Script(writeScript),
@@ -230,8 +231,8 @@ export class RedisStorage implements Storage {
       from = Number(l.resourceVersion);
     }
     from ??= await this.rv();
-    let watcher: RedisWatcher<T> | undefined = undefined;
-    watcher = new RedisWatcher<T>(this.feed, (after, count) => this.history(after, count), {
+    let watcher: CursorWatcher<T> | undefined = undefined;
+    watcher = new CursorWatcher<T>(redisChangeSource(this.feed, (after, count) => this.history(after, count)), {
       prefix,
       from,
       initial,
@@ -288,7 +289,7 @@ export class RedisStorage implements Storage {
 
   /** The feed lost its connection: watches end with Unavailable (they see the new epoch). */
   private endWatches(): void {
-    // RedisWatcher checks the feed's epoch whenever it wakes; the feed wakes every waiter.
+    // A watch's change source checks the feed's epoch whenever it wakes; the feed wakes every waiter.
   }
 
   private async rv(): Promise<number> {

@@ -30,7 +30,8 @@ import { fromBody, toBody } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
-import { MemoryWatcher } from './watcher.js';
+import { memoryChangeSource } from './change-source.js';
+import { CursorWatcher } from '../cursor-watcher.js';
 
 /**
  * The in-process store: multi-version (every retained revision of every key), so lists at an
@@ -42,6 +43,7 @@ import { MemoryWatcher } from './watcher.js';
 export class MemoryStorage implements Storage {
   readonly description = 'memory';
   private readonly log = new ChangeLog();
+  private readonly source = memoryChangeSource(this.log);
   private readonly tables = new Map<string, ResourceTable>();
   private readonly watchers = new Set<Watcher>();
   private readonly historyLimit: number;
@@ -159,9 +161,12 @@ export class MemoryStorage implements Storage {
       else if (rv < this.log.compacted) throw tooOldResourceVersionError(String(rv), String(this.log.compacted));
       else from = rv;
     }
-    const initial = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
-    let watcher: MemoryWatcher<T> | undefined = undefined;
-    watcher = new MemoryWatcher<T>(this.log, {
+    const snapshot = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
+    const initial = (function* () {
+      for (const { body, rv } of snapshot) yield fromBody<T>(body, rv);
+    })();
+    let watcher: CursorWatcher<T> | undefined = undefined;
+    watcher = new CursorWatcher<T>(this.source, {
       prefix,
       from,
       initial,
