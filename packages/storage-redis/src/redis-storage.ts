@@ -2,7 +2,7 @@ import type { KubeObject } from '@kevents/api';
 import {
   alreadyExistsError,
   conflictError,
-  CursorWatcher,
+  openCursorWatch,
   decodeContinue,
   encodeContinue,
   expiredContinueError,
@@ -231,19 +231,8 @@ export class RedisStorage implements Storage {
       from = Number(l.resourceVersion);
     }
     from ??= await this.rv();
-    let watcher: CursorWatcher<T> | undefined = undefined;
-    watcher = new CursorWatcher<T>(redisChangeSource(this.feed, (after, count) => this.history(after, count)), {
-      prefix,
-      from,
-      initial,
-      initialEventsEndBookmark: options.initialEventsEndBookmark === true,
-      bookmarkIntervalMs: options.allowBookmarks === true ? this.bookmarkIntervalMs : undefined,
-      predicate: options.predicate,
-      signal: options.signal,
-      onStop: () => watcher !== undefined && this.watchers.delete(watcher),
-    });
-    if (options.signal?.aborted !== true) this.watchers.add(watcher);
-    return watcher;
+    const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));
+    return openCursorWatch<T>(source, this.watchers, { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs }, options);
   }
 
   async currentResourceVersion(): Promise<string> {

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kevents/api';
-import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher } from './interface.js';
+import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher, WatchOptions } from './interface.js';
 import { watchEventFor } from './watch-event.js';
 import type { LoggedChange } from './watch-event.js';
 
@@ -123,4 +123,29 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
       this.stop();
     }
   }
+}
+
+/**
+ * Opens a {@link CursorWatcher} for a store's `watch`: applies the caller's options and keeps the
+ * watcher in `live` (the store's set of open watches, which `close()` stops) until it stops.
+ */
+export function openCursorWatch<T extends KubeObject>(
+  source: ChangeSource,
+  live: Set<Watcher>,
+  at: { prefix: KeyPrefix; from: number; initial: Iterable<T>; bookmarkIntervalMs: number },
+  options: WatchOptions<T>,
+): CursorWatcher<T> {
+  let watcher: CursorWatcher<T> | undefined = undefined;
+  watcher = new CursorWatcher<T>(source, {
+    prefix: at.prefix,
+    from: at.from,
+    initial: at.initial,
+    initialEventsEndBookmark: options.initialEventsEndBookmark === true,
+    bookmarkIntervalMs: options.allowBookmarks === true ? at.bookmarkIntervalMs : undefined,
+    predicate: options.predicate,
+    signal: options.signal,
+    onStop: () => watcher !== undefined && live.delete(watcher),
+  });
+  if (options.signal?.aborted !== true) live.add(watcher);
+  return watcher;
 }

@@ -41,5 +41,5 @@ export type { MemoryStorageOptions } from './memory/options.js';
 export { toBody, fromBody } from './body.js';
 export { watchEventFor } from './watch-event.js';
 export type { LoggedChange } from './watch-event.js';
-export { CursorWatcher } from './cursor-watcher.js';
+export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';
 export type { ChangeSource, CursorWatchStart } from './cursor-watcher.js';

@@ -31,7 +31,7 @@ import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
 import { memoryChangeSource } from './change-source.js';
-import { CursorWatcher } from '../cursor-watcher.js';
+import { openCursorWatch } from '../cursor-watcher.js';
 
 /**
  * The in-process store: multi-version (every retained revision of every key), so lists at an
@@ -165,19 +165,7 @@ export class MemoryStorage implements Storage {
     const initial = (function* () {
       for (const { body, rv } of snapshot) yield fromBody<T>(body, rv);
     })();
-    let watcher: CursorWatcher<T> | undefined = undefined;
-    watcher = new CursorWatcher<T>(this.source, {
-      prefix,
-      from,
-      initial,
-      initialEventsEndBookmark: options.initialEventsEndBookmark === true,
-      bookmarkIntervalMs: options.allowBookmarks === true ? this.bookmarkIntervalMs : undefined,
-      predicate: options.predicate,
-      signal: options.signal,
-      onStop: () => watcher !== undefined && this.watchers.delete(watcher),
-    });
-    if (options.signal?.aborted !== true) this.watchers.add(watcher);
-    return watcher;
+    return openCursorWatch<T>(this.source, this.watchers, { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs }, options);
   }
 
   async currentResourceVersion(): Promise<string> {
