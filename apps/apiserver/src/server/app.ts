@@ -78,7 +78,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.https ? { https: options.https } : {}),
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
-  const metrics = options.metrics ?? new ServerMetrics();
+  const metrics = options.metrics ?? new ServerMetrics(() => watches.size);
   const startedAt = timeNow();
   const views = [eventsV1View(options.groupDomain ?? 'k8s.io'), ...(options.coreView === false ? [] : [coreV1View()])];
   const eventsView = views[0]!;

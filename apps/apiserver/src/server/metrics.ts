@@ -32,16 +32,20 @@ const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(n))
  */
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly watches: Gauge<'group' | 'version' | 'kind'>;
+  readonly watches: Gauge<'component' | 'resource' | 'verb'>;
   readonly #requests = new Map<string, { labels: string; value: number }>();
   readonly #durations = new Map<string, Series>();
 
-  constructor() {
+  /** @param liveWatches how many watch streams are open right now (read at scrape time). */
+  constructor(liveWatches: () => number = () => 0) {
     this.watches = new Gauge({
       name: 'apiserver_longrunning_requests',
-      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
-      labelNames: ['group', 'version', 'kind'],
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, resource and component.',
+      labelNames: ['component', 'resource', 'verb'],
       registers: [this.registry],
+      collect() {
+        this.set({ component: 'apiserver', resource: 'events', verb: 'WATCH' }, liveWatches());
+      },
     });
     collectDefaultMetrics({ register: this.registry });
   }

@@ -80,6 +80,11 @@ describe('health, version, metrics, namespaces', () => {
     expect(m.text).toContain('apiserver_request_total{code="201",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="namespace",subresource="",verb="POST",version="v1"} 1');
     expect(m.text).toContain('apiserver_request_total{code="404",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="resource",subresource="",verb="GET",version="v1"} 1');
     expect(m.text).toMatch(/apiserver_request_duration_seconds_bucket\{le="0.005",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="namespace",subresource="",verb="POST",version="v1"\} \d/);
+    const ctrl = new AbortController();
+    await fetch(`${srv.url}/apis/events.k8s.io/v1/events?watch=true`, { signal: ctrl.signal });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await request(`${srv.url}/metrics`)).text).toContain('apiserver_longrunning_requests{component="apiserver",resource="events",verb="WATCH"} 1');
+    ctrl.abort();
   });
 
   it('synthesizes Active namespaces', async () => {

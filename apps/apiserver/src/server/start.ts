@@ -27,12 +27,13 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
   }
   if (securePort === 0 && insecurePort === 0) throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
   const storage = await createStorage({ storage: flags['storage'] ?? 'memory', historyLimit: Number(flags['watch-history']) });
+  const watches = new WatchHub();
   const shared = {
     storage,
     groupDomain: flags['group-domain'],
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
-    metrics: new ServerMetrics(),
-    watches: new WatchHub(),
+    watches,
+    metrics: new ServerMetrics(() => watches.size),
     logger: log.child({ listener: 'http' }),
   };
   const servers: { server: KeventsServer; url: string }[] = [];
