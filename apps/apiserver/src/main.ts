@@ -31,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
     io.stdout(usage());
     return 0;
   }
+  if (flags['log-format'] !== 'json' && flags['log-format'] !== 'text') {
+    io.stderr(`Error: invalid argument "${flags['log-format']}" for "--log-format" flag: must be json or text\n`);
+    return 2;
+  }
   if (args.length) {
     io.stderr(`Error: unknown command "${args[0]}"\nRun 'kevents-apiserver --help' for usage.\n`);
     return 2;

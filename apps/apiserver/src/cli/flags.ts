@@ -24,6 +24,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'min-request-timeout', type: 'int', default: '1800', help: 'Watches without timeoutSeconds last a random time in [this, 2*this) seconds.' },
   { name: 'watch-history', type: 'int', default: '100000', help: 'Changes kept for watches and paginated lists; older resourceVersions answer 410 Expired.' },
   { name: 'log-level', type: 'string', default: 'info', help: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'log-format', type: 'string', default: 'json', help: 'Log format: json (one JSON object per line) or text (one readable line per record).' },
   { name: 'help', type: 'bool', default: 'false', help: 'Print this help and exit.' },
 ];
 

@@ -1,6 +1,6 @@
 import type { ConfigKind } from '@kevents/api';
-import pino from 'pino';
 import { buildServer } from './app.js';
+import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
 import { ServerMetrics } from './metrics.js';
 import { createStorage } from './storage-factory.js';
@@ -18,7 +18,7 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
  * watches, close the store).
  */
 export async function startApiserver(flags: Record<string, string>, configs: Partial<Record<ConfigKind, { file: string }>>): Promise<void> {
-  const log = pino({ level: flags['log-level'] ?? 'info', base: { component: 'kevents-apiserver' } });
+  const log = createLogger({ level: flags['log-level'] ?? 'info', format: flags['log-format'] === 'text' ? 'text' : 'json' });
   const host = flags['bind-address'] ?? '127.0.0.1';
   const securePort = Number(flags['secure-port']);
   const insecurePort = Number(flags['insecure-port']);
