@@ -138,3 +138,4 @@ export { defaultPatchTypes } from './openapi/input.js';
 export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } from './openapi/input.js';
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
+export { serializeObject } from './schema/serialize.js';

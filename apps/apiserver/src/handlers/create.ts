@@ -6,7 +6,7 @@ import { eventKey } from './context.js';
 import type { Handler, HandlerContext } from './context.js';
 import { generateName, prepareForCreate } from './prepare.js';
 import { parseDryRun, parseFieldValidation } from './query.js';
-import { isPretty, sendJSON } from './respond.js';
+import { isPretty, sendObject } from './respond.js';
 
 const maxNameGenerationAttempts = 8;
 
@@ -63,5 +63,5 @@ export const createHandler: Handler = async (ctx, req, reply) => {
   prepareForCreate(event, namespace);
   validateForCreate(ctx, event);
   const stored = await storeNew(ctx, event, namespace, dryRun);
-  return sendJSON(reply, 201, ctx.view.toExternal(stored), isPretty(req.query), warnings);
+  return sendObject(reply, 201, ctx.view, stored, isPretty(req.query), warnings);
 };

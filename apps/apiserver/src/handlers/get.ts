@@ -5,7 +5,7 @@ import { eventsToTable, parseIncludeObject } from '../table/table.js';
 import { eventKey } from './context.js';
 import type { Handler } from './context.js';
 import { q } from './query.js';
-import { isPretty, sendJSON } from './respond.js';
+import { isPretty, sendJSON, sendObject } from './respond.js';
 
 /** GET one object (`resourceVersion` "0" = any, "N" = not older than N). */
 export const getHandler: Handler = async (ctx, req, reply) => {
@@ -22,5 +22,5 @@ export const getHandler: Handler = async (ctx, req, reply) => {
     const include = parseIncludeObject(q(req.query, 'includeObject'));
     return sendJSON(reply, 200, eventsToTable(ctx.view, [obj], { resourceVersion: obj.metadata.resourceVersion }, { version: rep.version, include }), pretty);
   }
-  return sendJSON(reply, 200, ctx.view.toExternal(obj), pretty);
+  return sendObject(reply, 200, ctx.view, obj, pretty);
 };

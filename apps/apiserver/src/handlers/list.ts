@@ -1,3 +1,4 @@
+import { listMetaSchema, serializeObject } from '@kevents/api';
 import type { CoreEvent, ListMeta } from '@kevents/api';
 import { fromStorageError } from '../errors/api-error.js';
 import { negotiate } from '../table/negotiate.js';
@@ -5,7 +6,7 @@ import { eventsToTable, parseIncludeObject } from '../table/table.js';
 import type { Handler } from './context.js';
 import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from './query.js';
-import { isPretty, sendJSON } from './respond.js';
+import { isPretty, sendJSON, sendJSONText } from './respond.js';
 import { serveWatch } from './watch.js';
 
 /** GET a collection: a list, or a watch when `watch=true` (or on a legacy `/watch/` path). */
@@ -38,10 +39,9 @@ export const listHandler = (forceWatch: boolean): Handler => async (ctx, req, re
     const include = parseIncludeObject(q(req.query, 'includeObject'));
     return sendJSON(reply, 200, eventsToTable(ctx.view, page.items, meta, { version: rep.version, include }), pretty);
   }
-  return sendJSON(reply, 200, {
-    kind: ctx.view.listKind,
-    apiVersion: ctx.view.groupVersion,
-    metadata: meta,
-    items: page.items.map((e) => ctx.view.toListItem(e)),
-  }, pretty);
+  if (pretty) {
+    return sendJSON(reply, 200, { kind: ctx.view.listKind, apiVersion: ctx.view.groupVersion, metadata: meta, items: page.items.map((e) => ctx.view.toListItem(e)) }, true);
+  }
+  const head = `{"kind":${JSON.stringify(ctx.view.listKind)},"apiVersion":${JSON.stringify(ctx.view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
+  return sendJSONText(reply, 200, `${head}${page.items.map((e) => ctx.view.toJSON(e, false)).join(',')}]}`);
 };

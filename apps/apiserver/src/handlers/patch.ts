@@ -2,7 +2,7 @@ import type { Handler } from './context.js';
 import { decodeKind } from './body.js';
 import { applyPatch, patchTypeOf } from './patch/apply.js';
 import { parseDryRun, parseFieldValidation } from './query.js';
-import { isPretty, sendJSON } from './respond.js';
+import { isPretty, sendObject } from './respond.js';
 import { updateObject } from './update.js';
 
 /** PATCH with a JSON, merge or strategic merge patch; a missing object is a 404. */
@@ -20,5 +20,5 @@ export const patchHandler: Handler = async (ctx, req, reply) => {
     next.metadata = next.metadata ?? {};
     return next;
   }, { allowCreate: false, dryRun });
-  return sendJSON(reply, 200, ctx.view.toExternal(result.object), isPretty(req.query), warnings);
+  return sendObject(reply, 200, ctx.view, result.object, isPretty(req.query), warnings);
 };

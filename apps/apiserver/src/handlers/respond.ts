@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { CoreEvent } from '@kevents/api';
+import type { ResourceView } from '../registry/resource-view.js';
 import type { Query } from './query.js';
 import { q } from './query.js';
 
@@ -18,6 +20,11 @@ export const toJSON = (value: unknown, pretty: boolean): string =>
  * headers, one per warning, as kube-apiserver sends them.
  */
 export function sendJSON(reply: FastifyReply, code: number, body: unknown, pretty: boolean, warnings: readonly string[] = []): FastifyReply {
+  return sendJSONText(reply, code, toJSON(body, pretty), warnings);
+}
+
+/** Sends JSON text that is already serialized (one-pass serializers on the hot paths). */
+export function sendJSONText(reply: FastifyReply, code: number, text: string, warnings: readonly string[] = []): FastifyReply {
   if (warnings.length) {
     reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   }
@@ -26,5 +33,10 @@ export function sendJSON(reply: FastifyReply, code: number, body: unknown, prett
     .header('Audit-Id', randomUUID())
     .header('Content-Type', 'application/json')
     .header('Cache-Control', 'no-cache, private')
-    .send(Buffer.from(toJSON(body, pretty)));
+    .send(Buffer.from(text.endsWith('\n') ? text : `${text}\n`));
+}
+
+/** Sends one object of a view: one-pass serialization, or the indented form for `?pretty`. */
+export function sendObject(reply: FastifyReply, code: number, view: ResourceView, obj: CoreEvent, pretty: boolean, warnings: readonly string[] = []): FastifyReply {
+  return pretty ? sendJSON(reply, code, view.toExternal(obj), true, warnings) : sendJSONText(reply, code, view.toJSON(obj, true), warnings);
 }

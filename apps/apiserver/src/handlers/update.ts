@@ -7,7 +7,7 @@ import type { Handler, HandlerContext } from './context.js';
 import { deepEqual } from './deep-equal.js';
 import { checkNamespace, prepareForCreate, prepareForUpdate } from './prepare.js';
 import { parseDryRun } from './query.js';
-import { isPretty, sendJSON } from './respond.js';
+import { isPretty, sendObject } from './respond.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
 export type Transform = (current: CoreEvent | undefined) => CoreEvent;
@@ -91,5 +91,5 @@ export const updateHandler: Handler = async (ctx, req, reply) => {
   const dryRun = parseDryRun(req.query, 'UpdateOptions');
   const { event, warnings } = decodeEventBody(ctx, req);
   const result = await updateObject(ctx, namespace, name, () => structuredClone(event), { allowCreate: true, dryRun });
-  return sendJSON(reply, result.created ? 201 : 200, ctx.view.toExternal(result.object), isPretty(req.query), warnings);
+  return sendObject(reply, result.created ? 201 : 200, ctx.view, result.object, isPretty(req.query), warnings);
 };

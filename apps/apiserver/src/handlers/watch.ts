@@ -72,7 +72,7 @@ export async function serveWatch(
     }
     if (rep.as === 'Table') return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
     const { type, object } = ev;
-    return ctx.encoded.get(object, type, () => Buffer.from(`${JSON.stringify({ type, object: ctx.view.toExternal(object) })}\n`));
+    return ctx.encoded.get(object, type, () => Buffer.from(`{"type":"${type}","object":${ctx.view.toJSON(object, true)}}\n`));
   };
   const errorLine = (err: unknown): Buffer =>
     Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);

@@ -7,6 +7,7 @@ import {
   eventsV1EventListSchema,
   eventsV1EventSchema,
   eventToCore,
+  serializeObject,
 } from '@kevents/api';
 import type { CoreEvent, Event } from '@kevents/api';
 import { validateEventCreateRequest, validateEventUpdateRequest } from '@kevents/validation';
@@ -21,6 +22,12 @@ const encodeTyped = (obj: object, apiVersion: string, schema: typeof coreEventSc
   return encodeObject(o, schema);
 };
 
+/** Puts `"kind":"Event","apiVersion":...` in front of an object's JSON text (its first fields, as Go writes TypeMeta). */
+const typed = (apiVersion: string): ((text: string) => string) => {
+  const head = `{"kind":"Event","apiVersion":${JSON.stringify(apiVersion)},`;
+  return (text) => head + text.slice(1);
+};
+
 /** Drops kind and apiVersion of a decoded body (they were checked while decoding). */
 const withoutTypeMeta = (external: Record<string, unknown>): Record<string, unknown> => {
   delete external['kind'];
@@ -32,6 +39,7 @@ const withoutTypeMeta = (external: Record<string, unknown>): Record<string, unkn
 export function eventsV1View(domain: string): ResourceView {
   const group = eventsGroup(domain);
   const groupVersion = `${group}/v1`;
+  const withEventsTypeMeta = typed(groupVersion);
   return {
     group,
     version: 'v1',
@@ -46,6 +54,10 @@ export function eventsV1View(domain: string): ResourceView {
     toInternal: (external) => eventToCore(withoutTypeMeta(external) as unknown as Event),
     toExternal: (internal) => encodeTyped(coreToEvent(internal), groupVersion, eventsV1EventSchema),
     toListItem: (internal) => encodeObject(coreToEvent(internal) as unknown as Record<string, unknown>, eventsV1EventSchema),
+    toJSON: (internal, withTypeMeta) => {
+      const text = serializeObject(coreToEvent(internal), eventsV1EventSchema);
+      return withTypeMeta ? withEventsTypeMeta(text) : text;
+    },
     fieldLabel: eventsV1FieldLabel,
     validateCreate: (e) => validateEventCreateRequest(e, 'events.k8s.io/v1'),
     validateUpdate: (e, old) => validateEventUpdateRequest(e, old, 'events.k8s.io/v1'),
@@ -54,6 +66,7 @@ export function eventsV1View(domain: string): ResourceView {
 
 /** The core/v1 view of events (what `kubectl get events` and `kubectl events` read). */
 export function coreV1View(): ResourceView {
+  const withCoreTypeMeta = typed('v1');
   return {
     group: '',
     version: 'v1',
@@ -74,6 +87,11 @@ export function coreV1View(): ResourceView {
     },
     toExternal: (internal) => encodeTyped({ ...internal }, 'v1', coreEventSchema),
     toListItem: (internal) => encodeObject(internal as unknown as Record<string, unknown>, coreEventSchema),
+    toJSON: (internal, withTypeMeta) => {
+      const typeMeta = 'kind' in internal || 'apiVersion' in internal;
+      const text = serializeObject(typeMeta ? { ...internal, kind: undefined, apiVersion: undefined } : internal, coreEventSchema);
+      return withTypeMeta ? withCoreTypeMeta(text) : text;
+    },
     fieldLabel: coreFieldLabel,
     validateCreate: (e) => validateEventCreateRequest(e, 'core/v1'),
     validateUpdate: (e, old) => validateEventUpdateRequest(e, old, 'core/v1'),

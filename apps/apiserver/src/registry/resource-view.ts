@@ -26,6 +26,8 @@ export interface ResourceView {
   toExternal(internal: CoreEvent): Record<string, unknown>;
   /** The same without kind and apiVersion, as list items are sent. */
   toListItem(internal: CoreEvent): Record<string, unknown>;
+  /** The wire JSON text of a stored object in one pass (with kind and apiVersion, or without for list items). */
+  toJSON(internal: CoreEvent, withTypeMeta: boolean): string;
   /** Maps a field-selector label of this view to the internal label; undefined when unsupported. */
   fieldLabel(label: string): string | undefined;
   validateCreate(event: CoreEvent): FieldError[];

@@ -12,8 +12,12 @@ function encodeValue(v: unknown, t: FieldType): unknown {
       return encodeObject((v ?? {}) as Record<string, unknown>, t.schema());
     case 'map':
       if (v === undefined || v === null) return {};
-      if (t.values.kind === 'string' || t.values.kind === 'any') return v;
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, encodeValue(x, t.values)]));
+      return Object.fromEntries(
+        Object.keys(v as object)
+          .sort()
+          .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, encodeValue((v as Record<string, unknown>)[k], t.values)]),
+      );
     case 'array':
       if (v === undefined || v === null) return [];
       if (t.items.kind !== 'object') return v;
@@ -34,7 +38,8 @@ function encodeValue(v: unknown, t: FieldType): unknown {
 /**
  * Encodes an object in Go's field order with Go's omitempty rules: `omitempty` fields are
  * left out when zero, `always` fields appear with their zero value (`""`, `{}`, or `null` for
- * times), and fields the schema does not know are dropped.
+ * times), map keys are sorted (as Go's encoding/json sorts them), and fields the schema does not
+ * know are dropped.
  */
 export function encodeObject(value: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { coreToEvent, eventToCore } from '../conversion/events.js';
+import type { Event } from '../events/v1.js';
+import { encodeObject } from './encode.js';
+import { coreEventListSchema, coreEventSchema, eventsV1EventSchema } from './event-schemas.js';
+import { serializeObject } from './serialize.js';
+import type { ObjectSchema } from './types.js';
+
+const meta = {
+  name: 'x',
+  namespace: 'ns',
+  uid: 'u-1',
+  resourceVersion: '7',
+  creationTimestamp: '2026-01-01T00:00:00Z',
+  labels: { b: '2', a: '1', 'example.com/z': '' },
+  annotations: { note: 'quote " and \\ and é' },
+  ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }],
+  finalizers: ['f1', 'f2'],
+  managedFields: [{ manager: 'kubectl', operation: 'Update' as const, apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+};
+
+const shapes: Event[] = [
+  { metadata: {}, eventTime: null },
+  { metadata: { name: 'a' }, eventTime: '2026-01-01T00:00:00.000001Z' },
+  {
+    metadata: meta,
+    eventTime: '2026-01-01T00:00:00.123456Z',
+    series: { count: 4, lastObservedTime: '2026-01-01T00:10:00.000000Z' },
+    reportingController: 'example.com/c',
+    reportingInstance: 'c-1',
+    action: 'Act',
+    reason: 'Why',
+    regarding: { kind: 'Pod', namespace: 'ns', name: 'p', uid: 'p-1', apiVersion: 'v1', resourceVersion: '3', fieldPath: 'spec.containers{a}' },
+    related: {},
+    note: 'line one\nline two\t"quoted"',
+    type: 'Warning',
+    deprecatedSource: { component: 'kubelet', host: 'n1' },
+    deprecatedFirstTimestamp: '2026-01-01T00:00:00Z',
+    deprecatedLastTimestamp: '2026-01-01T00:05:00Z',
+    deprecatedCount: 9,
+  },
+  { metadata: { name: 'z', labels: {} }, eventTime: null, deprecatedCount: 0, note: '', regarding: {} },
+];
+
+const same = (obj: object, schema: ObjectSchema): void => {
+  expect(serializeObject(obj, schema)).toBe(JSON.stringify(encodeObject(obj as Record<string, unknown>, schema)));
+};
+
+describe('serializeObject', () => {
+  it('writes exactly what encodeObject + JSON.stringify write, for both event shapes', () => {
+    for (const e of shapes) {
+      same({ ...e, kind: 'Event', apiVersion: 'events.k8s.io/v1' }, eventsV1EventSchema);
+      same(e, eventsV1EventSchema);
+      const core = eventToCore(e);
+      same(core, coreEventSchema);
+      same(coreToEvent(core), eventsV1EventSchema);
+    }
+    same({ kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'abc' }, items: shapes.map(eventToCore) }, coreEventListSchema);
+    same({ kind: 'EventList', apiVersion: 'v1', metadata: {}, items: [] }, coreEventListSchema);
+  });
+
+  it('sorts map keys as Go does and parses back to the same data', () => {
+    const text = serializeObject({ metadata: meta, eventTime: null }, eventsV1EventSchema);
+    expect(text).toContain('"labels":{"a":"1","b":"2","example.com/z":""}');
+    expect(JSON.parse(text).metadata.annotations.note).toBe('quote " and \\ and é');
+  });
+});
