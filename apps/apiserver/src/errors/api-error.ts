@@ -85,8 +85,11 @@ export const timeout = (message: string, retryAfterSeconds = 1): ApiError =>
 
 export const unauthorized = (message = 'Unauthorized'): ApiError => new ApiError(401, 'Unauthorized', message);
 
-export const forbidden = (message: string, gr?: GroupResource, name?: string): ApiError =>
-  new ApiError(403, 'Forbidden', message, gr ? grDetails(gr, name) : undefined);
+/** `errors.NewForbidden`: `<gr> "<name>" is forbidden: <why>`, `<gr> is forbidden: <why>`, or `forbidden: <why>`. */
+export const forbidden = (why: string, gr?: GroupResource, name?: string): ApiError => {
+  const message = !gr || !gr.resource ? `forbidden: ${why}` : name ? `${qualified(gr)} "${name}" is forbidden: ${why}` : `${qualified(gr)} is forbidden: ${why}`;
+  return new ApiError(403, 'Forbidden', message, gr && gr.resource ? grDetails(gr, name) : {});
+};
 
 /** `errors.NewInvalid`: 422 with one cause per field error; `details.kind` is the Kind. */
 export const invalid = (kind: { group: string; kind: string }, name: string, errs: readonly FieldError[]): ApiError => {

@@ -2,6 +2,10 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maxRequestBodyBytes, timeNow } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
+import { alwaysAllow } from '@kevents/authz';
+import type { Authorizer } from '@kevents/authz';
+import { installAuthorization } from './authorization.js';
+import type { RouteAuthz } from './authorization.js';
 import {
   ApiError,
   internalError,
@@ -48,6 +52,8 @@ export interface ServerOptions {
   readonly https?: { key: string | Buffer; cert: string | Buffer };
   /** The least time between two writes to one watch stream, in ms (default 4): events in between go out together. */
   readonly watchFlushIntervalMs?: number;
+  /** Decides every request (default AlwaysAllow); `--authorization-mode`. */
+  readonly authorizer?: Authorizer;
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
   readonly metrics?: ServerMetrics;
   readonly watches?: WatchHub;
@@ -65,6 +71,26 @@ const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] 
 type Method = (typeof allMethods)[number];
 
 const actionOf: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete', GET: 'get', HEAD: 'get', OPTIONS: 'options' };
+
+/** The Kubernetes verb of a method on a route (`RequestInfo`'s verb). */
+function kubeVerb(method: string, scope: string, watchPath: boolean): string {
+  if (watchPath) return 'watch';
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return scope === 'resource' ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return scope === 'resource' ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
 
 /** Builds the kevents API server (routes, content handling, errors, metrics); does not listen. */
 export function buildServer(options: ServerOptions): KeventsServer {
@@ -84,6 +110,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
   const eventsView = views[0]!;
   const coreView = views.find((v) => v.group === '');
 
+  installAuthorization(app, options.authorizer ?? alwaysAllow);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, (_req, body, done) => done(null, body));
 
@@ -128,10 +155,11 @@ export function buildServer(options: ServerOptions): KeventsServer {
         watch: { ...plain, verb: watchVerb },
         watchDry: { ...plain, verb: watchVerb, dry_run: 'All' },
       };
+      const authz: RouteAuthz = { group: ctx.view.group, version: ctx.view.version, resource: ctx.view.resource, verb: kubeVerb(method, scope, watchPath) };
       app.route({
         method,
         url,
-        config: { labels },
+        config: { labels, authz },
         exposeHeadRoute: false,
         handler: h
           ? (req: FastifyRequest, reply: FastifyReply) => h(ctx, req as RestRequest, reply)
@@ -168,12 +196,13 @@ export function buildServer(options: ServerOptions): KeventsServer {
   app.get('/metrics', async (_req, reply) => reply.header('Content-Type', metrics.contentType).send(await metrics.text()));
 
   const nsGR = { group: '', resource: 'namespaces' };
-  app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
+  const nsAuthz = (verb: string): { config: { authz: RouteAuthz } } => ({ config: { authz: { group: '', version: 'v1', resource: 'namespaces', verb } } });
+  app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', nsAuthz('get'), async (req, reply) => {
     const ns = synthesizeNamespace(req.params.name, startedAt);
     if (!ns) throw notFound(nsGR, req.params.name);
     return sendJSON(reply, 200, ns, isPretty(req.query as Record<string, string>));
   });
-  app.get('/api/v1/namespaces', async (req, reply) => sendJSON(reply, 200, await listNamespaces(options.storage, startedAt), isPretty(req.query as Record<string, string>)));
+  app.get('/api/v1/namespaces', nsAuthz('list'), async (req, reply) => sendJSON(reply, 200, await listNamespaces(options.storage, startedAt), isPretty(req.query as Record<string, string>)));
 
   const health = (withStorage: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const checks: [string, boolean][] = [['ping', true]];

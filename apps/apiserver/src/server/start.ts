@@ -1,4 +1,5 @@
 import type { ConfigKind } from '@kevents/api';
+import { authorizerForMode } from '@kevents/authz';
 import { buildServer } from './app.js';
 import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
@@ -30,6 +31,7 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
   const watches = new WatchHub();
   const shared = {
     storage,
+    authorizer: authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow'),
     groupDomain: flags['group-domain'],
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     watches,
@@ -52,7 +54,8 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
   const gv = servers[0]!.server.views[0]!.groupVersion;
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
-  for (const [kind, c] of Object.entries(configs)) log.info({ kind, file: c.file }, `config: ${kind} from ${c.file}`);
+  for (const [kind, c] of Object.entries(configs)) log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
+  log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
   for (const { url } of servers) log.info({ url }, `serving ${gv} and v1 Events on ${url}`);
   const first = servers[servers.length - 1]!.url;
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
