@@ -85,6 +85,8 @@ describe('health, version, metrics, namespaces', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect((await request(`${srv.url}/metrics`)).text).toContain('apiserver_longrunning_requests{component="apiserver",resource="events",verb="WATCH"} 1');
     ctrl.abort();
+    await (await fetch(`${srv.url}/apis/events.k8s.io/v1/events?watch=true&timeoutSeconds=1`)).text();
+    expect((await request(`${srv.url}/metrics`)).text).toMatch(/apiserver_request_total\{code="200",component="apiserver",dry_run="",group="events.k8s.io",resource="events",scope="cluster",subresource="",verb="WATCH",version="v1"\} 1/);
   });
 
   it('synthesizes Active namespaces', async () => {
