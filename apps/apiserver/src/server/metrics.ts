@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
 
 /** Labels of one request, named as kube-apiserver names them. */
 export interface RequestLabels {
@@ -33,6 +33,8 @@ const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(n))
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly watches: Gauge<'component' | 'resource' | 'verb'>;
+  /** Automatic reloads of `--authentication-config` / `--authorization-config`, by outcome (Kubernetes' names). */
+  readonly configReloads: Record<'AuthenticationConfiguration' | 'AuthorizationConfiguration', Counter<'status'>>;
   readonly #requests = new Map<string, { labels: string; value: number }>();
   readonly #durations = new Map<string, Series>();
 
@@ -47,6 +49,17 @@ export class ServerMetrics {
         this.set({ component: 'apiserver', resource: 'events', verb: 'WATCH' }, liveWatches());
       },
     });
+    const reloads = (kind: string, what: string): Counter<'status'> =>
+      new Counter({
+        name: `apiserver_${kind}_config_controller_automatic_reloads_total`,
+        help: `Total number of automatic reloads of ${what} configuration split by status.`,
+        labelNames: ['status'],
+        registers: [this.registry],
+      });
+    this.configReloads = {
+      AuthenticationConfiguration: reloads('authentication', 'authentication'),
+      AuthorizationConfiguration: reloads('authorization', 'authorization'),
+    };
     collectDefaultMetrics({ register: this.registry });
   }
 

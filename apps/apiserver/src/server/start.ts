@@ -1,5 +1,6 @@
 import type { ConfigKind } from '@kevents/api';
 import { authorizerForMode } from '@kevents/authz';
+import { ConfigWatcher } from '@kevents/config';
 import { buildServer } from './app.js';
 import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
@@ -61,11 +62,29 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
   log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
 
+  const reloadable = ['AuthenticationConfiguration', 'AuthorizationConfiguration'] as const;
+  const watchers: ConfigWatcher[] = [];
+  for (const kind of reloadable) {
+    const c = configs[kind];
+    if (!c) continue;
+    const w = await ConfigWatcher.start(c.file, { groupDomain: flags['group-domain'], expectedKind: kind });
+    w.on('reload', () => {
+      shared.metrics.configReloads[kind].inc({ status: 'success' });
+      log.info({ kind, file: c.file }, `reloaded ${kind} from ${c.file}`);
+    });
+    w.on('rejected', (o) => {
+      shared.metrics.configReloads[kind].inc({ status: 'failure' });
+      log.error({ kind, file: c.file, errors: o.errors.map(String) }, `kept the running ${kind}: ${c.file} is invalid`);
+    });
+    watchers.push(w);
+  }
+
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: no new requests, ending watches');
+    for (const w of watchers) w.close();
     await shared.watches.closeAll();
     await Promise.all(servers.map(({ server }) => server.app.close()));
     await storage.close();

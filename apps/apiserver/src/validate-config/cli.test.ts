@@ -78,3 +78,43 @@ describe('kevents-apiserver with config files', () => {
     expect(r.stderr).toContain('TracingConfiguration');
   });
 });
+
+describe('automatic reload of --authentication-config', () => {
+  it('keeps the running config on an invalid file, takes a valid one, and counts both', async () => {
+    const { spawn } = await import('node:child_process');
+    const main = resolve('apps/apiserver/dist/main.js');
+    const file = join(dir, 'authn.yaml');
+    const valid = (aud: string) =>
+      `apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: https://issuer.example.com\n    audiences: [${aud}]\n  claimMappings:\n    username:\n      claim: sub\n      prefix: ""\n`;
+    writeFileSync(file, valid('kevents'));
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((r) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => r(p));
+      });
+    });
+    const proc = spawn(process.execPath, [main, `--insecure-port=${port}`, '--secure-port=0', `--authentication-config=${file}`, '--log-format=text'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const until = async (pred: () => boolean, ms = 15_000) => {
+      const end = Date.now() + ms;
+      while (!pred()) {
+        if (Date.now() > end) throw new Error(`timed out; output:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    try {
+      await until(() => out.includes('try: kubectl'));
+      writeFileSync(file, valid('kevents').replace('https://issuer.example.com', 'http://issuer.example.com'));
+      await until(() => out.includes('kept the running AuthenticationConfiguration'));
+      expect(await metrics()).toContain('apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1');
+      writeFileSync(file, valid('other'));
+      await until(() => out.includes('reloaded AuthenticationConfiguration'));
+      expect(await metrics()).toContain('apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1');
+    } finally {
+      proc.kill('SIGTERM');
+    }
+  });
+});
