@@ -23,6 +23,9 @@ export function sendJSON(reply: FastifyReply, code: number, body: unknown, prett
   return sendJSONText(reply, code, toJSON(body, pretty), warnings);
 }
 
+/** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */
+const asIs = (payload: unknown): string => payload as string;
+
 /** Sends JSON text that is already serialized (one-pass serializers on the hot paths). */
 export function sendJSONText(reply: FastifyReply, code: number, text: string, warnings: readonly string[] = []): FastifyReply {
   if (warnings.length) {
@@ -33,7 +36,8 @@ export function sendJSONText(reply: FastifyReply, code: number, text: string, wa
     .header('Audit-Id', randomUUID())
     .header('Content-Type', 'application/json')
     .header('Cache-Control', 'no-cache, private')
-    .send(Buffer.from(text.endsWith('\n') ? text : `${text}\n`));
+    .serializer(asIs)
+    .send(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** Sends one object of a view: one-pass serialization, or the indented form for `?pretty`. */
