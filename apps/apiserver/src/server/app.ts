@@ -112,7 +112,9 @@ export function buildServer(options: ServerOptions): KeventsServer {
 
   installAuthorization(app, options.authorizer ?? alwaysAllow);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, (_req, body, done) => done(null, body));
+  const keepText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: unknown) => void): void => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
 
   app.addHook('onResponse', (req, reply, done) => {
     const variants = (req.routeOptions.config as RouteLabels).labels;
