@@ -1,3 +1,4 @@
+import { rememberValid } from './remember-valid.js';
 import { goLen, maxLenError, maxLenBytesError, regexError } from './messages.js';
 
 /** The regex text Kubernetes prints for a DNS-1123 label. */
@@ -20,23 +21,23 @@ const subdomainMsg =
  * `validation.IsDNS1123Label`: Kubernetes' messages for a value that is not a lowercase RFC 1123
  * label (at most 63 bytes), or `[]` when it is one.
  */
-export function isDNS1123Label(value: string): string[] {
+export const isDNS1123Label = rememberValid(function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
   if (goLen(value) > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
   if (!labelRe.test(value)) {
     errs.push(subdomainRe.test(value) ? 'must not contain dots' : regexError(labelMsg, dns1123LabelFmt, 'my-name', '123-abc'));
   }
   return errs;
-}
+});
 
 /**
  * `validation.IsDNS1123Subdomain`: Kubernetes' messages for a value that is not a lowercase RFC 1123
  * subdomain (at most 253 bytes), or `[]` when it is one. This is the util/validation variant used for
  * object and namespace names, whose length message says `characters`.
  */
-export function isDNS1123Subdomain(value: string): string[] {
+export const isDNS1123Subdomain = rememberValid(function isDNS1123Subdomain(value: string): string[] {
   return subdomainErrors(value, maxLenError);
-}
+});
 
 /** `content.IsDNS1123Subdomain`: as {@link isDNS1123Subdomain} but the length message says `bytes`. */
 export function isDNS1123SubdomainContent(value: string): string[] {

@@ -1,3 +1,4 @@
+import { rememberValid } from './remember-valid.js';
 import { isDNS1123SubdomainContent } from './dns.js';
 import { emptyError, goLen, maxLenBytesError, regexError } from './messages.js';
 
@@ -22,7 +23,7 @@ const nameRegexMsg = regexError(nameMsg, qualifiedNameFmt, 'MyName', 'my.name', 
  * `/`, then a name of at most 63 bytes. Returns every failure message, so `""` gives two
  * (`name part must be non-empty` and the regex message).
  */
-export function isQualifiedName(value: string): string[] {
+export const isQualifiedName = rememberValid(function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   const [first = '', second = ''] = parts;
@@ -39,7 +40,7 @@ export function isQualifiedName(value: string): string[] {
   else if (goLen(name) > qualifiedNameMaxLength) errs.push(`name part ${maxLenBytesError(qualifiedNameMaxLength)}`);
   if (!nameRe.test(name)) errs.push(`name part ${nameRegexMsg}`);
   return errs;
-}
+});
 
 /** `validation.IsValidLabelValue` (= `content.IsLabelValue`): empty, or a name part of at most 63 bytes. */
 export function isValidLabelValue(value: string): string[] {
