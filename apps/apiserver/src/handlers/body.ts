@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { decodeObject } from '@kevents/api';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
-import { findDuplicateKeys } from './json-duplicates.js';
+import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import type { FieldValidation } from './query.js';
 
 /** Media types accepted for create and update bodies. */
@@ -30,7 +30,7 @@ export function parseBody(raw: unknown, contentType: string | undefined): { valu
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }
-  return { value, duplicates: findDuplicateKeys(text) };
+  return { value, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
 }
 
 /** Requires one of the object media types (415 otherwise). */

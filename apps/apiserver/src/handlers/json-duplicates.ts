@@ -18,6 +18,49 @@ function pathOf(f: Frame | undefined): string {
   return base ? `${base}.${f.at}` : String(f.at);
 }
 
+/** How many object members a JSON text spells out (a string followed by `:` is a member name). */
+function countMemberNames(text: string): number {
+  let n = 0;
+  let i = text.indexOf('"');
+  while (i >= 0) {
+    let end = text.indexOf('"', i + 1);
+    while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+      let bs = 0;
+      for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) bs++;
+      if (bs % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    if (end < 0) break;
+    let j = end + 1;
+    while (j < text.length && text.charCodeAt(j) <= 32) j++;
+    if (text.charCodeAt(j) === COLON) n++;
+    i = text.indexOf('"', end + 1);
+  }
+  return n;
+}
+
+/** How many object members a parsed JSON value holds, at every depth. */
+function countMembers(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) n += countMembers(x);
+    return n;
+  }
+  for (const k in v as Record<string, unknown>) n += 1 + countMembers((v as Record<string, unknown>)[k]);
+  return n;
+}
+
+/**
+ * Whether a JSON text may hold a duplicate member: JSON.parse keeps one member per name, so the
+ * parsed value has fewer members than the text spells out exactly when some name repeats. A
+ * cheap, allocation-free check that lets {@link findDuplicateKeys} run only when it will find
+ * something.
+ */
+export function hasDuplicateKeys(text: string, parsed: unknown): boolean {
+  return countMemberNames(text) !== countMembers(parsed);
+}
+
 /**
  * Finds duplicate object keys in a JSON text (JSON.parse keeps the last one silently), as
  * Kubernetes' strict decoder reports them. Returns the dotted paths of the duplicates.
