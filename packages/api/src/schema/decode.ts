@@ -44,31 +44,60 @@ class Decoder {
   readonly unknownFields: string[] = [];
   readonly errors: string[] = [];
   readonly #root: string;
+  /** Where the decoder is: field names (`true`) and list indexes or map keys (`false`). */
+  readonly #keys: string[] = [];
+  readonly #isField: boolean[] = [];
 
   constructor(root: string) {
     this.#root = root;
   }
 
-  mismatch(v: unknown, t: FieldType, goPath: string): undefined {
+  /** The structural path of the current position (`metadata.labels[a]`), built only when needed. */
+  #path(): string {
+    let out = '';
+    for (let i = 0; i < this.#keys.length; i++) {
+      out += this.#isField[i] ? (out ? `.${this.#keys[i]}` : this.#keys[i]) : `[${this.#keys[i]}]`;
+    }
+    return out;
+  }
+
+  /** The Go struct-field path of the current position (`involvedObject.kind`). */
+  #goPath(): string {
+    return this.#keys.filter((_, i) => this.#isField[i]).join('.');
+  }
+
+  mismatch(v: unknown, t: FieldType): undefined {
+    const goPath = this.#goPath();
     const where = goPath ? `Go struct field ${this.#root}.${goPath}` : 'Go value';
     this.errors.push(`json: cannot unmarshal ${jsonTypeName(v).replace(/^number .*/, (m) => (t.kind === 'integer' ? m : 'number'))} into ${where} of type ${goTypeName(t)}`);
     return undefined;
   }
 
-  value(v: unknown, t: FieldType, path: string, goPath: string): unknown {
+  #at<R>(key: string, field: boolean, fn: () => R): R {
+    this.#keys.push(key);
+    this.#isField.push(field);
+    try {
+      return fn();
+    } finally {
+      this.#keys.pop();
+      this.#isField.pop();
+    }
+  }
+
+  value(v: unknown, t: FieldType): unknown {
     if (v === null || v === undefined) return undefined;
     switch (t.kind) {
       case 'string':
-        return typeof v === 'string' ? v : this.mismatch(v, t, goPath);
+        return typeof v === 'string' ? v : this.mismatch(v, t);
       case 'boolean':
-        return typeof v === 'boolean' ? v : this.mismatch(v, t, goPath);
+        return typeof v === 'boolean' ? v : this.mismatch(v, t);
       case 'integer':
         if (typeof v !== 'number' || !Number.isInteger(v) || (t.format === 'int32' && !int32Range(v))) {
-          return this.mismatch(v, t, goPath);
+          return this.mismatch(v, t);
         }
         return v;
       case 'time': {
-        if (typeof v !== 'string') return this.mismatch(v, t, goPath);
+        if (typeof v !== 'string') return this.mismatch(v, t);
         if (v === '') return undefined;
         const n = t.precision === 'micros' ? normalizeMicroTime(v) : normalizeTime(v);
         if (n === undefined) {
@@ -77,37 +106,51 @@ class Decoder {
         return n;
       }
       case 'object':
-        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t, goPath);
-        return this.object(v as Record<string, unknown>, t.schema(), path, goPath);
+        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t);
+        return this.object(v as Record<string, unknown>, t.schema());
       case 'map': {
-        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t, goPath);
+        if (typeof v !== 'object' || Array.isArray(v)) return this.mismatch(v, t);
         const out: Record<string, unknown> = {};
-        for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-          const d = item === null ? (t.values.kind === 'string' ? '' : undefined) : this.value(item, t.values, `${path}[${k}]`, goPath);
+        const m = v as Record<string, unknown>;
+        for (const k of Object.keys(m)) {
+          const item = m[k];
+          let d: unknown;
+          if (item === null) d = t.values.kind === 'string' ? '' : undefined;
+          else if (t.values.kind === 'string' && typeof item === 'string') d = item;
+          else d = this.#at(k, false, () => this.value(item, t.values));
           if (d !== undefined) out[k] = d;
         }
         return out;
       }
       case 'array': {
-        if (!Array.isArray(v)) return this.mismatch(v, t, goPath);
-        return v.map((item, i) => this.value(item, t.items, `${path}[${i}]`, goPath) ?? zeroOf(t.items));
+        if (!Array.isArray(v)) return this.mismatch(v, t);
+        return v.map((item, i) => this.#at(String(i), false, () => this.value(item, t.items)) ?? zeroOf(t.items));
       }
       default:
         return v;
     }
   }
 
-  object(v: Record<string, unknown>, schema: ObjectSchema, path: string, goPath: string): Record<string, unknown> {
+  object(v: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const fields = fieldIndex(schema);
     for (const key of Object.keys(v)) {
       const f = fields.get(key);
-      const p = path ? `${path}.${key}` : key;
       if (!f) {
-        this.unknownFields.push(p);
+        const p = this.#path();
+        this.unknownFields.push(p ? `${p}.${key}` : key);
         continue;
       }
-      const d = this.value(v[key], f.type, p, goPath ? `${goPath}.${key}` : key);
+      const x = v[key];
+      let d: unknown;
+      if (f.type.kind === 'string' && typeof x === 'string') d = x;
+      else {
+        this.#keys.push(key);
+        this.#isField.push(true);
+        d = this.value(x, f.type);
+        this.#keys.pop();
+        this.#isField.pop();
+      }
       if (d !== undefined) out[key] = d;
     }
     return out;
@@ -150,9 +193,9 @@ const fieldIndex = (schema: ObjectSchema): Map<string, ObjectSchema['fields'][nu
 export function decodeObject<T>(value: unknown, schema: ObjectSchema): DecodeResult<T> {
   const d = new Decoder(schema.goType);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    d.mismatch(value, { kind: 'object', schema: () => schema }, '');
+    d.mismatch(value, { kind: 'object', schema: () => schema });
     return { value: {} as T, unknownFields: d.unknownFields, errors: d.errors };
   }
-  const out = d.object(value as Record<string, unknown>, schema, '', '');
+  const out = d.object(value as Record<string, unknown>, schema);
   return { value: out as T, unknownFields: d.unknownFields, errors: d.errors };
 }
