@@ -4,7 +4,7 @@ import { badRequest, conflict, fromStorageError, invalid, notFound } from '../er
 import { decodeEventBody, storeNew, validateForCreate } from './create.js';
 import { eventKey } from './context.js';
 import type { Handler, HandlerContext } from './context.js';
-import { deepEqual } from './deep-equal.js';
+import { deepEqual } from '@kevents/validation';
 import { checkNamespace, prepareForCreate, prepareForUpdate } from './prepare.js';
 import { parseDryRun } from './query.js';
 import { isPretty, sendObject } from './respond.js';

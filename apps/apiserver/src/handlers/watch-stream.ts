@@ -33,11 +33,6 @@ export class WatchStream {
     return this.#ended || this.#res.destroyed;
   }
 
-  /** Bytes written but not yet taken by the socket (a slow client's backlog). */
-  get backlog(): number {
-    return this.#res.writableLength + this.#pending.reduce((n, b) => n + b.length, 0);
-  }
-
   /** Calls `fn` once when the client goes away. */
   onClose(fn: () => void): void {
     this.#res.on('close', fn);
