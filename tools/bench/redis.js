@@ -7,9 +7,11 @@
 // Usage: node tools/bench/redis.js [--quick]
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds } from './lib/processes.js';
+import { RawHttpPool } from './lib/raw-http.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'apps/apiserver/dist/main.js');
@@ -20,15 +22,19 @@ if (!existsSync(main) || !existsSync(testing)) {
 }
 const { RedisServer, freePort, waitFor } = await import(testing);
 const { createRedisStorage } = await import(join(root, 'packages/storage-redis/dist/index.js'));
+const { eventToCore } = await import(join(root, 'packages/api/dist/index.js'));
 
 const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const nodeArgs = process.argv.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length));
+const serverArgs = process.argv.filter((a) => a.startsWith('--server-arg=')).map((a) => a.slice('--server-arg='.length));
 const N_CREATE = quick ? 1_000 : 4_000;
 const N_GET = quick ? 1_000 : 4_000;
 const CONCURRENCY = 16;
 const LIST_SIZES = quick ? [10_000] : [10_000, 100_000];
-const WATCHERS = 100;
-const WATCH_RATE = 1_000;
-const WATCH_SECONDS = quick ? 2 : 4;
+const WATCHERS = Number(process.argv.find((a) => a.startsWith('--watchers='))?.slice(11) ?? 100);
+const WATCH_RATE = Number(process.argv.find((a) => a.startsWith('--rate='))?.slice(7) ?? 1_000);
+const WATCH_SECONDS = Number(process.argv.find((a) => a.startsWith('--watch-seconds='))?.slice(16) ?? (quick ? 2 : 4));
 
 const log = (msg) => process.stdout.write(`[bench] ${msg}\n`);
 const children = new Set();
@@ -44,11 +50,14 @@ function event(name, ns, note = `bench ${name}`) {
 
 async function startApiserver(storage) {
   const port = await freePort();
-  const p = spawn(process.execPath, [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const pin = process.env.BENCH_SERVER_CPU;
+  const cmd = pin ? 'taskset' : process.execPath;
+  const pre = pin ? ['-c', pin, process.execPath] : [];
+  const p = spawn(cmd, [...pre, ...nodeArgs, main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...serverArgs], { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
   children.add(p);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200, 20_000, () => `apiserver ${storage} did not start`);
-  return { url, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
+  return { url, pid: p.pid, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
 }
 
 async function startEcho() {
@@ -135,57 +144,107 @@ async function seed(storage, ns, n) {
 }
 
 /**
- * 100 HTTP watchers on `url`, held by a separate process (tools/bench/lib/watchers.js): 5 probes
- * parse and time every event, 95 read and discard (the server serves 100 full streams either
- * way); writes at WATCH_RATE/s through `url`; latency from send to receipt on the shared wall clock.
+ * Posts `total` events named by `name(i)` to `coll` at `rate`/s, spread evenly (a timer every
+ * millisecond sends what is due, so arrivals are smooth rather than in bursts); calls `onSend`
+ * before each.
  */
-async function watchLatency(url) {
+async function paced(send, rate, total, name, onSend = () => {}) {
+  let i = 0;
+  const inflight = [];
+  const lat = [];
+  const trace = [];
+  const t0 = performance.now();
+  await new Promise((resolve) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate) + 1);
+      while (i < due) {
+        const n = name(i++);
+        onSend(n);
+        const s0 = performance.now();
+        inflight.push(send(n).then(() => {
+          lat.push(performance.now() - s0);
+          trace.push(s0 - t0, performance.now() - s0);
+        }));
+      }
+      if (i >= total) {
+        clearInterval(tick);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(inflight);
+  if (process.env.BENCH_WATCH_TRACE) {
+    const windows = new Map();
+    for (let k = 0; k < trace.length; k += 2) {
+      const w = Math.floor(trace[k] / 250);
+      (windows.get(w) ?? windows.set(w, []).get(w)).push(trace[k + 1]);
+    }
+    for (const [w, xs] of [...windows].sort((a, b) => a[0] - b[0])) log(`creates t=${(w / 4).toFixed(2)}s p50 ${pct(xs, 50).toFixed(1)} p99 ${pct(xs, 99).toFixed(1)} max ${pct(xs, 100).toFixed(1)}`);
+  }
+  return { rate: total / ((performance.now() - t0) / 1000), p50: pct(lat, 50), p99: pct(lat, 99) };
+}
+
+/**
+ * WATCHERS HTTP watchers on `api`, held by a separate process (tools/bench/lib/watchers.js): 5
+ * probes parse and time every event, the rest read and discard (the server serves full streams
+ * either way); writes at WATCH_RATE/s; latency from send to receipt on the shared wall clock.
+ * The server is warmed up first (20,000 creates, then 3 s of the paced load with the watchers
+ * connected), because kevents' hot paths take ~20,000 requests to be fully compiled, and a cold
+ * server costs several times the CPU per request of a warm one.
+ */
+async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
+  const url = api.url;
   const ns = 'watchbench';
+  const coll = `${url}/apis/events.k8s.io/v1/namespaces/${ns}/events`;
   const sent = {};
   const wall = () => performance.timeOrigin + performance.now();
+  log('watch: warming the server up (20,000 creates) ...');
+  await load(20_000, (i) => post(`${url}/apis/events.k8s.io/v1/namespaces/warmup/events`, event(`warm-${i}`, 'warmup')));
   // Like informers: list, then watch from the list's resourceVersion (with bookmarks).
-  const listed = await (await fetch(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?limit=1`)).json();
-  const watchURL = `${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&allowWatchBookmarks=true&resourceVersion=${listed.metadata.resourceVersion}`;
+  const listed = await (await fetch(`${coll}?limit=1`)).json();
+  const watchURL = `${coll}?watch=true&allowWatchBookmarks=true&resourceVersion=${listed.metadata.resourceVersion}`;
   const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
   await waitFor(() => out.includes('ready'), 20_000, () => 'watchers did not connect');
-  for (let k = 0; k < 10; k++) {
-    await Promise.all(Array.from({ length: 50 }, (_, j) => post(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(`warm-${k}-${j}`, ns)).then((r) => r.arrayBuffer())));
-  }
+  log(`watch: ${WATCHERS} watchers connected; 3 s of warm-up at ${WATCH_RATE} writes/s ...`);
+  const { hostname, port } = new URL(url);
+  const pool = new RawHttpPool(hostname, Number(port), 32);
+  const path = new URL(coll).pathname;
+  const store = writer === 'store' ? await createRedisStorage({ url: redisUrl, prefix: 'bench' }) : undefined;
+  let uid = 0;
+  const send = store
+    ? (n) => store.create({ resource: 'events', namespace: ns, name: n }, eventToCore({ ...event(n, ns), metadata: { name: n, namespace: ns, uid: `bench-${++uid}`, creationTimestamp: '2026-01-02T03:04:05Z' } }))
+    : (n) => pool.request('POST', path, event(n, ns)).then((r) => {
+        if (r.status !== 201) throw new Error(`create ${n}: HTTP ${r.status} ${r.body}`);
+      });
+  await paced(send, WATCH_RATE, WATCH_RATE * 3, (i) => `warm-${i}`);
   await new Promise((r) => setTimeout(r, 500));
   const total = WATCH_RATE * WATCH_SECONDS;
-  const perTick = WATCH_RATE / 100;
-  let i = 0;
-  const inflight = [];
+  const pids = { server: api.pid, watchers: child.pid, writer: process.pid, redis: redisPid };
+  const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  const sys0 = systemSeconds(api.pid);
   const t0 = performance.now();
-  await new Promise((resolve) => {
-    const tick = setInterval(() => {
-      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * WATCH_RATE) + perTick);
-      while (i < due) {
-        const name = `w-${i++}`;
-        sent[name] = wall();
-        inflight.push(post(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(name, ns)).then((r) => r.arrayBuffer()));
-      }
-      if (i >= total) {
-        clearInterval(tick);
-        resolve();
-      }
-    }, 10);
-  });
-  await Promise.all(inflight);
-  const achieved = total / ((performance.now() - t0) / 1000);
+  const writes = await paced(send, WATCH_RATE, total, (i) => `w-${i}`, (n) => (sent[n] = wall()));
+  const achieved = writes.rate;
+  log(`watch phase creates: p50 ${writes.p50.toFixed(2)} ms, p99 ${writes.p99.toFixed(2)} ms`);
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, (cpuSeconds(pid) - cpu0[k]) / secs]));
+  const sys = (systemSeconds(api.pid) - sys0) / secs;
+  pool.close();
+  await store?.close();
+  log(`watch phase CPU (cores): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; server ${((1e6 * cpu.server * secs) / total).toFixed(0)} µs per write (${((100 * sys) / cpu.server).toFixed(0)}% in the kernel)`);
   await new Promise((r) => setTimeout(r, 1000));
   const before = out.length;
   child.stdin.write(`${JSON.stringify(sent)}\n`);
   await waitFor(() => out.slice(before).includes('\n'), 20_000, () => 'watchers did not report');
   children.delete(child);
   const stats = JSON.parse(out.slice(before).trim());
-  const probes = 5;
+  const probes = Math.min(5, WATCHERS);
   if (stats.deliveries < total * probes) log(`probe watchers got ${stats.deliveries} of ${total * probes}`);
-  return { ...stats, achieved };
+  return { ...stats, achieved, cpu };
 }
 
 /** The store alone: 100 storage watchers in this process, writes at WATCH_RATE/s through a second store. */
@@ -228,6 +287,17 @@ async function storeWatchLatency(url) {
   return { p50: pct(lat, 50), p99: pct(lat, 99), max: lat.reduce((a, b) => Math.max(a, b), 0), deliveries: lat.length, achieved };
 }
 
+/** Kernel-mode CPU seconds of a process, from /proc. */
+function systemSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) / 100;
+}
+
+function redisPid(port) {
+  const r = spawnSync('redis-cli', ['-p', String(port), 'info', 'server'], { encoding: 'utf8' });
+  return Number(/process_id:(\d+)/.exec(r.stdout ?? '')?.[1]);
+}
+
 function redisBenchmark(port) {
   const r = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'set', '-n', quick ? '50000' : '200000', '-c', '50', '-q'], { encoding: 'utf8', timeout: 120_000 });
   const m = /SET: ([\d.]+) requests per second/.exec(r.stdout ?? '');
@@ -237,6 +307,19 @@ function redisBenchmark(port) {
 const started = Date.now();
 const results = {};
 const redis = await RedisServer.start();
+if (only === 'watch') {
+  // Just the HTTP watch-delivery measurement (for iterating on the watch path).
+  try {
+    const extra = process.argv.find((a) => a.startsWith('--redis-params='))?.slice('--redis-params='.length);
+    const api = await startApiserver(process.argv.includes('--store=memory') ? 'memory' : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`);
+    const w = await watchLatency(api, redisPid(redis.port), redis.url, process.argv.includes('--writer=store') ? 'store' : 'http');
+    log(`redis watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`);
+    api.stop();
+  } finally {
+    await redis.stop();
+  }
+  process.exit(0);
+}
 try {
   log(`redis-server on ${redis.port}; redis-benchmark SET ...`);
   results.redisSet = redisBenchmark(redis.port);
@@ -261,7 +344,7 @@ try {
     results[`${name}Get`] = await load(N_GET, (i) => get(`${coll}/c-${i % N_CREATE}`));
     log(`${name} get: ${fmt(results[`${name}Get`])}`);
     if (name === 'redis') {
-      results.redisWatch = await watchLatency(api.url);
+      results.redisWatch = await watchLatency(api, redisPid(redis.port));
       log(`redis watch (${WATCHERS} watchers, ${results.redisWatch.achieved.toFixed(0)} writes/s): p50 ${results.redisWatch.p50.toFixed(2)} ms, p99 ${results.redisWatch.p99.toFixed(2)} ms, max ${results.redisWatch.max.toFixed(1)} ms`);
     }
     api.stop();

@@ -1,3 +1,4 @@
+import { WakeList } from '@kevents/storage';
 import { decodeEntry, type Change } from './codec.js';
 import type { Client } from './connection.js';
 
@@ -24,7 +25,7 @@ export class ChangeFeed {
   healthy = false;
   private items: (Change | undefined)[] = [];
   private off = 0;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: WakeList;
   private closed = false;
   private loop: Promise<void> | undefined;
   private readonly client: Client;
@@ -33,7 +34,16 @@ export class ChangeFeed {
   private readonly currentRv: () => Promise<number>;
   private readonly onError: (err: unknown) => void;
 
-  constructor(client: Client, stream: string, limit: number, currentRv: () => Promise<number>, onError: (err: unknown) => void) {
+  private readonly readIntervalMs: number;
+
+  /**
+   * @param readIntervalMs - the shortest time between two reads of the Stream: under a steady
+   * stream of writes one read (and one wake-up of the watches) carries every change of the
+   * interval, instead of one read per change.
+   */
+  constructor(client: Client, stream: string, limit: number, readIntervalMs: number, currentRv: () => Promise<number>, onError: (err: unknown) => void) {
+    this.waiters = new WakeList(0);
+    this.readIntervalMs = readIntervalMs;
     this.client = client;
     this.stream = stream;
     this.limit = limit;
@@ -51,7 +61,13 @@ export class ChangeFeed {
     return rv > this.base && rv <= this.head ? this.items[this.off + rv - this.base - 1] : undefined;
   }
 
-  /** Calls `fn` once after the next change, epoch change or close. */
+  /** The changes in `(after, head]` that are in the window, at most `max` of them. */
+  slice(after: number, max: number): Change[] {
+    const from = this.off + Math.max(after, this.base) - this.base;
+    return this.items.slice(from, from + Math.min(max, this.head - Math.max(after, this.base))) as Change[];
+  }
+
+  /** Calls `fn` once after the next change (woken at most once per wake interval), epoch change or close. */
   onNext(fn: () => void): void {
     this.waiters.add(fn);
   }
@@ -67,16 +83,9 @@ export class ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.wakeAll();
+    this.waiters.wakeNow();
     this.client.disconnect();
     await this.loop?.catch(() => undefined);
-  }
-
-  private wakeAll(): void {
-    if (this.waiters.size === 0) return;
-    const ws = [...this.waiters];
-    this.waiters.clear();
-    for (const w of ws) w();
   }
 
   private reset(rv: number): void {
@@ -88,6 +97,7 @@ export class ChangeFeed {
 
   private async run(): Promise<void> {
     let synced = false;
+    let lastRead = 0;
     while (!this.closed) {
       try {
         if (!synced) {
@@ -97,17 +107,20 @@ export class ChangeFeed {
           synced = true;
           this.healthy = true;
         }
+        const wait = lastRead + this.readIntervalMs - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const reply = (await this.client.xread('COUNT', 1000, 'BLOCK', 1000, 'STREAMS', this.stream, `${this.head}-0`)) as StreamReply;
+        lastRead = performance.now();
         if (reply === null) continue;
         for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));
-        this.wakeAll();
+        this.waiters.notify();
       } catch (err) {
         if (this.closed) break;
         if (synced || this.healthy) {
           this.healthy = false;
           this.epoch++;
           this.onError(err);
-          this.wakeAll();
+          this.waiters.wakeNow();
         }
         synced = false;
         await new Promise((r) => setTimeout(r, 100));

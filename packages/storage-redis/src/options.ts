@@ -4,7 +4,8 @@ export interface RedisStorageOptions {
    * Where Redis is: `redis://[user:pass@]host:port[/db]`, `rediss://...` (TLS),
    * `redis+sentinel://[user:pass@]host:port[,host:port...]/<master-name>[/db]` or
    * `redis+cluster://host:port[,host:port...]`. Query parameters: `prefix` (key prefix),
-   * `historyLimit`, `historyMaxAgeMs`, `sentinelPassword`, `tls=true` (for the sentinel and cluster forms).
+   * `historyLimit`, `historyMaxAgeMs`, `watchBatchIntervalMs`, `sentinelPassword`, `tls=true` (for
+   * the sentinel and cluster forms).
    */
   readonly url: string;
   /**
@@ -20,6 +21,13 @@ export interface RedisStorageOptions {
   readonly compactIntervalMs?: number;
   /** How often a watch with `allowBookmarks` gets a BOOKMARK (default 60,000 ms). */
   readonly bookmarkIntervalMs?: number;
+  /**
+   * The shortest time between two wake-ups of this process's watches (default 4 ms): under a
+   * steady stream of writes each watch reads, and its HTTP stream writes, the changes of one
+   * interval at once; a change after a quiet spell is delivered at once. 0 wakes watches on
+   * every change read from the Stream.
+   */
+  readonly watchBatchIntervalMs?: number;
   /** How long a read for a future resourceVersion waits before TooLargeResourceVersion (default 3,000 ms). */
   readonly tooLargeResourceVersionWaitMs?: number;
   /** A request fails with Unavailable when Redis does not answer within this (default 2,000 ms). */
@@ -34,6 +42,7 @@ export const redisDefaults = {
   historyMaxAgeMs: 600_000,
   compactIntervalMs: 5_000,
   bookmarkIntervalMs: 60_000,
+  watchBatchIntervalMs: 4,
   tooLargeResourceVersionWaitMs: 3_000,
   commandTimeoutMs: 2_000,
   connectWaitMs: 3_000,

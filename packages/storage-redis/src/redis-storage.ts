@@ -49,6 +49,13 @@ const scripts = {
 /** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
 const storageKey = (namespace: string, name: string): string => (namespace === '' ? name : `${namespace}/${name}`);
 
+/**
+ * How many recent changes a process keeps parsed in memory for its watches. Older history stays
+ * in the Stream (`historyLimit`), where a watch that falls further behind reads it; a small
+ * window keeps the heap, and so garbage-collection pauses, small.
+ */
+const feedWindow = 2048;
+
 /** The Redis keys of one kevents instance; all share the hash tag `{prefix}`. */
 export class RedisKeys {
   readonly rv: string;
@@ -119,7 +126,8 @@ export class RedisStorage implements Storage {
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
     const reader = openClient(target, undefined);
     reader.on('error', () => undefined);
-    this.feed = new ChangeFeed(reader, this.keys.stream, this.historyLimit, () => this.rv(), () => this.endWatches());
+    const wakeMs = num('watchBatchIntervalMs', options.watchBatchIntervalMs, redisDefaults.watchBatchIntervalMs);
+    this.feed = new ChangeFeed(reader, this.keys.stream, Math.min(this.historyLimit, feedWindow), wakeMs, () => this.rv(), () => this.endWatches());
     const interval = options.compactIntervalMs ?? redisDefaults.compactIntervalMs;
     if (this.historyMaxAgeMs > 0 && interval > 0) {
       this.compactTimer = setInterval(() => void this.compactByAge().catch(() => undefined), interval);

@@ -11,7 +11,7 @@ export type HistoryReader = (after: number, count: number) => Promise<{ changes:
  * with Expired, and once the feed has lost its connection (its epoch moved since the watch
  * began) with Unavailable, so the client relists.
  */
-export function redisChangeSource(feed: ChangeFeed, history: HistoryReader): ChangeSource {
+export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxBatch = 1024): ChangeSource {
   const epoch = feed.epoch;
   return {
     read: async (cursor) => {
@@ -26,7 +26,7 @@ export function redisChangeSource(feed: ChangeFeed, history: HistoryReader): Cha
         }
         return contiguous;
       }
-      return cursor < feed.head ? [feed.at(cursor + 1)!] : [];
+      return cursor < feed.head ? feed.slice(cursor, maxBatch) : [];
     },
     onNext: (wake) => feed.onNext(wake),
     cancel: (wake) => feed.cancel(wake),

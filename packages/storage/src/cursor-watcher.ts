@@ -3,6 +3,9 @@ import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher, WatchOptions } f
 import { watchEventFor } from './watch-event.js';
 import type { LoggedChange } from './watch-event.js';
 
+/** Initial events (sendInitialEvents) go out in batches of at most this many. */
+const initialBatch = 256;
+
 /**
  * Where a {@link CursorWatcher} reads changes: a store's change log, seen through a cursor.
  */
@@ -47,7 +50,7 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
   #bookmarkDue = false;
   #wake: (() => void) | undefined;
   readonly #timer: NodeJS.Timeout | undefined;
-  #iterator: AsyncGenerator<StorageWatchEvent<T>> | undefined;
+  #batches: AsyncGenerator<readonly StorageWatchEvent<T>[]> | undefined;
   readonly #abort = (): void => this.stop();
 
   constructor(source: ChangeSource, start: CursorWatchStart<T>) {
@@ -75,8 +78,12 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StorageWatchEvent<T>> {
-    this.#iterator ??= this.#run();
-    return this.#iterator;
+    return this.#events();
+  }
+
+  batches(): AsyncIterable<readonly StorageWatchEvent<T>[]> {
+    this.#batches ??= this.#run();
+    return this.#batches;
   }
 
   /** Resumes a waiting iteration. */
@@ -88,29 +95,43 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
     wake();
   }
 
-  async *#run(): AsyncGenerator<StorageWatchEvent<T>> {
+  async *#events(): AsyncGenerator<StorageWatchEvent<T>> {
+    for await (const batch of this.batches()) {
+      for (const event of batch) {
+        if (this.#stopped) return;
+        yield event;
+      }
+    }
+  }
+
+  async *#run(): AsyncGenerator<readonly StorageWatchEvent<T>[]> {
     try {
       const { prefix, predicate } = this.#start;
+      let initial: StorageWatchEvent<T>[] = [];
       for (const object of this.#start.initial) {
         if (this.#stopped) return;
-        if (predicate === undefined || predicate(object)) yield { type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! };
+        if (predicate === undefined || predicate(object)) initial.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
+        if (initial.length === initialBatch) {
+          yield initial;
+          initial = [];
+        }
       }
-      if (this.#start.initialEventsEndBookmark && !this.#stopped) {
-        yield { type: 'BOOKMARK', resourceVersion: String(this.#cursor), initialEventsEnd: true };
-      }
+      if (this.#start.initialEventsEndBookmark) initial.push({ type: 'BOOKMARK', resourceVersion: String(this.#cursor), initialEventsEnd: true });
+      if (initial.length > 0 && !this.#stopped) yield initial;
       for (;;) {
         if (this.#stopped) return;
         const changes = await this.#source.read(this.#cursor);
         if (changes.length > 0) {
+          const batch: StorageWatchEvent<T>[] = [];
           for (const c of changes) {
-            if (this.#stopped) return;
             this.#cursor = c.rv;
             const event = watchEventFor<T>(c, prefix, predicate);
-            if (event !== undefined) yield event;
+            if (event !== undefined) batch.push(event);
           }
+          if (batch.length > 0 && !this.#stopped) yield batch;
         } else if (this.#bookmarkDue) {
           this.#bookmarkDue = false;
-          yield { type: 'BOOKMARK', resourceVersion: String(this.#cursor) };
+          yield [{ type: 'BOOKMARK', resourceVersion: String(this.#cursor) }];
         } else if (!this.#stopped) {
           await new Promise<void>((resolve) => {
             this.#wake = resolve;

@@ -42,4 +42,5 @@ export { toBody, fromBody } from './body.js';
 export { watchEventFor } from './watch-event.js';
 export type { LoggedChange } from './watch-event.js';
 export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';
+export { WakeList } from './wake-list.js';
 export type { ChangeSource, CursorWatchStart } from './cursor-watcher.js';

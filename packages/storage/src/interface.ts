@@ -108,6 +108,13 @@ export type StorageWatchEvent<T extends KubeObject = KubeObject> =
  * watch does: stores buffer no events per watcher beyond their shared history.
  */
 export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<StorageWatchEvent<T>> {
+  /**
+   * The same events, in batches: each batch holds the events that were ready when the consumer
+   * asked (at least one), in order. A consumer that handles a batch at once (an HTTP stream that
+   * writes it in one chunk) pays the wait once per batch instead of once per event. Iterate a
+   * watcher one way only: events or batches.
+   */
+  batches(): AsyncIterable<readonly StorageWatchEvent<T>[]>;
   stop(): void;
 }
 

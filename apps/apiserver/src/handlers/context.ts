@@ -12,8 +12,6 @@ export interface HandlerContext {
   readonly watches: WatchHub;
   /** Default watch length when `timeoutSeconds` is absent: a random value in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;
-  /** The least time between two writes to one watch stream (events in between are batched). */
-  readonly watchFlushIntervalMs: number;
   /** Watch lines encoded once per change and view, shared by all watchers. */
   readonly encoded: EncodedEventCache;
 }

@@ -55,7 +55,7 @@ export async function serveWatch(
     startError = err;
   }
 
-  const stream = new WatchStream(reply.raw, ctx.watchFlushIntervalMs);
+  const stream = new WatchStream(reply.raw);
   reply.hijack();
 
   let headersSent = false;
@@ -78,7 +78,7 @@ export async function serveWatch(
     Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
 
   if (startError !== undefined || !watcher) {
-    void stream.push(errorLine(startError));
+    void stream.write([errorLine(startError)]);
     stream.end();
     return;
   }
@@ -95,13 +95,13 @@ export async function serveWatch(
   const timer = setTimeout(stop, seconds * 1000);
   stream.onClose(stop);
   try {
-    for await (const ev of w as AsyncIterable<StorageWatchEvent<CoreEvent>>) {
+    for await (const batch of w.batches()) {
       if (stream.closed) break;
-      const drained = stream.push(lineOf(ev));
+      const drained = stream.write(batch.map(lineOf));
       if (drained) await drained;
     }
   } catch (err) {
-    if (!stream.closed) void stream.push(errorLine(err));
+    if (!stream.closed) void stream.write([errorLine(err)]);
   } finally {
     clearTimeout(timer);
     unregister();

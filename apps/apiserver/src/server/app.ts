@@ -50,8 +50,6 @@ export interface ServerOptions {
   readonly logger?: Pick<FastifyBaseLogger, 'error'>;
   /** Fastify server factory options (https). */
   readonly https?: { key: string | Buffer; cert: string | Buffer };
-  /** The least time between two writes to one watch stream, in ms (default 4): events in between go out together. */
-  readonly watchFlushIntervalMs?: number;
   /** Decides every request (default AlwaysAllow); `--authorization-mode`. */
   readonly authorizer?: Authorizer;
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
@@ -173,7 +171,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
   };
 
   for (const view of views) {
-    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds, encoded: new EncodedEventCache(), watchFlushIntervalMs: options.watchFlushIntervalMs ?? 4 };
+    const ctx: HandlerContext = { storage: options.storage, view, watches, minRequestTimeoutSeconds, encoded: new EncodedEventCache() };
     const p = view.pathPrefix;
     const na = (m: string): ApiError => methodNotSupported(view.gr, actionOf[m] ?? m.toLowerCase());
     route(ctx, `${p}/namespaces/:namespace/events`, { GET: listHandler(false), POST: createHandler, DELETE: deleteCollectionHandler }, na);

@@ -1,4 +1,5 @@
 import type { LoggedChange } from '../watch-event.js';
+import { WakeList } from '../wake-list.js';
 import type { KeyEntry } from './resource-table.js';
 
 /** One write. For DELETED, `body` is the last state; `prev` is the state a MODIFIED replaced. */
@@ -14,7 +15,7 @@ export interface Change extends LoggedChange {
 /**
  * The global resourceVersion counter and the retained changes: exactly one change per
  * resourceVersion in `(compacted, rv]`, so a resourceVersion is also an index. Waiters are woken
- * after every write.
+ * after writes, at most once per `wakeIntervalMs` (see {@link WakeList}).
  */
 export class ChangeLog {
   /** The newest resourceVersion. */
@@ -23,7 +24,11 @@ export class ChangeLog {
   compacted = 0;
   private items: (Change | undefined)[] = [];
   private head = 0;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: WakeList;
+
+  constructor(wakeIntervalMs: number) {
+    this.waiters = new WakeList(wakeIntervalMs);
+  }
 
   get size(): number {
     return this.items.length - this.head;
@@ -70,10 +75,13 @@ export class ChangeLog {
     this.waiters.delete(fn);
   }
 
+  /** A write happened: wakes the waiters (paced). */
+  notify(): void {
+    this.waiters.notify();
+  }
+
+  /** Wakes the waiters now (the store closed). */
   wakeAll(): void {
-    if (this.waiters.size === 0) return;
-    const ws = [...this.waiters];
-    this.waiters.clear();
-    for (const w of ws) w();
+    this.waiters.wakeNow();
   }
 }

@@ -1,14 +1,16 @@
 import { tooOldResourceVersionError } from '../errors.js';
 import type { ChangeSource } from '../cursor-watcher.js';
-import type { ChangeLog } from './change-log.js';
+import type { Change, ChangeLog } from './change-log.js';
 
-/** The memory store's change log as a {@link ChangeSource}: one retained change at a time. */
-export function memoryChangeSource(log: ChangeLog): ChangeSource {
+/** The memory store's change log as a {@link ChangeSource}: every retained change after the cursor, up to `maxBatch`. */
+export function memoryChangeSource(log: ChangeLog, maxBatch = 1024): ChangeSource {
   return {
     read: (cursor) => {
       if (cursor < log.compacted) throw tooOldResourceVersionError(String(cursor), String(log.compacted));
-      const change = cursor < log.rv ? log.at(cursor + 1) : undefined;
-      return change === undefined ? [] : [change];
+      const changes: Change[] = [];
+      const last = Math.min(log.rv, cursor + maxBatch);
+      for (let rv = cursor + 1; rv <= last; rv++) changes.push(log.at(rv)!);
+      return changes;
     },
     onNext: (wake) => log.onNext(wake),
     cancel: (wake) => log.cancel(wake),

@@ -31,7 +31,7 @@ import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
 import { memoryChangeSource } from './change-source.js';
-import { openCursorWatch } from '../cursor-watcher.js';
+import { openCursorWatch, type ChangeSource } from '../cursor-watcher.js';
 
 /**
  * The in-process store: multi-version (every retained revision of every key), so lists at an
@@ -42,8 +42,8 @@ import { openCursorWatch } from '../cursor-watcher.js';
  */
 export class MemoryStorage implements Storage {
   readonly description = 'memory';
-  private readonly log = new ChangeLog();
-  private readonly source = memoryChangeSource(this.log);
+  private readonly log: ChangeLog;
+  private readonly source: ChangeSource;
   private readonly tables = new Map<string, ResourceTable>();
   private readonly watchers = new Set<Watcher>();
   private readonly historyLimit: number;
@@ -54,6 +54,8 @@ export class MemoryStorage implements Storage {
   private closed = false;
 
   constructor(options: MemoryStorageOptions = {}) {
+    this.log = new ChangeLog(options.watchBatchIntervalMs ?? memoryDefaults.watchBatchIntervalMs);
+    this.source = memoryChangeSource(this.log);
     this.historyLimit = Math.max(1, options.historyLimit ?? memoryDefaults.historyLimit);
     this.historyMaxAgeMs = options.historyMaxAgeMs;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? memoryDefaults.bookmarkIntervalMs;
@@ -221,7 +223,7 @@ export class MemoryStorage implements Storage {
     this.log.append({ rv, type, entry, resource: entry.resource, namespace: entry.namespace, body: state, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
     if (this.log.size > this.historyLimit) this.dropOldest();
     this.trimByAge();
-    this.log.wakeAll();
+    this.log.notify();
     return written === undefined ? fromBody<T>(state, rv) : withResourceVersion(written, rv);
   }
 

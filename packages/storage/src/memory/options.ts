@@ -14,6 +14,13 @@ export interface MemoryStorageOptions {
    * TooLargeResourceVersion (default 3,000 ms, as the Kubernetes watch cache).
    */
   readonly tooLargeResourceVersionWaitMs?: number;
+  /**
+   * The shortest time between two wake-ups of the store's watches (default 4 ms). Under a steady
+   * stream of writes each watch then reads, and its HTTP stream writes, the changes of one
+   * interval at once; a change after a quiet spell is delivered at once. 0 wakes watches on
+   * every write.
+   */
+  readonly watchBatchIntervalMs?: number;
   /** Milliseconds since the epoch; for age-based compaction (default `Date.now`). */
   readonly clock?: () => number;
 }
@@ -22,4 +29,5 @@ export const memoryDefaults = {
   historyLimit: 10_000,
   bookmarkIntervalMs: 60_000,
   tooLargeResourceVersionWaitMs: 3_000,
+  watchBatchIntervalMs: 4,
 } as const;
