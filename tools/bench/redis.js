@@ -226,6 +226,7 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   const pids = { server: api.pid, watchers: child.pid, writer: process.pid, redis: redisPid };
   const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const sys0 = systemSeconds(api.pid);
+  const gc0 = await gcStats(url);
   const t0 = performance.now();
   const writes = await paced(send, WATCH_RATE, total, (i) => `w-${i}`, (n) => (sent[n] = wall()));
   const achieved = writes.rate;
@@ -235,6 +236,8 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   const sys = (systemSeconds(api.pid) - sys0) / secs;
   pool.close();
   await store?.close();
+  const gc1 = await gcStats(url);
+  log(`server GC during the phase: ${Object.keys(gc1).map((k) => `${k} ${gc1[k].count - (gc0[k]?.count ?? 0)}× ${(1000 * (gc1[k].sum - (gc0[k]?.sum ?? 0))).toFixed(0)} ms`).join(', ')}`);
   log(`watch phase CPU (cores): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; server ${((1e6 * cpu.server * secs) / total).toFixed(0)} µs per write (${((100 * sys) / cpu.server).toFixed(0)}% in the kernel)`);
   await new Promise((r) => setTimeout(r, 1000));
   const before = out.length;
@@ -285,6 +288,17 @@ async function storeWatchLatency(url) {
   await reader.close();
   await writer.close();
   return { p50: pct(lat, 50), p99: pct(lat, 99), max: lat.reduce((a, b) => Math.max(a, b), 0), deliveries: lat.length, achieved };
+}
+
+/** The server's garbage collections so far, by kind ({ minor: { count, sum } ...}), from /metrics. */
+async function gcStats(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = {};
+  for (const m of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} ([\d.e+-]+)$/gm)) {
+    out[m[2]] ??= { count: 0, sum: 0 };
+    out[m[2]][m[1]] = Number(m[3]);
+  }
+  return out;
 }
 
 /** Kernel-mode CPU seconds of a process, from /proc. */

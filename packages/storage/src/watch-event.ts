@@ -23,14 +23,23 @@ function deepFreeze<V>(v: V): V {
   return v;
 }
 
-const parsed = new WeakMap<LoggedChange, { object: KubeObject; prev?: KubeObject }>();
+/**
+ * How many recent changes keep their parsed objects. A change reaches all watches that are
+ * caught up within one wake-up, so only a short tail needs them; a watch further behind parses
+ * again. Keeping parsed objects only that long lets them die young in the garbage collector's
+ * nursery rather than be promoted with the (flat, cheap) bodies the stores retain for history,
+ * which keeps full collections, and their pauses, rare.
+ */
+const parsedLimit = 256;
+const parsed = new Map<LoggedChange, { object: KubeObject; prev?: KubeObject }>();
 
-/** The change's objects, parsed once however many watchers see the change. */
+/** The change's objects, parsed once however many watchers see the change (while it is recent). */
 function objectsOf(c: LoggedChange): { object: KubeObject; prev?: KubeObject } {
   let p = parsed.get(c);
   if (p === undefined) {
     p = { object: deepFreeze(fromBody(c.body, c.rv)) };
     parsed.set(c, p);
+    if (parsed.size > parsedLimit) parsed.delete(parsed.keys().next().value!);
   }
   return p;
 }

@@ -225,6 +225,32 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       ns0.stop();
     });
 
+    it('hands out the same events in batches: writes made while the consumer was busy arrive together, in order', async () => {
+      const s = await ctx.open();
+      const from = await s.create(keyOf('ns', 'before'), testObject('ns', 'before'));
+      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(from), sendInitialEvents: false });
+      const written: number[] = [];
+      for (let i = 0; i < 30; i++) written.push(rvOf(await s.create(keyOf('ns', `b${i}`), testObject('ns', `b${i}`))));
+      const it = w.batches()[Symbol.asyncIterator]();
+      const seen: number[] = [];
+      let batches = 0;
+      const deadline = Date.now() + T;
+      while (seen.length < 30 && Date.now() < deadline) {
+        const next = await it.next();
+        if (next.done === true) break;
+        expect(next.value.length).toBeGreaterThan(0);
+        batches++;
+        for (const e of next.value) seen.push(rvOf(e.resourceVersion));
+      }
+      expect(seen).toEqual(written);
+      expect(batches).toBeLessThan(30);
+      const live = await s.create(keyOf('ns', 'live'), testObject('ns', 'live'));
+      const next = await it.next();
+      expect(next.value?.map((e) => rvOf(e.resourceVersion))).toEqual([rvOf(live)]);
+      w.stop();
+      expect((await it.next()).done).toBe(true);
+    });
+
     it('ends the iteration on stop(), on abort and on close', async () => {
       const s = await ctx.open();
       const w1 = await s.watch<TestObject>({ resource: 'events' });

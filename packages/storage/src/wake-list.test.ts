@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { WakeList } from './wake-list.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('WakeList', () => {
+  it('wakes every waiter once, at once after a quiet spell', () => {
+    const list = new WakeList(50);
+    const woken: string[] = [];
+    list.add(() => woken.push('a'));
+    list.add(() => woken.push('b'));
+    list.notify();
+    expect(woken).toEqual(['a', 'b']);
+    list.notify();
+    expect(woken).toEqual(['a', 'b']);
+  });
+
+  it('defers a wake-up that comes within the interval of the last one, and folds notifications into it', async () => {
+    const list = new WakeList(40);
+    let wakes = 0;
+    const waiter = (): void => {
+      wakes++;
+    };
+    list.add(waiter);
+    list.notify();
+    expect(wakes).toBe(1);
+    list.add(waiter);
+    list.notify();
+    list.notify();
+    list.notify();
+    expect(wakes).toBe(1);
+    await sleep(20);
+    expect(wakes).toBe(1);
+    await sleep(40);
+    expect(wakes).toBe(2);
+  });
+
+  it('does not wake a withdrawn waiter, and wakeNow skips the interval', async () => {
+    const list = new WakeList(1000);
+    const woken: string[] = [];
+    const a = (): void => void woken.push('a');
+    list.add(a);
+    list.notify();
+    list.add(a);
+    list.add(() => woken.push('b'));
+    list.notify();
+    list.delete(a);
+    list.wakeNow();
+    expect(woken).toEqual(['a', 'b']);
+  });
+
+  it('with interval 0 wakes on every notification', () => {
+    const list = new WakeList(0);
+    let wakes = 0;
+    for (let i = 0; i < 3; i++) {
+      list.add(() => void wakes++);
+      list.notify();
+    }
+    expect(wakes).toBe(3);
+  });
+});
