@@ -109,7 +109,7 @@ export class ChangeFeed {
         }
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const reply = (await this.client.xread('COUNT', 1000, 'BLOCK', 1000, 'STREAMS', this.stream, `${this.head}-0`)) as StreamReply;
+        const reply = (await this.client.xread('COUNT', this.limit, 'BLOCK', 1000, 'STREAMS', this.stream, `${this.head}-0`)) as StreamReply;
         lastRead = performance.now();
         if (reply === null) continue;
         for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));

@@ -54,7 +54,7 @@ const storageKey = (namespace: string, name: string): string => (namespace === '
  * in the Stream (`historyLimit`), where a watch that falls further behind reads it; a small
  * window keeps the heap, and so garbage-collection pauses, small.
  */
-const feedWindow = 2048;
+const feedWindow = 512;
 
 /** The Redis keys of one kevents instance; all share the hash tag `{prefix}`. */
 export class RedisKeys {

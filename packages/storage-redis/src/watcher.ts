@@ -14,21 +14,23 @@ export type HistoryReader = (after: number, count: number) => Promise<{ changes:
 export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxBatch = 1024): ChangeSource {
   const epoch = feed.epoch;
   return {
-    read: async (cursor) => {
+    read: (cursor) => {
       if (feed.epoch !== epoch) throw unavailableError('watch ended: the connection to Redis was lost; relist');
-      if (cursor < feed.base) {
-        const { changes, compacted } = await history(cursor, 500);
-        if (changes.length === 0 || changes[0]!.rv !== cursor + 1) throw tooOldResourceVersionError(String(cursor), String(compacted));
-        const contiguous: Change[] = [];
-        for (const c of changes) {
-          if (c.rv !== cursor + 1 + contiguous.length) break;
-          contiguous.push(c);
-        }
-        return contiguous;
-      }
+      if (cursor < feed.base) return fromHistory(cursor);
       return cursor < feed.head ? feed.slice(cursor, maxBatch) : [];
     },
     onNext: (wake) => feed.onNext(wake),
     cancel: (wake) => feed.cancel(wake),
   };
+
+  async function fromHistory(cursor: number): Promise<Change[]> {
+    const { changes, compacted } = await history(cursor, 500);
+    if (changes.length === 0 || changes[0]!.rv !== cursor + 1) throw tooOldResourceVersionError(String(cursor), String(compacted));
+    const contiguous: Change[] = [];
+    for (const c of changes) {
+      if (c.rv !== cursor + 1 + contiguous.length) break;
+      contiguous.push(c);
+    }
+    return contiguous;
+  }
 }

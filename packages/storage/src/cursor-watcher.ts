@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kevents/api';
-import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher, WatchOptions } from './interface.js';
+import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher, WatchOptions, WatchSink } from './interface.js';
+import { pullBatches } from './pull-batches.js';
 import { watchEventFor } from './watch-event.js';
 import type { LoggedChange } from './watch-event.js';
 
@@ -41,6 +42,10 @@ export interface CursorWatchStart<T extends KubeObject> {
  * slow consumer costs no memory. One that falls behind the retained history ends with Expired
  * (`too old resource version: <cursor> (<compacted>)`) and must relist, as a Kubernetes watch
  * does. Both stores build their watches on it; they differ only in their {@link ChangeSource}.
+ *
+ * Delivery is pushed: when the source wakes the watcher it reads everything after its cursor
+ * and hands it to the consumer's sink in the same turn, with no promise per event or per batch
+ * unless a read goes to the store's history or the sink asks to wait.
  */
 export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
   readonly #source: ChangeSource;
@@ -48,15 +53,22 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
   #cursor: number;
   #stopped = false;
   #bookmarkDue = false;
-  #wake: (() => void) | undefined;
+  #initial: Iterator<T> | undefined;
+  #endBookmark: boolean;
+  #sink: WatchSink<T> | undefined;
+  #settle: { resolve: () => void; reject: (err: unknown) => void } | undefined;
+  /** Inside a delivery, or waiting for an asynchronous read or for the sink. */
+  #busy = false;
+  #waiting = false;
   readonly #timer: NodeJS.Timeout | undefined;
-  #batches: AsyncGenerator<readonly StorageWatchEvent<T>[]> | undefined;
   readonly #abort = (): void => this.stop();
 
   constructor(source: ChangeSource, start: CursorWatchStart<T>) {
     this.#source = source;
     this.#start = start;
     this.#cursor = start.from;
+    this.#initial = start.initial[Symbol.iterator]();
+    this.#endBookmark = start.initialEventsEndBookmark;
     if (start.bookmarkIntervalMs !== undefined) {
       this.#timer = setInterval(() => {
         this.#bookmarkDue = true;
@@ -73,26 +85,30 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#start.signal?.removeEventListener('abort', this.#abort);
-    this.#poke();
+    if (this.#waiting) {
+      this.#waiting = false;
+      this.#source.cancel(this.#wake);
+    }
     this.#start.onStop();
+    if (!this.#busy) this.#settleWith(undefined);
+  }
+
+  consume(sink: WatchSink<T>): Promise<void> {
+    if (this.#sink !== undefined) return Promise.reject(new Error('a watcher is consumed once'));
+    this.#sink = sink;
+    return new Promise<void>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      if (this.#stopped) this.#settleWith(undefined);
+      else this.#deliver();
+    });
+  }
+
+  batches(): AsyncIterable<readonly StorageWatchEvent<T>[]> {
+    return pullBatches<T>(this, (sink) => this.consume(sink));
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StorageWatchEvent<T>> {
     return this.#events();
-  }
-
-  batches(): AsyncIterable<readonly StorageWatchEvent<T>[]> {
-    this.#batches ??= this.#run();
-    return this.#batches;
-  }
-
-  /** Resumes a waiting iteration. */
-  #poke(): void {
-    const wake = this.#wake;
-    if (wake === undefined) return;
-    this.#wake = undefined;
-    this.#source.cancel(wake);
-    wake();
   }
 
   async *#events(): AsyncGenerator<StorageWatchEvent<T>> {
@@ -104,45 +120,137 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
     }
   }
 
-  async *#run(): AsyncGenerator<readonly StorageWatchEvent<T>[]> {
-    try {
-      const { prefix, predicate } = this.#start;
-      let initial: StorageWatchEvent<T>[] = [];
-      for (const object of this.#start.initial) {
-        if (this.#stopped) return;
-        if (predicate === undefined || predicate(object)) initial.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
-        if (initial.length === initialBatch) {
-          yield initial;
-          initial = [];
-        }
+  readonly #wake = (): void => {
+    this.#waiting = false;
+    this.#deliver();
+  };
+
+  /** Resumes a watcher waiting for the next change (a due bookmark). */
+  #poke(): void {
+    if (!this.#waiting) return;
+    this.#waiting = false;
+    this.#source.cancel(this.#wake);
+    this.#deliver();
+  }
+
+  /** Hands the sink every batch available now; then waits for the source, a read or the sink. */
+  #deliver(): void {
+    if (this.#busy || this.#sink === undefined) return;
+    this.#busy = true;
+    for (;;) {
+      if (this.#stopped) return this.#idle();
+      let next: readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null;
+      try {
+        next = this.#next();
+      } catch (err) {
+        return this.#fail(err);
       }
-      if (this.#start.initialEventsEndBookmark) initial.push({ type: 'BOOKMARK', resourceVersion: String(this.#cursor), initialEventsEnd: true });
-      if (initial.length > 0 && !this.#stopped) yield initial;
-      for (;;) {
-        if (this.#stopped) return;
-        const changes = await this.#source.read(this.#cursor);
-        if (changes.length > 0) {
-          const batch: StorageWatchEvent<T>[] = [];
-          for (const c of changes) {
-            this.#cursor = c.rv;
-            const event = watchEventFor<T>(c, prefix, predicate);
-            if (event !== undefined) batch.push(event);
-          }
-          if (batch.length > 0 && !this.#stopped) yield batch;
-        } else if (this.#bookmarkDue) {
-          this.#bookmarkDue = false;
-          yield [{ type: 'BOOKMARK', resourceVersion: String(this.#cursor) }];
-        } else if (!this.#stopped) {
-          await new Promise<void>((resolve) => {
-            this.#wake = resolve;
-            this.#source.onNext(resolve);
-          });
-          this.#wake = undefined;
-        }
+      if (next === null) {
+        this.#idle();
+        this.#waiting = true;
+        this.#source.onNext(this.#wake);
+        return;
       }
-    } finally {
-      this.stop();
+      if (next instanceof Promise) {
+        next.then((batch) => this.#hand(batch), (err: unknown) => this.#fail(err));
+        return;
+      }
+      const wait = this.#give(next);
+      if (wait instanceof Promise) return;
     }
+  }
+
+  /** Gives the result of an asynchronous read to the sink, then delivers on (or waits, when it was empty). */
+  #hand(batch: readonly StorageWatchEvent<T>[] | null): void {
+    if (this.#stopped) return this.#idle();
+    if (batch === null) {
+      this.#idle();
+      this.#waiting = true;
+      this.#source.onNext(this.#wake);
+      return;
+    }
+    if (this.#give(batch) instanceof Promise) return;
+    this.#idle();
+    this.#deliver();
+  }
+
+  /** Calls the sink; when it asks to wait, delivers on once it is done. */
+  #give(batch: readonly StorageWatchEvent<T>[]): Promise<void> | undefined {
+    if (batch.length === 0) return undefined;
+    let wait: void | Promise<void>;
+    try {
+      wait = this.#sink!(batch);
+    } catch (err) {
+      this.#fail(err);
+      return Promise.resolve();
+    }
+    if (!(wait instanceof Promise)) return undefined;
+    wait.then(() => {
+      this.#idle();
+      this.#deliver();
+    }, (err: unknown) => this.#fail(err));
+    return wait;
+  }
+
+  /** The next batch: initial events, the initial-events-end bookmark, changes, a due bookmark; null when caught up. */
+  #next(): readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null {
+    const { predicate } = this.#start;
+    if (this.#initial !== undefined) {
+      const batch: StorageWatchEvent<T>[] = [];
+      for (;;) {
+        const r = this.#initial.next();
+        if (r.done === true) {
+          this.#initial = undefined;
+          break;
+        }
+        const object = r.value;
+        if (predicate === undefined || predicate(object)) batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
+        if (batch.length === initialBatch) return batch;
+      }
+      if (batch.length > 0) return batch;
+    }
+    if (this.#endBookmark) {
+      this.#endBookmark = false;
+      return [{ type: 'BOOKMARK', resourceVersion: String(this.#cursor), initialEventsEnd: true }];
+    }
+    const changes = this.#source.read(this.#cursor);
+    if (changes instanceof Promise) return changes.then((cs) => (cs.length > 0 ? this.#toBatch(cs) : null));
+    if (changes.length > 0) return this.#toBatch(changes);
+    if (this.#bookmarkDue) {
+      this.#bookmarkDue = false;
+      return [{ type: 'BOOKMARK', resourceVersion: String(this.#cursor) }];
+    }
+    return null;
+  }
+
+  #toBatch(changes: readonly LoggedChange[]): readonly StorageWatchEvent<T>[] {
+    const { prefix, predicate } = this.#start;
+    const batch: StorageWatchEvent<T>[] = [];
+    for (const c of changes) {
+      this.#cursor = c.rv;
+      const event = watchEventFor<T>(c, prefix, predicate);
+      if (event !== undefined) batch.push(event);
+    }
+    return batch;
+  }
+
+  #idle(): void {
+    this.#busy = false;
+    if (this.#stopped) this.#settleWith(undefined);
+  }
+
+  #fail(err: unknown): void {
+    this.#busy = false;
+    this.#settleWith(err);
+    this.stop();
+  }
+
+  #settleWith(err: unknown): void {
+    const settle = this.#settle;
+    if (settle === undefined) return;
+    this.#settle = undefined;
+    if (err === undefined) settle.resolve();
+    else settle.reject(err);
   }
 }
 

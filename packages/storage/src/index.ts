@@ -9,6 +9,7 @@ export type {
   WatchOptions,
   StorageWatchEvent,
   Watcher,
+  WatchSink,
   WriteOptions,
   UpdateFunction,
   GuaranteedUpdateOptions,

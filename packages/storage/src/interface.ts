@@ -100,21 +100,35 @@ export type StorageWatchEvent<T extends KubeObject = KubeObject> =
   | { readonly type: 'BOOKMARK'; readonly resourceVersion: string; readonly initialEventsEnd?: boolean };
 
 /**
- * A running watch. Iterate it (once) for events (their objects are deeply frozen and shared by
- * every watcher of the change); the iterator throws a StorageError when the
- * watch cannot go on, and ends when stopped, aborted or when the store closes. A consumer that
- * falls so far behind that the changes it has yet to read were compacted gets Expired
- * (`too old resource version: <last delivered> (<compacted>)`) and must relist, as a Kubernetes
- * watch does: stores buffer no events per watcher beyond their shared history.
+ * Receives a watch's events a batch at a time (see {@link Watcher.consume}). Return nothing to
+ * get the next batch as soon as there is one, or a promise to make the watch wait until it
+ * settles (backpressure: a stream whose client reads slowly). A throw or a rejection ends the
+ * watch with that error.
+ */
+export type WatchSink<T extends KubeObject = KubeObject> = (batch: readonly StorageWatchEvent<T>[]) => void | Promise<void>;
+
+/**
+ * A running watch. Its events' objects are deeply frozen and shared by every watcher of the
+ * change. Consume it once, in one of three ways: iterate it for events, iterate
+ * {@link Watcher.batches} for batches, or push batches into a sink with {@link Watcher.consume}.
+ * The watch fails with a StorageError when it cannot go on, and ends when stopped, aborted or
+ * when the store closes. A consumer that falls so far behind that the changes it has yet to read
+ * were compacted gets Expired (`too old resource version: <last delivered> (<compacted>)`) and
+ * must relist, as a Kubernetes watch does: stores buffer no events per watcher beyond their
+ * shared history.
  */
 export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<StorageWatchEvent<T>> {
   /**
    * The same events, in batches: each batch holds the events that were ready when the consumer
-   * asked (at least one), in order. A consumer that handles a batch at once (an HTTP stream that
-   * writes it in one chunk) pays the wait once per batch instead of once per event. Iterate a
-   * watcher one way only: events or batches.
+   * asked (at least one), in order.
    */
   batches(): AsyncIterable<readonly StorageWatchEvent<T>[]>;
+  /**
+   * Pushes the events into `sink` a batch at a time, in order: each batch is everything that was
+   * ready when the store woke the watch, handed over in the same turn (no promise per event or
+   * batch). Resolves when the watch ends; rejects with the error that ended it.
+   */
+  consume(sink: WatchSink<T>): Promise<void>;
   stop(): void;
 }
 

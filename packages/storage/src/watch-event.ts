@@ -31,10 +31,16 @@ function deepFreeze<V>(v: V): V {
  * which keeps full collections, and their pauses, rare.
  */
 const parsedLimit = 256;
-const parsed = new Map<LoggedChange, { object: KubeObject; prev?: KubeObject }>();
+interface Parsed {
+  readonly object: KubeObject;
+  prev?: KubeObject;
+  /** The event of a watch without predicate (the same for all of them). */
+  plain?: StorageWatchEvent;
+}
+const parsed = new Map<LoggedChange, Parsed>();
 
 /** The change's objects, parsed once however many watchers see the change (while it is recent). */
-function objectsOf(c: LoggedChange): { object: KubeObject; prev?: KubeObject } {
+function objectsOf(c: LoggedChange): Parsed {
   let p = parsed.get(c);
   if (p === undefined) {
     p = { object: deepFreeze(fromBody(c.body, c.rv)) };
@@ -59,9 +65,10 @@ const prevOf = (c: LoggedChange): KubeObject => {
  */
 export function watchEventFor<T extends KubeObject>(c: LoggedChange, prefix: KeyPrefix, predicate: Predicate<T> | undefined): StorageWatchEvent<T> | undefined {
   if (c.resource !== prefix.resource || (prefix.namespace !== undefined && c.namespace !== prefix.namespace)) return undefined;
+  const p = objectsOf(c);
+  if (predicate === undefined) return (p.plain ??= Object.freeze({ type: c.type, object: p.object, resourceVersion: String(c.rv) })) as StorageWatchEvent<T>;
   const resourceVersion = String(c.rv);
-  const object = objectsOf(c).object as T;
-  if (predicate === undefined) return { type: c.type, object, resourceVersion };
+  const object = p.object as T;
   const now = predicate(object);
   if (c.type !== 'MODIFIED') return now ? { type: c.type, object, resourceVersion } : undefined;
   const prev = prevOf(c) as T;

@@ -95,11 +95,10 @@ export async function serveWatch(
   const timer = setTimeout(stop, seconds * 1000);
   stream.onClose(stop);
   try {
-    for await (const batch of w.batches()) {
-      if (stream.closed) break;
-      const drained = stream.write(batch.map(lineOf));
-      if (drained) await drained;
-    }
+    await w.consume((batch) => {
+      if (stream.closed) return stop();
+      return stream.write(batch.map(lineOf));
+    });
   } catch (err) {
     if (!stream.closed) void stream.write([errorLine(err)]);
   } finally {

@@ -246,7 +246,8 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       expect(batches).toBeLessThan(30);
       const live = await s.create(keyOf('ns', 'live'), testObject('ns', 'live'));
       const next = await it.next();
-      expect(next.value?.map((e) => rvOf(e.resourceVersion))).toEqual([rvOf(live)]);
+      expect(next.done).toBe(false);
+      expect((next.value as readonly Ev[]).map((e) => rvOf(e.resourceVersion))).toEqual([rvOf(live)]);
       w.stop();
       expect((await it.next()).done).toBe(true);
     });
