@@ -234,9 +234,10 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   await new Promise((r) => setTimeout(r, 500));
   const total = WATCH_RATE * WATCH_SECONDS;
   const pids = { server: api.pid, watchers: child.pid, writer: process.pid, redis: redisPid };
+  const gc0 = await gcStats(url);
+  await new Promise((r) => setTimeout(r, 300)); // let the server settle after rendering /metrics
   const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const sys0 = systemSeconds(api.pid);
-  const gc0 = await gcStats(url);
   const t0 = performance.now();
   const writes = await paced(send, WATCH_RATE, total, (i) => `w-${i}`, (n) => (sent[n] = wall()));
   const achieved = writes.rate;
