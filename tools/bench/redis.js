@@ -151,12 +151,14 @@ async function seed(storage, ns, n) {
 }
 
 /**
- * Posts `total` events named by `name(i)` to `coll` at `rate`/s, spread evenly (a timer every
- * millisecond sends what is due, so arrivals are smooth rather than in bursts); calls `onSend`
- * before each.
+ * Posts `total` events named by `name(i)` at `rate`/s through `send`, spread evenly (a timer every
+ * millisecond sends what is due, so arrivals are smooth rather than in bursts); calls
+ * `onSend(name, i)` before each. The first `measureFrom` writes are warm-up: the returned rate
+ * and create latencies cover the rest.
  */
-async function paced(send, rate, total, name, onSend = () => {}) {
+async function paced(send, rate, total, name, onSend = () => {}, measureFrom = 0) {
   let i = 0;
+  let tMeasure = 0;
   const inflight = [];
   const lat = [];
   const trace = [];
@@ -165,12 +167,15 @@ async function paced(send, rate, total, name, onSend = () => {}) {
     const tick = setInterval(() => {
       const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate) + 1);
       while (i < due) {
-        const n = name(i++);
-        onSend(n);
+        const k = i++;
+        const n = name(k);
+        onSend(n, k);
         const s0 = performance.now();
+        if (k === measureFrom) tMeasure = s0;
         inflight.push(send(n).then(() => {
+          if (k < measureFrom) return;
           lat.push(performance.now() - s0);
-          trace.push(s0 - t0, performance.now() - s0);
+          trace.push(s0 - tMeasure, performance.now() - s0);
         }));
       }
       if (i >= total) {
@@ -188,7 +193,7 @@ async function paced(send, rate, total, name, onSend = () => {}) {
     }
     for (const [w, xs] of [...windows].sort((a, b) => a[0] - b[0])) log(`creates t=${(w / 4).toFixed(2)}s p50 ${pct(xs, 50).toFixed(1)} p99 ${pct(xs, 99).toFixed(1)} max ${pct(xs, 100).toFixed(1)}`);
   }
-  return { rate: total / ((performance.now() - t0) / 1000), p50: pct(lat, 50), p99: pct(lat, 99) };
+  return { rate: (total - measureFrom) / ((performance.now() - tMeasure) / 1000), p50: pct(lat, 50), p99: pct(lat, 99) };
 }
 
 /**
@@ -230,16 +235,24 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
     : (n) => pool.request('POST', path, event(n, ns)).then((r) => {
         if (r.status !== 201) throw new Error(`create ${n}: HTTP ${r.status} ${r.body}`);
       });
-  await paced(send, WATCH_RATE, WATCH_RATE * 3, (i) => `warm-${i}`);
-  await new Promise((r) => setTimeout(r, 500));
+  // Warm-up and measurement are one steady stream: after an idle moment the first half second is
+  // several times slower (the garbage collector shrinks the heap when a process goes idle), which
+  // is not the steady state this measures.
+  const warmN = WATCH_RATE * 3;
   const total = WATCH_RATE * WATCH_SECONDS;
   const pids = { server: api.pid, watchers: child.pid, writer: process.pid, redis: redisPid };
   const gc0 = await gcStats(url);
-  await new Promise((r) => setTimeout(r, 300)); // let the server settle after rendering /metrics
-  const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
-  const sys0 = systemSeconds(api.pid);
-  const t0 = performance.now();
-  const writes = await paced(send, WATCH_RATE, total, (i) => `w-${i}`, (n) => (sent[n] = wall()));
+  let cpu0 = {};
+  let sys0 = 0;
+  let t0 = 0;
+  const writes = await paced(send, WATCH_RATE, warmN + total, (i) => (i < warmN ? `warm-${i}` : `w-${i - warmN}`), (n, i) => {
+    if (i === warmN) {
+      cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+      sys0 = systemSeconds(api.pid);
+      t0 = performance.now();
+    }
+    if (i >= warmN) sent[n] = wall();
+  }, warmN);
   const achieved = writes.rate;
   log(`watch phase creates: p50 ${writes.p50.toFixed(2)} ms, p99 ${writes.p99.toFixed(2)} ms`);
   const secs = (performance.now() - t0) / 1000;
@@ -248,7 +261,7 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   pool.close();
   await store?.close();
   const gc1 = await gcStats(url);
-  log(`server GC during the phase: ${Object.keys(gc1).map((k) => `${k} ${gc1[k].count - (gc0[k]?.count ?? 0)}× ${(1000 * (gc1[k].sum - (gc0[k]?.sum ?? 0))).toFixed(0)} ms`).join(', ')}`);
+  log(`server GC during warm-up and measurement (${3 + WATCH_SECONDS} s): ${Object.keys(gc1).map((k) => `${k} ${gc1[k].count - (gc0[k]?.count ?? 0)}× ${(1000 * (gc1[k].sum - (gc0[k]?.sum ?? 0))).toFixed(0)} ms`).join(', ')}`);
   log(`watch phase CPU (cores): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; server ${((1e6 * cpu.server * secs) / total).toFixed(0)} µs per write (${((100 * sys) / cpu.server).toFixed(0)}% in the kernel)`);
   await new Promise((r) => setTimeout(r, 1000));
   const before = out.length;

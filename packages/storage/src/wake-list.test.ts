@@ -58,4 +58,16 @@ describe('WakeList', () => {
     }
     expect(wakes).toBe(3);
   });
+
+  it('wakes many waiters 16 at a time, letting the event loop turn in between', async () => {
+    const list = new WakeList(0);
+    let woken = 0;
+    for (let i = 0; i < 40; i++) list.add(() => void woken++);
+    list.notify();
+    expect(woken).toBe(16);
+    await new Promise((r) => setImmediate(r));
+    expect(woken).toBe(32);
+    await sleep(5);
+    expect(woken).toBe(40);
+  });
 });

@@ -3,8 +3,12 @@
  * `intervalMs`: a change after a quiet spell wakes them at once, while under a steady stream of
  * writes each wake-up carries every change of the last interval, so a watch reads (and its HTTP
  * stream writes) one batch per interval instead of one per change. Each callback is called once
- * and forgotten.
+ * and forgotten. Waiters are woken 16 at a time with a turn of the event loop in between, so
+ * that a fan-out to many watches does not hold up the requests that arrive meanwhile.
  */
+/** How many waiters are woken before the event loop gets a turn. */
+const wakeChunk = 16;
+
 export class WakeList {
   readonly #intervalMs: number;
   #waiters = new Set<() => void>();
@@ -40,9 +44,15 @@ export class WakeList {
     }
     this.#last = performance.now();
     if (this.#waiters.size === 0) return;
-    const waiters = this.#waiters;
+    const waiters = [...this.#waiters];
     this.#waiters = new Set();
-    for (const w of waiters) w();
+    this.#run(waiters, 0);
+  }
+
+  #run(waiters: (() => void)[], from: number): void {
+    const end = Math.min(waiters.length, from + wakeChunk);
+    for (let i = from; i < end; i++) waiters[i]!();
+    if (end < waiters.length) setImmediate(() => this.#run(waiters, end));
   }
 
   readonly #fire = (): void => {
