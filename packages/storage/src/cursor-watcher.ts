@@ -145,51 +145,47 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
       } catch (err) {
         return this.#fail(err);
       }
-      if (next === null) {
-        this.#idle();
-        this.#waiting = true;
-        this.#source.onNext(this.#wake);
-        return;
-      }
+      if (next === null) return this.#awaitSource();
       if (next instanceof Promise) {
         next.then((batch) => this.#hand(batch), (err: unknown) => this.#fail(err));
         return;
       }
-      const wait = this.#give(next);
-      if (wait instanceof Promise) return;
+      if (!this.#give(next)) return;
     }
   }
 
   /** Gives the result of an asynchronous read to the sink, then delivers on (or waits, when it was empty). */
   #hand(batch: readonly StorageWatchEvent<T>[] | null): void {
     if (this.#stopped) return this.#idle();
-    if (batch === null) {
-      this.#idle();
-      this.#waiting = true;
-      this.#source.onNext(this.#wake);
-      return;
-    }
-    if (this.#give(batch) instanceof Promise) return;
+    if (batch === null) return this.#awaitSource();
+    if (!this.#give(batch)) return;
     this.#idle();
     this.#deliver();
   }
 
-  /** Calls the sink; when it asks to wait, delivers on once it is done. */
-  #give(batch: readonly StorageWatchEvent<T>[]): Promise<void> | undefined {
-    if (batch.length === 0) return undefined;
+  /** Calls the sink; true when it took the batch at once, false when it asked to wait (or failed). */
+  #give(batch: readonly StorageWatchEvent<T>[]): boolean {
+    if (batch.length === 0) return true;
     let wait: void | Promise<void>;
     try {
       wait = this.#sink!(batch);
     } catch (err) {
       this.#fail(err);
-      return Promise.resolve();
+      return false;
     }
-    if (!(wait instanceof Promise)) return undefined;
+    if (!(wait instanceof Promise)) return true;
     wait.then(() => {
       this.#idle();
       this.#deliver();
     }, (err: unknown) => this.#fail(err));
-    return wait;
+    return false;
+  }
+
+  /** Caught up: waits for the source's next wake-up. */
+  #awaitSource(): void {
+    this.#idle();
+    this.#waiting = true;
+    this.#source.onNext(this.#wake);
   }
 
   /** The next batch: initial events, the initial-events-end bookmark, changes, a due bookmark; null when caught up. */
