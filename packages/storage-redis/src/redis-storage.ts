@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kevents/api';
 import {
+  withResourceVersion,
   alreadyExistsError,
   conflictError,
   openCursorWatch,
@@ -188,14 +189,14 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const body = toBody(obj);
     const r = await this.write('c', key, body, obj.metadata?.uid, undefined, '');
-    return fromBody<T>(body, r.rv);
+    return withResourceVersion(obj, r.rv);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
     const body = toBody(obj);
     const r = await this.write('u', key, body, obj.metadata?.uid, options.preconditions, obj.metadata?.resourceVersion ?? '');
-    return fromBody<T>(body, r.rv);
+    return withResourceVersion(obj, r.rv);
   }
 
   async guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options: GuaranteedUpdateOptions = {}): Promise<T> {
@@ -209,7 +210,7 @@ export class RedisStorage implements Storage {
       const body = toBody(next);
       const r = await this.write('g', key, body, next.metadata?.uid, options.preconditions, cur === undefined ? '0' : String(cur.rv), true);
       if (r.status === 'conflict') continue;
-      return fromBody<T>(body, r.rv);
+      return withResourceVersion(next, r.rv);
     }
   }
 

@@ -21,3 +21,11 @@ export function fromBody<T extends KubeObject>(body: string, rv: number): T {
   (obj.metadata ??= {}).resourceVersion = String(rv);
   return obj;
 }
+
+/**
+ * The object just written, with its new resourceVersion: a shallow copy of what the caller
+ * passed (the stores return it instead of parsing the body they just wrote).
+ */
+export function withResourceVersion<T extends KubeObject>(obj: T, rv: number): T {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } };
+}

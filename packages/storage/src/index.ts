@@ -39,7 +39,7 @@ export type { ContinueToken } from './continue.js';
 export { parseResourceVersion, isUnsetResourceVersion } from './resource-version.js';
 export { MemoryStorage } from './memory/memory-storage.js';
 export type { MemoryStorageOptions } from './memory/options.js';
-export { toBody, fromBody } from './body.js';
+export { toBody, fromBody, withResourceVersion } from './body.js';
 export { watchEventFor } from './watch-event.js';
 export type { LoggedChange } from './watch-event.js';
 export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';

@@ -26,7 +26,7 @@ import type {
   WriteOptions,
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
-import { fromBody, toBody } from '../body.js';
+import { fromBody, toBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
@@ -327,10 +327,6 @@ export class MemoryStorage implements Storage {
  * top level and metadata (the store keeps only its serialized body, so nothing the caller does
  * with either object reaches stored state).
  */
-function withResourceVersion<T extends KubeObject>(obj: T, rv: number): T {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } };
-}
-
 function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions | undefined): void {
   if (p === undefined) return;
   if (p.uid !== undefined && p.uid !== (cur.uid ?? '')) throw uidConflictError(key, p.uid, cur.uid ?? '');
