@@ -11,6 +11,7 @@
 //   --store=memory            watch an apiserver on the in-process store instead of Redis
 //   --redis-params=a=1&b=2    extra Redis URL parameters (e.g. watchBatchIntervalMs=2)
 //   --node-arg=X              a Node flag for the apiserver (e.g. --cpu-prof)
+//   --server-arg=X            a kevents-apiserver flag
 // Environment: BENCH_WATCH_TRACE=1 prints latency per 250 ms window; BENCH_SERVER_STDOUT=1 shows the server's stdout.
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -57,10 +58,7 @@ function event(name, ns, note = `bench ${name}`) {
 
 async function startApiserver(storage) {
   const port = await freePort();
-  const pin = process.env.BENCH_SERVER_CPU;
-  const cmd = pin ? 'taskset' : process.execPath;
-  const pre = pin ? ['-c', pin, process.execPath] : [];
-  const p = spawn(cmd, [...pre, ...nodeArgs, main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...serverArgs], { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
+  const p = spawn(process.execPath, [...nodeArgs, main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...serverArgs], { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
   children.add(p);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200, 20_000, () => `apiserver ${storage} did not start`);
@@ -351,7 +349,6 @@ if (only === 'watch') {
     const extra = process.argv.find((a) => a.startsWith('--redis-params='))?.slice('--redis-params='.length);
     const api = await startApiserver(process.argv.includes('--store=memory') ? 'memory' : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`);
     const w = await watchLatency(api, redisPid(redis.port), redis.url, process.argv.includes('--writer=store') ? 'store' : 'http');
-    w.cpu = undefined;
     log(`redis watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`);
     api.stop();
   } finally {

@@ -56,11 +56,6 @@ export class ChangeFeed {
     this.loop ??= this.run();
   }
 
-  /** The change at `rv` when it is in the window. */
-  at(rv: number): Change | undefined {
-    return rv > this.base && rv <= this.head ? this.items[this.off + rv - this.base - 1] : undefined;
-  }
-
   /** The changes in `(after, head]` that are in the window, at most `max` of them. */
   slice(after: number, max: number): Change[] {
     const from = this.off + Math.max(after, this.base) - this.base;
