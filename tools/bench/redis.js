@@ -8,6 +8,7 @@
 //   --only=watch              just the HTTP watch-delivery measurement, with these knobs:
 //   --writer=http|store       writes through the watched apiserver (default) or by another replica's store
 //   --watchers=N --rate=N --watch-seconds=N   (defaults 100, 1000, 4)
+//   --idle-ms=N               pause N ms between the warm-up and the measured writes (default: none)
 //   --store=memory            watch an apiserver on the in-process store instead of Redis
 //   --redis-params=a=1&b=2    extra Redis URL parameters (e.g. watchBatchIntervalMs=2)
 //   --node-arg=X              a Node flag for the apiserver (e.g. --cpu-prof)
@@ -42,6 +43,7 @@ const CONCURRENCY = 16;
 const LIST_SIZES = quick ? [10_000] : [10_000, 100_000];
 const WATCHERS = Number(process.argv.find((a) => a.startsWith('--watchers='))?.slice(11) ?? 100);
 const WATCH_RATE = Number(process.argv.find((a) => a.startsWith('--rate='))?.slice(7) ?? 1_000);
+const IDLE_MS = Number(process.argv.find((a) => a.startsWith('--idle-ms='))?.slice(10) ?? 0);
 const WATCH_SECONDS = Number(process.argv.find((a) => a.startsWith('--watch-seconds='))?.slice(16) ?? (quick ? 2 : 4));
 
 const log = (msg) => process.stdout.write(`[bench] ${msg}\n`);
@@ -243,14 +245,24 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   let cpu0 = {};
   let sys0 = 0;
   let t0 = 0;
-  const writes = await paced(send, WATCH_RATE, warmN + total, (i) => (i < warmN ? `warm-${i}` : `w-${i - warmN}`), (n, i) => {
+  const onSend = (n, i) => {
     if (i === warmN) {
       cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
       sys0 = systemSeconds(api.pid);
       t0 = performance.now();
     }
     if (i >= warmN) sent[n] = wall();
-  }, warmN);
+  };
+  const name = (i) => (i < warmN ? `warm-${i}` : `w-${i - warmN}`);
+  let writes;
+  if (IDLE_MS > 0) {
+    // The measured stream starts after an idle pause: how the first writes after a quiet spell fare.
+    await paced(send, WATCH_RATE, warmN, name, onSend, warmN);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    writes = await paced(send, WATCH_RATE, total, (i) => name(i + warmN), (n, i) => onSend(n, i + warmN));
+  } else {
+    writes = await paced(send, WATCH_RATE, warmN + total, name, onSend, warmN);
+  }
   const achieved = writes.rate;
   log(`watch phase creates: p50 ${writes.p50.toFixed(2)} ms, p99 ${writes.p99.toFixed(2)} ms`);
   const secs = (performance.now() - t0) / 1000;
