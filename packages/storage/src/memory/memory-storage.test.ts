@@ -36,6 +36,38 @@ describe('MemoryStorage', () => {
     await s.close();
   });
 
+  it('counts remainingItemCount exactly when the history is shorter than the rest of the list', async () => {
+    // 600 keys in 3 namespaces and a history of 150 changes: the count after a page comes from
+    // the history (creations after the list, deletions not yet compacted), not from a walk.
+    const s = new MemoryStorage({ historyLimit: 150 });
+    const name = (i: number): string => `k${String(i).padStart(4, '0')}`;
+    for (let i = 0; i < 600; i++) await s.create(keyOf(`ns${i % 3}`, name(i)), testObject(`ns${i % 3}`, name(i)));
+    for (let i = 0; i < 600; i += 7) await s.delete(keyOf(`ns${i % 3}`, name(i)));
+    const liveNow = async (namespace: string | undefined): Promise<string[]> =>
+      (await s.list({ resource: 'events', ...(namespace === undefined ? {} : { namespace }) })).items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+    for (const namespace of [undefined, 'ns1']) {
+      const expected = await liveNow(namespace);
+      const prefix = { resource: 'events', ...(namespace === undefined ? {} : { namespace }) };
+      const first = await s.list(prefix, { limit: 25 });
+      expect(first.remainingItemCount).toBe(expected.length - 25);
+      // Writes after the first page: new keys inside and after the page, deletions, a recreation.
+      await s.create(keyOf('ns1', 'k0000a'), testObject('ns1', 'k0000a'));
+      await s.create(keyOf('ns1', 'k9999'), testObject('ns1', 'k9999'));
+      await s.delete(keyOf('ns1', name(589)));
+      await s.delete(keyOf('ns0', name(591)));
+      await s.create(keyOf('ns1', name(7)), testObject('ns1', name(7)));
+      const second = await s.list(prefix, { limit: 25, continue: first.continue! });
+      expect(second.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(expected.slice(25, 50));
+      expect(second.remainingItemCount).toBe(expected.length - 50);
+      await s.delete(keyOf('ns1', 'k0000a'));
+      await s.delete(keyOf('ns1', 'k9999'));
+      await s.create(keyOf('ns1', name(589)), testObject('ns1', name(589)));
+      await s.create(keyOf('ns0', name(591)), testObject('ns0', name(591)));
+      await s.delete(keyOf('ns1', name(7)));
+    }
+    await s.close();
+  });
+
   it('answers Unavailable after close', async () => {
     const s = new MemoryStorage();
     await s.ready();

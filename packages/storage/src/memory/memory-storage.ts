@@ -304,9 +304,33 @@ export class MemoryStorage implements Storage {
     if (i >= end || last === undefined) return { items, resourceVersion };
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
-    let remaining = 0;
-    for (; i < end; i++) if (liveAt(keys[i], at) !== undefined) remaining++;
-    return { ...result, remainingItemCount: remaining };
+    return { ...result, remainingItemCount: this.countLive(prefix, keys, i, end, at) };
+  }
+
+  /**
+   * How many of `keys[from, end)` (the keys of `prefix` from one on) are live at `at`. Every key
+   * there that is not live at `at` has a retained change: it was created after `at`, or deleted
+   * by a change not yet compacted (compaction drops a key with its last tombstone). So when the
+   * history is shorter than the rest of the range, counting the keys the history names that are
+   * not live gives the same exact number without walking the range.
+   */
+  private countLive(prefix: KeyPrefix, keys: readonly KeyEntry[], from: number, end: number, at: number): number {
+    let live = 0;
+    if (end - from <= this.log.size) {
+      for (let i = from; i < end; i++) if (liveAt(keys[i], at) !== undefined) live++;
+      return live;
+    }
+    const first = keys[from].key;
+    const namespace = prefix.namespace === '' ? undefined : prefix.namespace;
+    const seen = new Set<KeyEntry>();
+    let notLive = 0;
+    for (let rv = this.log.compacted + 1; rv <= this.log.rv; rv++) {
+      const e = this.log.at(rv)!.entry;
+      if (e.resource !== prefix.resource || e.key < first || (namespace !== undefined && e.namespace !== namespace) || seen.has(e)) continue;
+      seen.add(e);
+      if (liveAt(e, at) === undefined) notLive++;
+    }
+    return end - from - notLive;
   }
 
   /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */
