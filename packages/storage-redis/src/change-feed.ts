@@ -1,6 +1,6 @@
 import { WakeList } from '@kevents/storage';
 import { decodeEntry, type Change } from './codec.js';
-import type { Client } from './connection.js';
+import { closeClient, type Client } from './connection.js';
 
 type StreamReply = [string, [string, string[]][]][] | null;
 
@@ -79,7 +79,7 @@ export class ChangeFeed {
   async close(): Promise<void> {
     this.closed = true;
     this.waiters.wakeNow();
-    this.client.disconnect();
+    closeClient(this.client);
     await this.loop?.catch(() => undefined);
   }
 

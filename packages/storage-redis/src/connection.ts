@@ -22,14 +22,53 @@ function baseOptions(target: RedisTarget, commandTimeoutMs: number | undefined):
     autoResendUnfulfilledCommands: false,
     commandTimeout: commandTimeoutMs,
     connectTimeout: 2_000,
+    disconnectTimeout: 200,
     lazyConnect: false,
     retryStrategy: (times) => Math.min(50 * times, 1_000),
+    // A master demoted to a replica (a Sentinel or Cluster failover while it stays up) answers
+    // writes with READONLY: reconnect, which asks the Sentinels or the cluster for the new master.
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 1 : false),
     connectionName: 'kevents',
   };
 }
 
-/** Opens a client for the target. The blocking Stream reader gets its own (no command timeout). */
+const closing = new WeakSet<Client>();
+
+/**
+ * Reconnects a client that ended without being closed. ioredis ends a Sentinel client for good
+ * when the Sentinels announce a failover while it is reconnecting (its failover detector closes
+ * the pending connection), and that is just what a crashed master produces; a store must come
+ * back by itself, so an end that {@link closeClient} did not ask for starts a new connection
+ * (after 100 ms, up to 1 s between attempts).
+ */
+function reconnectAfterEnd(client: Client): Client {
+  let attempts = 0;
+  client.on('ready', () => (attempts = 0));
+  client.on('end', () => {
+    if (closing.has(client)) return;
+    const retry = setTimeout(() => {
+      if (!closing.has(client) && client.status === 'end') client.connect().catch(() => undefined);
+    }, Math.min(100 * ++attempts, 1_000));
+    retry.unref();
+  });
+  return client;
+}
+
+/** Closes a client for good (no reconnection). */
+export function closeClient(client: Client): void {
+  closing.add(client);
+  client.disconnect();
+}
+
+/**
+ * Opens a client for the target; it reconnects by itself until {@link closeClient}. The blocking
+ * Stream reader gets its own (no command timeout).
+ */
 export function openClient(target: RedisTarget, commandTimeoutMs: number | undefined): Client {
+  return reconnectAfterEnd(newClient(target, commandTimeoutMs));
+}
+
+function newClient(target: RedisTarget, commandTimeoutMs: number | undefined): Client {
   const base = baseOptions(target, commandTimeoutMs);
   if (target.mode === 'cluster') {
     const options: ClusterOptions = {

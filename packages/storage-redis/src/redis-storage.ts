@@ -35,7 +35,7 @@ import type {
 } from '@kevents/storage';
 import { ChangeFeed } from './change-feed.js';
 import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
-import { openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
+import { closeClient, openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
 import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
 import { redisChangeSource } from './watcher.js';
@@ -278,7 +278,7 @@ export class RedisStorage implements Storage {
     clearInterval(this.compactTimer);
     for (const w of [...this.watchers]) w.stop();
     await this.feed.close();
-    this.client.disconnect();
+    closeClient(this.client);
   }
 
   private checkOpen(): void {

@@ -150,20 +150,31 @@ export async function waitFor(check: () => Promise<boolean> | boolean, ms: numbe
   }
 }
 
-/** A master with Sentinels watching it (name `mymaster`, quorum 1). */
+/**
+ * A master with Sentinels watching it (name `mymaster`, quorum 1), and optionally replicas that
+ * the Sentinels can promote (down after 1 s, so a failover takes a few seconds).
+ */
 export class RedisSentinelSet {
   readonly master: RedisServer;
+  readonly replicas: readonly RedisServer[];
   readonly sentinels: readonly RedisServer[];
 
-  private constructor(master: RedisServer, sentinels: RedisServer[]) {
+  private constructor(master: RedisServer, replicas: RedisServer[], sentinels: RedisServer[]) {
     this.master = master;
+    this.replicas = replicas;
     this.sentinels = sentinels;
   }
 
-  static async start(sentinelCount = 1): Promise<RedisSentinelSet> {
+  static async start(sentinelCount = 1, replicaCount = 0): Promise<RedisSentinelSet> {
     const master = await RedisServer.start();
+    const replicas: RedisServer[] = [];
     const sentinels: RedisServer[] = [];
     try {
+      for (let i = 0; i < replicaCount; i++) {
+        const r = await RedisServer.start({ args: ['--replicaof', '127.0.0.1', String(master.port)] });
+        replicas.push(r);
+        await waitFor(async () => (await infoField(r.port, 'replication', 'master_link_status')) === 'up', 10_000, () => `replica ${r.port} did not sync`);
+      }
       for (let i = 0; i < sentinelCount; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'kevents-sentinel-'));
         const port = await freePort();
@@ -174,14 +185,25 @@ export class RedisSentinelSet {
           'sentinel down-after-milliseconds mymaster 1000',
           'sentinel failover-timeout mymaster 5000', '',
         ].join('\n'));
-        sentinels.push(await RedisServer.start({ dir, port, configFile: conf, sentinel: true }));
+        const sentinel = await RedisServer.start({ dir, port, configFile: conf, sentinel: true });
+        sentinels.push(sentinel);
+        // A Sentinel learns the replicas from the master's INFO; it can fail over only once it knows them.
+        await waitFor(async () => (await sentinelReplicaCount(sentinel.port)) >= replicaCount, 15_000, () => `sentinel ${port} did not discover the replicas`);
       }
     } catch (err) {
       await master.stop();
+      for (const r of replicas) await r.stop();
       for (const s of sentinels) await s.stop();
       throw err;
     }
-    return new RedisSentinelSet(master, sentinels);
+    return new RedisSentinelSet(master, replicas, sentinels);
+  }
+
+  /** The port of the server the Sentinels name as master now. */
+  currentMasterPort(): number | undefined {
+    const r = spawnSync('redis-cli', ['-p', String(this.sentinels[0].port), 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+    const port = Number(r.stdout.trim().split('\n')[1]);
+    return Number.isFinite(port) && port > 0 ? port : undefined;
   }
 
   /** `redis+sentinel://127.0.0.1:<p1>,127.0.0.1:<p2>/mymaster`. */
@@ -194,8 +216,21 @@ export class RedisSentinelSet {
       await s.stop();
       rmSync(s.dir, { recursive: true, force: true });
     }
+    for (const r of this.replicas) await r.stop();
     await this.master.stop();
   }
+}
+
+/** One field of `INFO <section>` (undefined when absent or the server does not answer). */
+function infoField(port: number, section: string, field: string): string | undefined {
+  const r = spawnSync('redis-cli', ['-p', String(port), 'info', section], { encoding: 'utf8', timeout: 2_000 });
+  return new RegExp(`^${field}:(.*)$`, 'm').exec(r.stdout ?? '')?.[1]?.trim();
+}
+
+/** How many replicas a Sentinel knows for `mymaster`. */
+function sentinelReplicaCount(port: number): number {
+  const r = spawnSync('redis-cli', ['-p', String(port), 'sentinel', 'replicas', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+  return (r.stdout.match(/^name$/gm) ?? []).length;
 }
 
 /** A Redis Cluster of `size` masters (no replicas), made with `redis-cli --cluster create`. */
