@@ -233,7 +233,7 @@ function sentinelReplicaCount(port: number): number {
   return (r.stdout.match(/^name$/gm) ?? []).length;
 }
 
-/** A Redis Cluster of `size` masters (no replicas), made with `redis-cli --cluster create`. */
+/** A Redis Cluster of `size` masters, each with `replicas` replicas, made with `redis-cli --cluster create`. */
 export class RedisClusterSet {
   readonly nodes: readonly RedisServer[];
 
@@ -241,13 +241,13 @@ export class RedisClusterSet {
     this.nodes = nodes;
   }
 
-  static async start(size = 3): Promise<RedisClusterSet> {
+  static async start(size = 3, replicas = 0): Promise<RedisClusterSet> {
     const nodes: RedisServer[] = [];
     try {
-      for (let i = 0; i < size; i++) {
+      for (let i = 0; i < size * (1 + replicas); i++) {
         nodes.push(await RedisServer.start({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'] }));
       }
-      const r = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], {
+      const r = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
         encoding: 'utf8',
         timeout: 30_000,
       });
@@ -267,6 +267,26 @@ export class RedisClusterSet {
   /** `redis+cluster://127.0.0.1:<p1>,...`. */
   get url(): string {
     return `redis+cluster://${this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`;
+  }
+
+  /** The node that serves `key`'s slot now, from any live node's CLUSTER NODES (undefined while none does). */
+  masterOf(key: string): RedisServer | undefined {
+    for (const n of this.nodes) {
+      if (!n.running) continue;
+      const slot = Number(spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'keyslot', key], { encoding: 'utf8', timeout: 2_000 }).stdout.trim());
+      const table = spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'nodes'], { encoding: 'utf8', timeout: 2_000 }).stdout ?? '';
+      for (const line of table.split('\n')) {
+        const [, addr = '', flags = '', , , , , state = '', ...ranges] = line.split(' ');
+        if (!flags.includes('master') || flags.includes('fail') || state !== 'connected') continue;
+        const serves = ranges.some((r) => {
+          const [lo, hi = lo] = r.split('-').map(Number);
+          return slot >= lo! && slot <= hi!;
+        });
+        if (serves) return this.nodes.find((x) => addr.startsWith(`127.0.0.1:${x.port}@`));
+      }
+      return undefined;
+    }
+    return undefined;
   }
 
   async stop(): Promise<void> {
