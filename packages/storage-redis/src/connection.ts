@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { StorageError, unavailableError } from '@kevents/storage';
-import type { RedisTarget } from './options.js';
+import type { RedisTarget, RedisTlsOptions } from './options.js';
 
 /** A client of either shape; both have the commands the store uses. */
 export type Client = Redis | Cluster;
@@ -11,12 +11,12 @@ export type Client = Redis | Cluster;
  * while disconnected fails at once), no retries or resends of a command after a disconnect, a
  * command timeout, and RESP2 (ioredis 5 speaks RESP2 only; reply shapes below assume it).
  */
-function baseOptions(target: RedisTarget, commandTimeoutMs: number | undefined): RedisOptions {
+function baseOptions(target: RedisTarget, commandTimeoutMs: number | undefined, tls: RedisTlsOptions | undefined): RedisOptions {
   return {
     username: target.username,
     password: target.password,
     db: target.db,
-    tls: target.tls ? {} : undefined,
+    tls: target.tls ? { ...tls } : undefined,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
@@ -64,12 +64,15 @@ export function closeClient(client: Client): void {
  * Opens a client for the target; it reconnects by itself until {@link closeClient}. The blocking
  * Stream reader gets its own (no command timeout).
  */
-export function openClient(target: RedisTarget, commandTimeoutMs: number | undefined): Client {
-  return reconnectAfterEnd(newClient(target, commandTimeoutMs));
+export function openClient(target: RedisTarget, commandTimeoutMs: number | undefined, tls?: RedisTlsOptions): Client {
+  if (tls !== undefined && !target.tls) {
+    throw new Error(`TLS settings were given, but ${target.description} does not use TLS: use rediss://, rediss+sentinel://, rediss+cluster:// or ?tls=true`);
+  }
+  return reconnectAfterEnd(newClient(target, commandTimeoutMs, tls));
 }
 
-function newClient(target: RedisTarget, commandTimeoutMs: number | undefined): Client {
-  const base = baseOptions(target, commandTimeoutMs);
+function newClient(target: RedisTarget, commandTimeoutMs: number | undefined, tls: RedisTlsOptions | undefined): Client {
+  const base = baseOptions(target, commandTimeoutMs, tls);
   if (target.mode === 'cluster') {
     const options: ClusterOptions = {
       redisOptions: { ...base, db: undefined },
@@ -88,6 +91,7 @@ function newClient(target: RedisTarget, commandTimeoutMs: number | undefined): C
       sentinelPassword: target.sentinelPassword,
       sentinelRetryStrategy: (times) => Math.min(100 * times, 1_000),
       enableTLSForSentinelMode: target.tls,
+      sentinelTLS: target.tls ? { ...tls } : undefined,
       failoverDetector: true,
     });
   }

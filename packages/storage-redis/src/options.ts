@@ -34,6 +34,24 @@ export interface RedisStorageOptions {
   readonly commandTimeoutMs?: number;
   /** How long `createRedisStorage` waits for the first connection before returning anyway (default 3,000 ms). */
   readonly connectWaitMs?: number;
+  /**
+   * TLS settings for a TLS URL (`rediss://`, `rediss+sentinel://`, `rediss+cluster://` or
+   * `tls=true`); without them the system's CAs verify the server and no client certificate is
+   * sent. Giving them with a plain URL is an error.
+   */
+  readonly tls?: RedisTlsOptions;
+}
+
+/** What Node's `tls.connect` gets for every connection to Redis (and to Sentinels). */
+export interface RedisTlsOptions {
+  /** CA certificates (PEM) that verify the servers, instead of the system's. */
+  readonly ca?: string | Buffer;
+  /** A client certificate (PEM), for servers that require one (Redis's default, `tls-auth-clients yes`). */
+  readonly cert?: string | Buffer;
+  /** The client certificate's private key (PEM). */
+  readonly key?: string | Buffer;
+  /** The server name to verify and send with SNI, when it differs from the host in the URL. */
+  readonly servername?: string;
 }
 
 export const redisDefaults = {

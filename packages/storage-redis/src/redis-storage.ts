@@ -123,9 +123,9 @@ export class RedisStorage implements Storage {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? redisDefaults.bookmarkIntervalMs;
     this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
     this.description = `${target.description} (prefix ${prefix})`;
-    this.client = openClient(target, options.commandTimeoutMs ?? redisDefaults.commandTimeoutMs);
+    this.client = openClient(target, options.commandTimeoutMs ?? redisDefaults.commandTimeoutMs, options.tls);
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
-    const reader = openClient(target, undefined);
+    const reader = openClient(target, undefined, options.tls);
     reader.on('error', () => undefined);
     const wakeMs = num('watchBatchIntervalMs', options.watchBatchIntervalMs, redisDefaults.watchBatchIntervalMs);
     this.feed = new ChangeFeed(reader, this.keys.stream, Math.min(this.historyLimit, feedWindow), wakeMs, () => this.rv(), () => this.endWatches());

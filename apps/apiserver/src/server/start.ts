@@ -28,7 +28,13 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     throw new Error(`--insecure-port is refused on the non-loopback address ${host}; use --secure-port`);
   }
   if (securePort === 0 && insecurePort === 0) throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
-  const storage = await createStorage({ storage: flags['storage'] ?? 'memory', historyLimit: Number(flags['watch-history']) });
+  const storage = await createStorage({
+    storage: flags['storage'] ?? 'memory',
+    historyLimit: Number(flags['watch-history']),
+    caFile: flags['storage-cafile'] ?? '',
+    certFile: flags['storage-certfile'] ?? '',
+    keyFile: flags['storage-keyfile'] ?? '',
+  });
   const watches = new WatchHub();
   const shared = {
     storage,

@@ -1,11 +1,33 @@
+import { readFile } from 'node:fs/promises';
 import { MemoryStorage } from '@kevents/storage';
 import type { Storage } from '@kevents/storage';
-import { createRedisStorage } from '@kevents/storage-redis';
+import { createRedisStorage, type RedisTlsOptions } from '@kevents/storage-redis';
 
 /** Options the `--storage` flag and its companions give a store. */
 export interface StorageFlags {
   readonly storage: string;
   readonly historyLimit: number;
+  /** `--storage-cafile`, `--storage-certfile`, `--storage-keyfile` (for a TLS Redis URL). */
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+/** Reads the TLS files of a Redis store; undefined when none is given. */
+async function redisTls(flags: StorageFlags): Promise<RedisTlsOptions | undefined> {
+  const { caFile = '', certFile = '', keyFile = '' } = flags;
+  if (!caFile && !certFile && !keyFile) return undefined;
+  if (!certFile !== !keyFile) throw new Error('--storage-certfile and --storage-keyfile must be given together');
+  const read = async (flag: string, file: string): Promise<string | undefined> => {
+    if (!file) return undefined;
+    try {
+      return await readFile(file, 'utf8');
+    } catch (err) {
+      throw new Error(`--${flag}=${file}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  const [ca, cert, key] = await Promise.all([read('storage-cafile', caFile), read('storage-certfile', certFile), read('storage-keyfile', keyFile)]);
+  return { ...(ca === undefined ? {} : { ca }), ...(cert === undefined ? {} : { cert }), ...(key === undefined ? {} : { key }) };
 }
 
 /**
@@ -15,16 +37,21 @@ export interface StorageFlags {
  * - `redis+sentinel://[user:pass@]host:port[,host:port...]/<master>[/db]` (also `rediss+sentinel://`);
  * - `redis+cluster://host:port[,host:port...]` (also `rediss+cluster://`).
  * Redis URLs take `?prefix=<name>` (key prefix and hash tag, default `kevents`),
- * `historyLimit`, `historyMaxAgeMs` and `sentinelPassword`; see docs/operations.md. The
+ * `historyLimit`, `historyMaxAgeMs` and `sentinelPassword`; a TLS URL takes a CA and a client
+ * certificate from `--storage-cafile`, `--storage-certfile` and `--storage-keyfile`; see docs/operations.md. The
  * Redis store starts even when Redis is down (it reconnects by itself; `/readyz` says so).
  */
 export async function createStorage(flags: StorageFlags): Promise<Storage> {
   const spec = flags.storage.trim();
-  if (spec === '' || spec === 'memory') return new MemoryStorage({ historyLimit: flags.historyLimit });
+  if (spec === '' || spec === 'memory') {
+    if (flags.caFile || flags.certFile || flags.keyFile) throw new Error('--storage-cafile, --storage-certfile and --storage-keyfile apply to a TLS Redis --storage (rediss://...)');
+    return new MemoryStorage({ historyLimit: flags.historyLimit });
+  }
   if (/^rediss?(\+sentinel|\+cluster)?:\/\//.test(spec)) {
     const historyLimit = Number.isSafeInteger(flags.historyLimit) && flags.historyLimit > 0 ? flags.historyLimit : undefined;
     const fromUrl = /[?&]historyLimit=/.test(spec);
-    return createRedisStorage({ url: spec, historyLimit: fromUrl ? undefined : historyLimit });
+    const tls = await redisTls(flags);
+    return createRedisStorage({ url: spec, historyLimit: fromUrl ? undefined : historyLimit, ...(tls === undefined ? {} : { tls }) });
   }
   throw new Error(`--storage=${spec}: unknown storage; use memory, redis://, rediss://, redis+sentinel:// or redis+cluster:// (see docs/operations.md)`);
 }

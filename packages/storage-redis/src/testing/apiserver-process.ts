@@ -32,8 +32,12 @@ export class ApiserverProcess {
     proc.stderr?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
   }
 
-  /** Starts `node apps/apiserver/dist/main.js --storage=<storage>` and waits for /healthz. Fails clearly without a build. */
-  static async start(storage: string, extraArgs: readonly string[] = []): Promise<ApiserverProcess> {
+  /**
+   * Starts `node apps/apiserver/dist/main.js --storage=<storage>` and waits until `healthPath`
+   * answers 200 (`/healthz` includes the store; `/livez` does not). Fails clearly without a
+   * build, and kills the process when it does not come up.
+   */
+  static async start(storage: string, extraArgs: readonly string[] = [], healthPath = '/healthz'): Promise<ApiserverProcess> {
     const main = join(repoRoot(), 'apps', 'apiserver', 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
     const port = await freePort();
@@ -43,14 +47,19 @@ export class ApiserverProcess {
     live.add(proc);
     proc.once('exit', () => live.delete(proc));
     const a = new ApiserverProcess(port, proc);
-    await waitFor(
-      async () => {
-        if (proc.exitCode !== null) throw new Error(`apiserver exited (${proc.exitCode}): ${a.output}`);
-        return (await fetch(`${a.url}/healthz`).then((r) => r.status, () => 0)) === 200;
-      },
-      20_000,
-      () => `apiserver on ${port} did not start: ${a.output}`,
-    );
+    try {
+      await waitFor(
+        async () => {
+          if (proc.exitCode !== null) throw new Error(`apiserver exited (${proc.exitCode}): ${a.output}`);
+          return (await fetch(`${a.url}${healthPath}`).then((r) => r.status, () => 0)) === 200;
+        },
+        20_000,
+        () => `apiserver on ${port} did not start: ${a.output}`,
+      );
+    } catch (err) {
+      await a.stop();
+      throw err;
+    }
     return a;
   }
 

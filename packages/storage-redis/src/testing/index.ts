@@ -1,3 +1,5 @@
 export { RedisClusterSet, RedisSentinelSet, RedisServer, freePort, haveRedisServer, redisCommand, redisServerBinary, waitFor } from './redis-process.js';
 export type { RedisServerOptions } from './redis-process.js';
 export { ApiserverProcess, repoRoot } from './apiserver-process.js';
+export { redisTlsArgs, writeTlsFiles } from './tls-files.js';
+export type { TlsFiles } from './tls-files.js';
