@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Redis storage benchmark (run after `npm run build`): creates, gets, paged lists (10,000 and
+// Redis storage benchmark (run after `npm run build`): creates (also with the append-only file on,
+// everysec and always), gets, paged lists (10,000 and
 // 100,000 events, pages of 500) and watch delivery latency (100 watchers, 1,000 writes/s) against
 // kevents-apiserver processes on Redis and on the in-process store, beside a bare fastify echo
 // server and `redis-benchmark` SET, all on loopback in one run. Prints ratios against the targets:
@@ -394,6 +395,21 @@ try {
     api.stop();
   }
 
+  // The cost of durability: the same creates on Redis with the append-only file on.
+  for (const fsync of ['everysec', 'always']) {
+    const durable = await RedisServer.start({ args: ['--appendonly', 'yes', '--appendfsync', fsync] });
+    try {
+      const api = await startApiserver(`${durable.url}?prefix=bench`);
+      const coll = `${api.url}/apis/events.k8s.io/v1/namespaces/bench/events`;
+      await load(300, (i) => post(coll, event(`warm-${i}`, 'bench')));
+      results[`aof-${fsync}`] = await load(N_CREATE, (i) => post(coll, event(`c-${i}`, 'bench')));
+      log(`redis create, appendfsync ${fsync}: ${fmt(results[`aof-${fsync}`])}`);
+      api.stop();
+    } finally {
+      await durable.stop();
+    }
+  }
+
   for (const size of LIST_SIZES) {
     const ns = `list${size}`;
     const mem = await startApiserver('memory');
@@ -429,6 +445,7 @@ for (const size of LIST_SIZES) {
   const x = r[`redisList${size}`];
   console.log(`| list ${size} by 500 (whole list) | ${m.ms.toFixed(0)} ms | ${x.ms.toFixed(0)} ms | ${ratio(m.ms, x.ms)} speed |`);
 }
+console.log(`\ncreates on Redis by durability setting (same load): no persistence ${fmt(r.redisCreate)}; appendonly + appendfsync everysec ${fmt(r['aof-everysec'])} (${ratio(r['aof-everysec'].rps, r.redisCreate.rps)}); appendfsync always ${fmt(r['aof-always'])} (${ratio(r['aof-always'].rps, r.redisCreate.rps)})`);
 console.log(`\nfastify echo baseline: ${fmt(r.echo)}; redis-benchmark SET: ${r.redisSet.toFixed(0)} req/s`);
 const createRatio = r.redisCreate.rps / r.echo.rps;
 console.log(`creates on Redis / echo baseline: ${(100 * createRatio).toFixed(0)}% (target >= 40%: ${createRatio >= 0.4 ? 'met' : 'MISSED'})`);
