@@ -112,9 +112,9 @@ export function waitReady(client: Client, ms: number): Promise<void> {
   });
 }
 
-const transient = /^(LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|MOVED|ASK)\b/;
+const transient = /^(LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|MOVED|ASK|OOM)\b/;
 
-/** Maps a client error to a StorageError: transport problems and failovers are Unavailable. */
+/** Maps a client error to a StorageError: transport problems, failovers and a full Redis (OOM) are Unavailable. */
 export function toStorageError(err: unknown): StorageError {
   if (err instanceof StorageError) return err;
   const e = err as { name?: string; message?: string };

@@ -58,15 +58,18 @@ else
   if expect ~= '' and expect ~= curRv then return {'conflict'} end
   if op == 'u' and body == curBody then return {'noop', curRv} end
 end
-local rv = redis.call('INCR', KEYS[1])
-local id = rv .. '-0'
 if op == 'd' then
+  -- The first write is one that frees memory: a full Redis (maxmemory, noeviction) refuses only a
+  -- script's first write, so deletes still go through and make room.
   redis.call('HDEL', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)
   if useNs == '1' then redis.call('ZREM', KEYS[4], key) end
-  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
+  local rv = redis.call('INCR', KEYS[1])
+  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
   return {'ok', rv, curBody}
 end
+local rv = redis.call('INCR', KEYS[1])
+local id = rv .. '-0'
 redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
 if op == 'c' then
   redis.call('ZADD', KEYS[3], 0, key)
