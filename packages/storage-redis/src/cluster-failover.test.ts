@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
-import { RedisClusterSet, redisCommand, waitFor } from './testing/index.js';
+import { RedisClusterSet, waitFor, waitReplicated } from './testing/index.js';
 
 let cluster: RedisClusterSet;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
       const lastBefore = rvOf(before[before.length - 1]);
       const master = cluster.masterOf('{cfo}');
       if (master === undefined) throw new Error('no master serves the slot of {cfo}');
-      expect(await redisCommand(master.port, 'WAIT 1 5000', 6_000)).toBe(':1');
+      await waitReplicated(master.port);
 
       const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
       await master.kill('SIGKILL');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
-import { redisCommand, RedisSentinelSet, waitFor } from './testing/index.js';
+import { redisCommand, RedisSentinelSet, waitFor, waitReplicated } from './testing/index.js';
 
 /** A master, one replica and one Sentinel for the tests of a describe block. */
 function sentinelSet(): { readonly set: RedisSentinelSet } {
@@ -29,7 +29,7 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       for (let i = 0; i < 20; i++) before.push(await storage.create(keyOf('ns', `b${i}`), testObject('ns', `b${i}`)));
       const lastBefore = rvOf(before[before.length - 1]);
       // Acknowledged writes survive a failover once the replica has them (replication is asynchronous).
-      expect(await redisCommand(set.master.port, 'WAIT 1 5000', 6_000)).toBe(':1');
+      await waitReplicated(set.master.port);
 
       const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
       const oldMaster = set.master.port;
@@ -95,7 +95,7 @@ describe('RedisStorage through Sentinel, on a manual failover (the old master st
     try {
       await storage.ready();
       const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
-      expect(await redisCommand(set.master.port, 'WAIT 1 5000', 6_000)).toBe(':1');
+      await waitReplicated(set.master.port);
       // A Sentinel may answer NOGOODSLAVE until it has fresh INFO from the replica.
       await waitFor(async () => (await redisCommand(set.sentinels[0].port, 'SENTINEL FAILOVER mymaster', 2_000)) === '+OK', 15_000, () => 'SENTINEL FAILOVER was refused');
       await waitFor(() => set.currentMasterPort() === set.replicas[0].port, 15_000, () => 'the replica was not promoted');

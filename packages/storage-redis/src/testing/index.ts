@@ -1,4 +1,4 @@
-export { RedisClusterSet, RedisSentinelSet, RedisServer, freePort, haveRedisServer, redisCommand, redisServerBinary, waitFor } from './redis-process.js';
+export { RedisClusterSet, RedisSentinelSet, RedisServer, freePort, haveRedisServer, redisCommand, redisServerBinary, waitFor, waitReplicated } from './redis-process.js';
 export type { RedisServerOptions } from './redis-process.js';
 export { ApiserverProcess, repoRoot } from './apiserver-process.js';
 export { redisTlsArgs, writeTlsFiles } from './tls-files.js';

@@ -221,6 +221,23 @@ export class RedisSentinelSet {
   }
 }
 
+/**
+ * Waits until at least one replica of the master on `port` has everything the master has
+ * written so far (its acknowledged offset reaches the master's replication offset). `WAIT` on a
+ * separate connection would not do: it only covers that connection's own writes.
+ */
+export async function waitReplicated(port: number, ms = 10_000): Promise<void> {
+  const target = Number(infoField(port, 'replication', 'master_repl_offset'));
+  await waitFor(
+    () => {
+      const r = spawnSync('redis-cli', ['-p', String(port), 'info', 'replication'], { encoding: 'utf8', timeout: 2_000 });
+      return [...(r.stdout ?? '').matchAll(/^slave\d+:.*state=online,offset=(\d+)/gm)].some((m) => Number(m[1]) >= target);
+    },
+    ms,
+    () => `no replica of ${port} reached offset ${target}`,
+  );
+}
+
 /** One field of `INFO <section>` (undefined when absent or the server does not answer). */
 function infoField(port: number, section: string, field: string): string | undefined {
   const r = spawnSync('redis-cli', ['-p', String(port), 'info', section], { encoding: 'utf8', timeout: 2_000 });
