@@ -28,7 +28,8 @@ export class ChangeFeed {
   private readonly waiters: WakeList;
   private closed = false;
   private loop: Promise<void> | undefined;
-  private readonly client: Client;
+  /** The feed's own connection (for diagnostics). */
+  readonly client: Client;
   private readonly stream: string;
   private readonly limit: number;
   private readonly currentRv: () => Promise<number>;

@@ -33,6 +33,13 @@ function baseOptions(target: RedisTarget, commandTimeoutMs: number | undefined, 
 }
 
 const closing = new WeakSet<Client>();
+/** The last error of each client since it was last ready: why it is not connected. */
+const connectionErrors = new WeakMap<Client, string>();
+
+/** Why `client` is not connected (its last error since it was last ready), if it is not. */
+export function connectionError(client: Client): string | undefined {
+  return client.status === 'ready' ? undefined : connectionErrors.get(client);
+}
 
 /**
  * Reconnects a client that ended without being closed. ioredis ends a Sentinel client for good
@@ -43,7 +50,11 @@ const closing = new WeakSet<Client>();
  */
 function reconnectAfterEnd(client: Client): Client {
   let attempts = 0;
-  client.on('ready', () => (attempts = 0));
+  client.on('ready', () => {
+    attempts = 0;
+    connectionErrors.delete(client);
+  });
+  client.on('error', (err: Error) => connectionErrors.set(client, err.message));
   client.on('end', () => {
     if (closing.has(client)) return;
     const retry = setTimeout(() => {
@@ -114,15 +125,23 @@ export function waitReady(client: Client, ms: number): Promise<void> {
 
 const transient = /^(LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|MOVED|ASK|OOM)\b/;
 
-/** Maps a client error to a StorageError: transport problems, failovers and a full Redis (OOM) are Unavailable. */
-export function toStorageError(err: unknown): StorageError {
+/** What ioredis says of a command sent while it is not connected (no offline queue). */
+const notConnected = /^(Stream isn't writeable|Connection is closed)/;
+
+/**
+ * Maps a client error to a StorageError: transport problems, failovers and a full Redis (OOM)
+ * are Unavailable. A command refused because `client` is not connected carries the reason it is
+ * not (a refused password, a TLS handshake, a refused connection) rather than ioredis's text.
+ */
+export function toStorageError(err: unknown, client?: Client): StorageError {
   if (err instanceof StorageError) return err;
   const e = err as { name?: string; message?: string };
   const message = e?.message ?? String(err);
   if (e?.name === 'ReplyError' && !transient.test(message)) {
     return new StorageError('Internal', `redis: ${message}`, { cause: err });
   }
-  return unavailableError(`redis unavailable: ${message}`, err);
+  const why = client !== undefined && notConnected.test(message) ? connectionError(client) : undefined;
+  return unavailableError(`redis unavailable: ${why ?? message}`, err);
 }
 
 /** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */
@@ -139,12 +158,12 @@ export class Script {
     try {
       return await client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (err) {
-      if ((err as Error)?.message?.startsWith('NOSCRIPT') !== true) throw toStorageError(err);
+      if ((err as Error)?.message?.startsWith('NOSCRIPT') !== true) throw toStorageError(err, client);
     }
     try {
       return await client.eval(this.source, keys.length, ...keys, ...args);
     } catch (err) {
-      throw toStorageError(err);
+      throw toStorageError(err, client);
     }
   }
 }

@@ -1,3 +1,3 @@
 export { RedisStorage, RedisKeys, createRedisStorage } from './redis-storage.js';
 export { parseRedisUrl, redact, redisDefaults } from './options.js';
-export type { RedisStorageOptions, RedisTarget, RedisTlsOptions } from './options.js';
+export type { RedisConnectionEvent, RedisStorageOptions, RedisTarget, RedisTlsOptions } from './options.js';

@@ -40,6 +40,18 @@ export interface RedisStorageOptions {
    * sent. Giving them with a plain URL is an error.
    */
   readonly tls?: RedisTlsOptions;
+  /**
+   * Told when the store loses Redis (once per distinct reason while it stays lost) and when it
+   * has it again, for logs: a refused password or TLS handshake shows here, not only as 503s.
+   */
+  readonly onConnection?: (event: RedisConnectionEvent) => void;
+}
+
+/** A change of the store's connection to Redis (see {@link RedisStorageOptions.onConnection}). */
+export interface RedisConnectionEvent {
+  readonly state: 'lost' | 'restored';
+  /** Why it is lost (the client's error message). */
+  readonly reason?: string;
 }
 
 /** What Node's `tls.connect` gets for every connection to Redis (and to Sentinels). */

@@ -35,7 +35,7 @@ import type {
 } from '@kevents/storage';
 import { ChangeFeed } from './change-feed.js';
 import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
-import { closeClient, openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
+import { closeClient, connectionError, openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
 import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
 import { redisChangeSource } from './watcher.js';
@@ -125,6 +125,17 @@ export class RedisStorage implements Storage {
     this.description = `${target.description} (prefix ${prefix})`;
     this.client = openClient(target, options.commandTimeoutMs ?? redisDefaults.commandTimeoutMs, options.tls);
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
+    const report = options.onConnection;
+    if (report !== undefined) {
+      let lost: string | undefined;
+      this.client.on('error', (err: Error) => {
+        if (err.message !== lost && this.client.status !== 'ready') report({ state: 'lost', reason: (lost = err.message) });
+      });
+      this.client.on('ready', () => {
+        if (lost !== undefined) report({ state: 'restored' });
+        lost = undefined;
+      });
+    }
     const reader = openClient(target, undefined, options.tls);
     reader.on('error', () => undefined);
     const wakeMs = num('watchBatchIntervalMs', options.watchBatchIntervalMs, redisDefaults.watchBatchIntervalMs);
@@ -222,7 +233,7 @@ export class RedisStorage implements Storage {
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
     this.checkOpen();
-    if (!this.feed.healthy) throw unavailableError('redis unavailable: the change feed is not connected');
+    if (!this.feed.healthy) throw this.feedDown();
     let from: number | undefined;
     if (!isUnsetResourceVersion(options.resourceVersion)) {
       const rv = parseResourceVersion(options.resourceVersion!);
@@ -267,9 +278,9 @@ export class RedisStorage implements Storage {
     try {
       await this.client.ping();
     } catch (err) {
-      throw toStorageError(err);
+      throw toStorageError(err, this.client);
     }
-    if (!this.feed.healthy) throw unavailableError('redis unavailable: the change feed is not connected');
+    if (!this.feed.healthy) throw this.feedDown();
   }
 
   async close(): Promise<void> {
@@ -285,6 +296,11 @@ export class RedisStorage implements Storage {
     if (this.closed) throw unavailableError('storage is closed');
   }
 
+  private feedDown(): StorageError {
+    const why = connectionError(this.feed.client);
+    return unavailableError(`redis unavailable: the change feed is not connected${why === undefined ? '' : `: ${why}`}`);
+  }
+
   /** The feed lost its connection: watches end with Unavailable (they see the new epoch). */
   private endWatches(): void {
     // A watch's change source checks the feed's epoch whenever it wakes; the feed wakes every waiter.
@@ -294,7 +310,7 @@ export class RedisStorage implements Storage {
     try {
       return Number((await this.client.get(this.keys.rv)) ?? '0');
     } catch (err) {
-      throw toStorageError(err);
+      throw toStorageError(err, this.client);
     }
   }
 
@@ -303,7 +319,7 @@ export class RedisStorage implements Storage {
     try {
       v = await this.client.hget(this.keys.objects(key.resource), storageKey(key.namespace, key.name));
     } catch (err) {
-      throw toStorageError(err);
+      throw toStorageError(err, this.client);
     }
     return v === null ? undefined : parseValue(v);
   }
@@ -321,7 +337,7 @@ export class RedisStorage implements Storage {
     try {
       entries = (await this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count)) as [string, string[]][];
     } catch (err) {
-      throw toStorageError(err);
+      throw toStorageError(err, this.client);
     }
     const changes = entries.map(([id, fields]) => decodeEntry(id, fields));
     if (changes.length > 0 && changes[0].rv === after + 1) return { changes, compacted: after };

@@ -34,6 +34,7 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     caFile: flags['storage-cafile'] ?? '',
     certFile: flags['storage-certfile'] ?? '',
     keyFile: flags['storage-keyfile'] ?? '',
+    log,
   });
   const watches = new WatchHub();
   const shared = {

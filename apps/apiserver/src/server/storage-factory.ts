@@ -11,6 +11,8 @@ export interface StorageFlags {
   readonly caFile?: string;
   readonly certFile?: string;
   readonly keyFile?: string;
+  /** Where a Redis store reports losing and regaining its connection. */
+  readonly log?: { warn(obj: object, msg: string): void; info(msg: string): void };
 }
 
 /** Reads the TLS files of a Redis store; undefined when none is given. */
@@ -51,7 +53,15 @@ export async function createStorage(flags: StorageFlags): Promise<Storage> {
     const historyLimit = Number.isSafeInteger(flags.historyLimit) && flags.historyLimit > 0 ? flags.historyLimit : undefined;
     const fromUrl = /[?&]historyLimit=/.test(spec);
     const tls = await redisTls(flags);
-    return createRedisStorage({ url: spec, historyLimit: fromUrl ? undefined : historyLimit, ...(tls === undefined ? {} : { tls }) });
+    const log = flags.log;
+    return createRedisStorage({
+      url: spec,
+      historyLimit: fromUrl ? undefined : historyLimit,
+      ...(tls === undefined ? {} : { tls }),
+      ...(log === undefined
+        ? {}
+        : { onConnection: (e) => (e.state === 'lost' ? log.warn({ reason: e.reason }, `storage: redis unavailable: ${e.reason ?? 'unknown'}`) : log.info('storage: redis connected again')) }),
+    });
   }
   throw new Error(`--storage=${spec}: unknown storage; use memory, redis://, rediss://, redis+sentinel:// or redis+cluster:// (see docs/operations.md)`);
 }
