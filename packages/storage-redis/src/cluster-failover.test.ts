@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
+import { createWhenAvailable, watchFailure } from './testing/faults.js';
 import { RedisClusterSet, waitFor, waitReplicated } from './testing/index.js';
 
 let cluster: RedisClusterSet;
@@ -30,37 +31,16 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
       await expectStorageError(storage.create(keyOf('ns', 'during'), testObject('ns', 'during')), 'Unavailable');
       expect(Date.now() - t0).toBeLessThan(3_000);
 
-      let ended: unknown;
-      try {
-        for (;;) {
-          const e = await watch.next(20_000);
-          if (e === 'timeout' || e === 'done') break;
-          if (e.type !== 'BOOKMARK') throw new Error(`unexpected event ${brief(e)}`);
-        }
-      } catch (err) {
-        ended = err;
-      }
-      expect(isStorageError(ended, 'Unavailable')).toBe(true);
+      expect(isStorageError(await watchFailure(watch, 20_000), 'Unavailable')).toBe(true);
 
-      let after: Awaited<ReturnType<typeof storage.create>> | undefined;
-      await waitFor(
-        async () => {
-          after = await storage.create(keyOf('ns', 'after'), testObject('ns', 'after')).catch((err: unknown) => {
-            if (isStorageError(err, 'Unavailable') || isStorageError(err, 'AlreadyExists')) return undefined;
-            throw err;
-          });
-          return after !== undefined;
-        },
-        40_000,
-        () => 'no write succeeded after the failover',
-      );
+      const after = await createWhenAvailable(storage, 'ns', 'after', 40_000);
       expect(cluster.masterOf('{cfo}')).not.toBe(master);
       await waitFor(() => storage.ready().then(() => true, () => false), 10_000, () => 'the change feed did not reconnect');
 
       for (const b of before) expect(rvs(await storage.get(keyOf('ns', b.metadata.name!)))).toBe(rvs(b));
       expect(rvOf(after)).toBeGreaterThan(lastBefore);
       const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
-      expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after!)}`]);
+      expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       expect((await storage.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(21);
     } finally {
       await storage.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectStorageError, keyOf, rvOf, testObject, WatchReader } from '@kevents/storage/testing';
-import { isStorageError } from '@kevents/storage';
+import { isStorageError, type Storage } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
 import { redisCommand, RedisServer } from './testing/index.js';
 
@@ -13,20 +13,28 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const note = 'x'.repeat(2_000);
+
+/** Creates 2 kB events until the store refuses one: the names it took, and the refusal. */
+async function fillUntilRefused(storage: Storage): Promise<{ acked: string[]; refused: unknown }> {
+  const acked: string[] = [];
+  for (let i = 0; i < 5_000; i++) {
+    try {
+      await storage.create(keyOf('ns', `e${i}`), testObject('ns', `e${i}`, { note }));
+      acked.push(`e${i}`);
+    } catch (refused) {
+      return { acked, refused };
+    }
+  }
+  throw new Error('Redis never filled up');
+}
+
 describe('RedisStorage on a full Redis (maxmemory, noeviction)', () => {
   it('refuses writes with Unavailable, keeps every acknowledged one, and works again when memory is freed', async () => {
     const storage = await createRedisStorage({ url: server.url, prefix: 'full', historyLimit: 100_000 });
     try {
       const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: '0' }));
-      const note = 'x'.repeat(2_000);
-      const acked: string[] = [];
-      let refused: unknown;
-      for (let i = 0; i < 5_000 && refused === undefined; i++) {
-        await storage.create(keyOf('ns', `e${i}`), testObject('ns', `e${i}`, { note })).then(
-          () => acked.push(`e${i}`),
-          (err: unknown) => (refused = err),
-        );
-      }
+      const { acked, refused } = await fillUntilRefused(storage);
       expect(isStorageError(refused, 'Unavailable')).toBe(true);
       expect((refused as Error).message).toMatch(/^redis unavailable: OOM command not allowed/);
       expect(acked.length).toBeGreaterThan(100);
@@ -55,15 +63,7 @@ describe('RedisStorage on a full Redis (maxmemory, noeviction)', () => {
     expect(await redisCommand(server.port, 'CONFIG SET maxmemory 3mb')).toBe('+OK');
     const storage = await createRedisStorage({ url: server.url, prefix: 'room', historyLimit: 20 });
     try {
-      const note = 'x'.repeat(2_000);
-      const acked: string[] = [];
-      let refused: unknown;
-      for (let i = 0; i < 5_000 && refused === undefined; i++) {
-        await storage.create(keyOf('ns', `e${i}`), testObject('ns', `e${i}`, { note })).then(
-          () => acked.push(`e${i}`),
-          (err: unknown) => (refused = err),
-        );
-      }
+      const { acked, refused } = await fillUntilRefused(storage);
       expect(isStorageError(refused, 'Unavailable')).toBe(true);
       const deleted = acked.splice(0, 50);
       for (const name of deleted) await storage.delete(keyOf('ns', name));

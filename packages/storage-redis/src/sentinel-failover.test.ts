@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
+import { createWhenAvailable, watchFailure } from './testing/faults.js';
 import { redisCommand, RedisSentinelSet, waitFor, waitReplicated } from './testing/index.js';
 
 /** A master, one replica and one Sentinel for the tests of a describe block. */
@@ -40,31 +41,10 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       expect(Date.now() - t0).toBeLessThan(3_000);
 
       // The watch ends with Unavailable (its client relists or resumes), not silently.
-      let ended: unknown;
-      try {
-        for (;;) {
-          const e = await watch.next(15_000);
-          if (e === 'timeout' || e === 'done') break;
-          if (e.type !== 'BOOKMARK') throw new Error(`unexpected event ${brief(e)}`);
-        }
-      } catch (err) {
-        ended = err;
-      }
-      expect(isStorageError(ended, 'Unavailable')).toBe(true);
+      expect(isStorageError(await watchFailure(watch, 15_000), 'Unavailable')).toBe(true);
 
       // The client follows the Sentinels to the promoted replica by itself.
-      let after: Awaited<ReturnType<typeof storage.create>> | undefined;
-      await waitFor(
-        async () => {
-          after = await storage.create(keyOf('ns', 'after'), testObject('ns', 'after')).catch((err: unknown) => {
-            if (isStorageError(err, 'Unavailable') || isStorageError(err, 'AlreadyExists')) return undefined;
-            throw err;
-          });
-          return after !== undefined;
-        },
-        30_000,
-        () => 'no write succeeded after the failover',
-      );
+      const after = await createWhenAvailable(storage, 'ns', 'after', 30_000);
       expect(set.currentMasterPort()).toBe(set.replicas[0].port);
       expect(set.currentMasterPort()).not.toBe(oldMaster);
       // The change feed (its own connection) follows too; until then the store is not ready.
@@ -76,7 +56,7 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
 
       // A client that resumes from the last resourceVersion it saw gets what happened since.
       const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
-      expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after!)}`]);
+      expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));
       expect((await resumed.take(1, 10_000)).map((e) => e.object.metadata.name)).toEqual(['later']);
       expect((await storage.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(22);
