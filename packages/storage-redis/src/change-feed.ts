@@ -4,6 +4,11 @@ import { closeClient, type Client } from './connection.js';
 
 type StreamReply = [string, [string, string[]][]][] | null;
 
+/** How long one `XREAD` blocks waiting for changes. */
+const blockMs = 1_000;
+/** How much longer than that the reader waits for an answer before it gives the connection up. */
+const silenceGraceMs = 2_000;
+
 /**
  * The one blocking Stream reader of a process: `XREAD BLOCK` on its own connection, appending
  * what it reads to an in-memory window of recent changes (`(base, head]`, contiguous, at most
@@ -105,7 +110,7 @@ export class ChangeFeed {
         }
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const reply = (await this.client.xread('COUNT', this.limit, 'BLOCK', 1000, 'STREAMS', this.stream, `${this.head}-0`)) as StreamReply;
+        const reply = await this.read();
         lastRead = performance.now();
         if (reply === null) continue;
         for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));
@@ -123,6 +128,27 @@ export class ChangeFeed {
       }
     }
     this.healthy = false;
+  }
+
+  /**
+   * One `XREAD BLOCK`. Redis answers it within the block time even when nothing was written, so
+   * no answer by then plus a grace period means the connection or the server is gone without a
+   * word (a stopped process, a host that vanished, a partition): the connection is dropped and
+   * made again, and the read fails, which ends the watches so their clients relist.
+   */
+  private async read(): Promise<StreamReply> {
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.client.disconnect(true);
+        reject(new Error(`no answer from Redis to a ${blockMs} ms XREAD BLOCK within ${blockMs + silenceGraceMs} ms`));
+      }, blockMs + silenceGraceMs);
+    });
+    try {
+      return await Promise.race([this.client.xread('COUNT', this.limit, 'BLOCK', blockMs, 'STREAMS', this.stream, `${this.head}-0`) as Promise<StreamReply>, silent]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private append(c: Change): void {

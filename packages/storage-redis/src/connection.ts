@@ -140,8 +140,24 @@ export function toStorageError(err: unknown, client?: Client): StorageError {
   if (e?.name === 'ReplyError' && !transient.test(message)) {
     return new StorageError('Internal', `redis: ${message}`, { cause: err });
   }
+  if (client !== undefined && message === 'Command timed out') dropSilentConnection(client);
   const why = client !== undefined && notConnected.test(message) ? connectionError(client) : undefined;
   return unavailableError(`redis unavailable: ${why ?? message}`, err);
+}
+
+const lastDrop = new WeakMap<Client, number>();
+
+/**
+ * A command timed out on a connection that looks fine: the server may be gone without a word (a
+ * stopped process, a vanished host, a partition), and TCP would take many minutes to notice. The
+ * connection is dropped and made again, at most once per 2 s, so that requests get a fast 503
+ * and the client finds Redis (or the new master) as soon as it answers.
+ */
+function dropSilentConnection(client: Client): void {
+  const now = Date.now();
+  if (client.status !== 'ready' || now - (lastDrop.get(client) ?? 0) < 2_000) return;
+  lastDrop.set(client, now);
+  client.disconnect(true);
 }
 
 /** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */

@@ -3,3 +3,4 @@ export type { RedisServerOptions } from './redis-process.js';
 export { ApiserverProcess, repoRoot } from './apiserver-process.js';
 export { redisTlsArgs, writeTlsFiles } from './tls-files.js';
 export type { TlsFiles } from './tls-files.js';
+export { SilentProxy } from './silent-proxy.js';

@@ -133,6 +133,16 @@ export class RedisServer {
     this.proc = undefined;
   }
 
+  /** Stops the process (SIGSTOP): connections stay open and nothing answers, as with a hung server or a partition. */
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void {
+    this.proc?.kill('SIGCONT');
+  }
+
   /** Kills the process and removes its directory (when the helper created it). */
   async stop(): Promise<void> {
     await this.kill();

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isStorageError } from '@kevents/storage';
+import { brief, expectStorageError, keyOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
+import { createRedisStorage } from './index.js';
+import { createWhenAvailable, watchFailure } from './testing/faults.js';
+import { RedisServer, SilentProxy, waitFor } from './testing/index.js';
+
+let server: RedisServer;
+beforeAll(async () => {
+  server = await RedisServer.start();
+});
+afterAll(async () => {
+  server?.resume();
+  await server?.stop();
+});
+
+describe('RedisStorage when Redis stops answering (connections open, no replies)', () => {
+  it('answers 503 within the command timeout, ends watches, and recovers when Redis answers again', async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: 'hung' });
+    try {
+      const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      server.pause();
+      try {
+        const t0 = Date.now();
+        await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
+        expect(Date.now() - t0).toBeLessThan(4_000);
+        // The watch does not hang on a silent connection: it ends, so its client relists.
+        const t1 = Date.now();
+        expect(isStorageError(await watchFailure(watch, 10_000), 'Unavailable')).toBe(true);
+        expect(Date.now() - t1).toBeLessThan(8_000);
+        await expectStorageError(storage.ready(), 'Unavailable');
+      } finally {
+        server.resume();
+      }
+      const after = await createWhenAvailable(storage, 'ns', 'after', 15_000);
+      await waitFor(() => storage.ready().then(() => true, () => false), 15_000, () => 'the store did not recover');
+      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      const seen = (await resumed.take(1, 10_000)).map(brief);
+      // 'b' may have been applied before its reply was lost; 'after' is there in any case.
+      expect(seen[0] === `ADDED ns/after@${rvs(after)}` || seen[0]!.startsWith('ADDED ns/b@')).toBe(true);
+      expect((await storage.get(keyOf('ns', 'after'))).metadata.uid).toBe(after.metadata.uid);
+    } finally {
+      await storage.close();
+    }
+  }, 60_000);
+
+  it('leaves a connection that went silent (a vanished host, a partition) and carries on over a new one', async () => {
+    const proxy = await SilentProxy.start(server.port);
+    const storage = await createRedisStorage({ url: proxy.url, prefix: 'silent' });
+    try {
+      const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      proxy.silenceOpenConnections();
+      await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
+      expect(isStorageError(await watchFailure(watch, 10_000), 'Unavailable')).toBe(true);
+      // Redis itself is fine: new connections reach it, and the store finds them by itself.
+      const after = await createWhenAvailable(storage, 'ns', 'after', 15_000);
+      await waitFor(() => storage.ready().then(() => true, () => false), 15_000, () => 'the store did not reconnect');
+      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(after) }));
+      const later = await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));
+      expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/later@${rvs(later)}`]);
+    } finally {
+      await storage.close();
+      await proxy.close();
+    }
+  }, 60_000);
+});
