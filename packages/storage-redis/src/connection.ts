@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { StorageError, unavailableError } from '@kevents/storage';
 import type { RedisTarget, RedisTlsOptions } from './options.js';
@@ -42,13 +41,14 @@ export function connectionError(client: Client): string | undefined {
 }
 
 /**
- * Reconnects a client that ended without being closed. ioredis ends a Sentinel client for good
+ * Keeps a client's last connection error (see {@link connectionError}) and reconnects it when it
+ * ended without being closed. ioredis ends a Sentinel client for good
  * when the Sentinels announce a failover while it is reconnecting (its failover detector closes
  * the pending connection), and that is just what a crashed master produces; a store must come
  * back by itself, so an end that {@link closeClient} did not ask for starts a new connection
  * (after 100 ms, up to 1 s between attempts).
  */
-function reconnectAfterEnd(client: Client): Client {
+function supervise(client: Client): Client {
   let attempts = 0;
   client.on('ready', () => {
     attempts = 0;
@@ -79,7 +79,7 @@ export function openClient(target: RedisTarget, commandTimeoutMs: number | undef
   if (tls !== undefined && !target.tls) {
     throw new Error(`TLS settings were given, but ${target.description} does not use TLS: use rediss://, rediss+sentinel://, rediss+cluster:// or ?tls=true`);
   }
-  return reconnectAfterEnd(newClient(target, commandTimeoutMs, tls));
+  return supervise(newClient(target, commandTimeoutMs, tls));
 }
 
 function newClient(target: RedisTarget, commandTimeoutMs: number | undefined, tls: RedisTlsOptions | undefined): Client {
@@ -131,7 +131,9 @@ const notConnected = /^(Stream isn't writeable|Connection is closed)/;
 /**
  * Maps a client error to a StorageError: transport problems, failovers and a full Redis (OOM)
  * are Unavailable. A command refused because `client` is not connected carries the reason it is
- * not (a refused password, a TLS handshake, a refused connection) rather than ioredis's text.
+ * not (a refused password, a TLS handshake, a refused connection) rather than ioredis's text. A
+ * command that timed out also drops `client`'s connection when it may have gone silent (see
+ * `dropSilentConnection`): this mapper is where every failed command passes.
  */
 export function toStorageError(err: unknown, client?: Client): StorageError {
   if (err instanceof StorageError) return err;
@@ -158,28 +160,4 @@ function dropSilentConnection(client: Client): void {
   if (client.status !== 'ready' || now - (lastDrop.get(client) ?? 0) < 2_000) return;
   lastDrop.set(client, now);
   client.disconnect(true);
-}
-
-/** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */
-export class Script {
-  readonly sha: string;
-  private readonly source: string;
-
-  constructor(source: string) {
-    this.source = source;
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
-
-  async run(client: Client, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    try {
-      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if ((err as Error)?.message?.startsWith('NOSCRIPT') !== true) throw toStorageError(err, client);
-    }
-    try {
-      return await client.eval(this.source, keys.length, ...keys, ...args);
-    } catch (err) {
-      throw toStorageError(err, client);
-    }
-  }
 }

@@ -35,7 +35,8 @@ import type {
 } from '@kevents/storage';
 import { ChangeFeed } from './change-feed.js';
 import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
-import { closeClient, connectionError, openClient, Script, toStorageError, waitReady, type Client } from './connection.js';
+import { closeClient, connectionError, openClient, toStorageError, waitReady, type Client } from './connection.js';
+import { Script } from './script.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
 import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
 import { redisChangeSource } from './watcher.js';

@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { toStorageError, type Client } from './connection.js';
+
+/** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */
+export class Script {
+  readonly sha: string;
+  private readonly source: string;
+
+  constructor(source: string) {
+    this.source = source;
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(client: Client, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if ((err as Error)?.message?.startsWith('NOSCRIPT') !== true) throw toStorageError(err, client);
+    }
+    try {
+      return await client.eval(this.source, keys.length, ...keys, ...args);
+    } catch (err) {
+      throw toStorageError(err, client);
+    }
+  }
+}
