@@ -20,11 +20,18 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
     try {
       const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      const quick = await createRedisStorage({ url: `${server.url}?commandTimeoutMs=300`, prefix: 'hung' });
+      await quick.ready();
       server.pause();
       try {
         const t0 = Date.now();
         await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
         expect(Date.now() - t0).toBeLessThan(4_000);
+        // The timeout is a URL parameter too.
+        const t = Date.now();
+        const e = await expectStorageError(quick.get(keyOf('ns', 'a')), 'Unavailable');
+        expect(e.message).toBe('redis unavailable: Command timed out');
+        expect(Date.now() - t).toBeLessThan(1_500);
         // The watch does not hang on a silent connection: it ends, so its client relists.
         const t1 = Date.now();
         expect(isStorageError(await watchFailure(watch, 10_000), 'Unavailable')).toBe(true);
@@ -32,6 +39,7 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
         await expectStorageError(storage.ready(), 'Unavailable');
       } finally {
         server.resume();
+        await quick.close();
       }
       const after = await createWhenAvailable(storage, 'ns', 'after', 15_000);
       await waitFor(() => storage.ready().then(() => true, () => false), 15_000, () => 'the store did not recover');

@@ -4,8 +4,8 @@ export interface RedisStorageOptions {
    * Where Redis is: `redis://[user:pass@]host:port[/db]`, `rediss://...` (TLS),
    * `redis+sentinel://[user:pass@]host:port[,host:port...]/<master-name>[/db]` or
    * `redis+cluster://host:port[,host:port...]`. Query parameters: `prefix` (key prefix),
-   * `historyLimit`, `historyMaxAgeMs`, `watchBatchIntervalMs`, `sentinelPassword`, `tls=true` (for
-   * the sentinel and cluster forms).
+   * `historyLimit`, `historyMaxAgeMs`, `watchBatchIntervalMs`, `commandTimeoutMs`,
+   * `sentinelPassword`, `tls=true` (for the sentinel and cluster forms).
    */
   readonly url: string;
   /**

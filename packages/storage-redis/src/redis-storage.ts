@@ -124,7 +124,7 @@ export class RedisStorage implements Storage {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? redisDefaults.bookmarkIntervalMs;
     this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
     this.description = `${target.description} (prefix ${prefix})`;
-    this.client = openClient(target, options.commandTimeoutMs ?? redisDefaults.commandTimeoutMs, options.tls);
+    this.client = openClient(target, Math.max(1, num('commandTimeoutMs', options.commandTimeoutMs, redisDefaults.commandTimeoutMs)), options.tls);
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
     const report = options.onConnection;
     if (report !== undefined) {
