@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
+import { expectStorageError, keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
 import { createRedisStorage, parseRedisUrl } from './index.js';
 import { RedisSentinelSet } from './testing/index.js';
 
@@ -26,6 +26,36 @@ describe('RedisStorage through Sentinel', () => {
       expect((await ok.get(keyOf('ns', 'a'))).metadata.resourceVersion).toBe(c.metadata.resourceVersion);
     } finally {
       await ok.close();
+    }
+  });
+});
+
+describe('RedisStorage through Sentinels with a password', () => {
+  let locked: RedisSentinelSet;
+  beforeAll(async () => {
+    locked = await RedisSentinelSet.start(1, 0, 'sentinel-secret');
+  }, 30_000);
+  afterAll(async () => {
+    await locked?.stop();
+    // ioredis's failover detector closes its Sentinel connections with a 2 s guard timer of its own.
+    await new Promise((r) => setTimeout(r, 2_100));
+  }, 10_000);
+
+  it('authenticates to the Sentinels with sentinelPassword, and is unavailable without it', async () => {
+    const ok = await createRedisStorage({ url: `${locked.url}?sentinelPassword=sentinel-secret`, prefix: 'sent-pw' });
+    try {
+      await ok.ready();
+      await ok.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+      expect(ok.description).not.toContain('sentinel-secret');
+    } finally {
+      await ok.close();
+    }
+    const refused = await createRedisStorage({ url: locked.url, prefix: 'sent-pw', connectWaitMs: 500 });
+    try {
+      await expectStorageError(refused.ready(), 'Unavailable');
+      await expectStorageError(refused.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
+    } finally {
+      await refused.close();
     }
   });
 });

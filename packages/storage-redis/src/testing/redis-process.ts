@@ -63,6 +63,8 @@ export interface RedisServerOptions {
   /** A config file, passed first (a Sentinel's, with `sentinel: true`). */
   readonly configFile?: string;
   readonly sentinel?: boolean;
+  /** The password clients must give (set in the config file or args); the readiness check authenticates with it. */
+  readonly password?: string;
 }
 
 /** A redis-server child process on 127.0.0.1. */
@@ -74,11 +76,14 @@ export class RedisServer {
   private proc: ChildProcess | undefined;
   private log = '';
 
-  private constructor(port: number, dir: string, ownDir: boolean, args: string[]) {
+  private readonly password: string | undefined;
+
+  private constructor(port: number, dir: string, ownDir: boolean, args: string[], password: string | undefined) {
     this.port = port;
     this.dir = dir;
     this.ownDir = ownDir;
     this.args = args;
+    this.password = password;
   }
 
   /** Starts a server and waits until it answers PING. */
@@ -94,7 +99,7 @@ export class RedisServer {
       ...persistence,
       ...(options.args ?? []),
     ];
-    const s = new RedisServer(port, dir, options.dir === undefined, args);
+    const s = new RedisServer(port, dir, options.dir === undefined, args, options.password);
     await s.restart();
     return s;
   }
@@ -120,7 +125,8 @@ export class RedisServer {
       live.delete(p);
       if (this.proc === p) this.proc = undefined;
     });
-    await waitFor(async () => (await redisCommand(this.port, 'PING')) === '+PONG', 10_000, () => `redis-server on ${this.port} did not start: ${this.log}`);
+    const probe = this.password === undefined ? ['PING', '+PONG'] : [`AUTH ${this.password}`, '+OK'];
+    await waitFor(async () => (await redisCommand(this.port, probe[0]!)) === probe[1], 10_000, () => `redis-server on ${this.port} did not start: ${this.log}`);
   }
 
   /** Kills the process (SIGKILL by default: a crash) and waits for it to exit. */
@@ -169,13 +175,17 @@ export class RedisSentinelSet {
   readonly replicas: readonly RedisServer[];
   readonly sentinels: readonly RedisServer[];
 
-  private constructor(master: RedisServer, replicas: RedisServer[], sentinels: RedisServer[]) {
+  private constructor(master: RedisServer, replicas: RedisServer[], sentinels: RedisServer[], sentinelPassword: string | undefined) {
     this.master = master;
     this.replicas = replicas;
     this.sentinels = sentinels;
+    this.sentinelPassword = sentinelPassword;
   }
 
-  static async start(sentinelCount = 1, replicaCount = 0): Promise<RedisSentinelSet> {
+  /** The Sentinels' own password (`requirepass` in their config), when they have one. */
+  readonly sentinelPassword: string | undefined;
+
+  static async start(sentinelCount = 1, replicaCount = 0, sentinelPassword?: string): Promise<RedisSentinelSet> {
     const master = await RedisServer.start();
     const replicas: RedisServer[] = [];
     const sentinels: RedisServer[] = [];
@@ -193,12 +203,14 @@ export class RedisSentinelSet {
           `port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'protected-mode no',
           `sentinel monitor mymaster 127.0.0.1 ${master.port} 1`,
           'sentinel down-after-milliseconds mymaster 1000',
-          'sentinel failover-timeout mymaster 5000', '',
+          'sentinel failover-timeout mymaster 5000',
+          ...(sentinelPassword === undefined ? [] : [`requirepass ${sentinelPassword}`]),
+          '',
         ].join('\n'));
-        const sentinel = await RedisServer.start({ dir, port, configFile: conf, sentinel: true });
+        const sentinel = await RedisServer.start({ dir, port, configFile: conf, sentinel: true, ...(sentinelPassword === undefined ? {} : { password: sentinelPassword }) });
         sentinels.push(sentinel);
         // A Sentinel learns the replicas from the master's INFO; it can fail over only once it knows them.
-        await waitFor(async () => (await sentinelReplicaCount(sentinel.port)) >= replicaCount, 15_000, () => `sentinel ${port} did not discover the replicas`);
+        await waitFor(async () => (await sentinelReplicaCount(sentinel.port, sentinelPassword)) >= replicaCount, 15_000, () => `sentinel ${port} did not discover the replicas`);
       }
     } catch (err) {
       await master.stop();
@@ -206,12 +218,12 @@ export class RedisSentinelSet {
       for (const s of sentinels) await s.stop();
       throw err;
     }
-    return new RedisSentinelSet(master, replicas, sentinels);
+    return new RedisSentinelSet(master, replicas, sentinels, sentinelPassword);
   }
 
   /** The port of the server the Sentinels name as master now. */
   currentMasterPort(): number | undefined {
-    const r = spawnSync('redis-cli', ['-p', String(this.sentinels[0].port), 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+    const r = spawnSync('redis-cli', ['-p', String(this.sentinels[0].port), ...authArgs(this.sentinelPassword), 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
     const port = Number(r.stdout.trim().split('\n')[1]);
     return Number.isFinite(port) && port > 0 ? port : undefined;
   }
@@ -254,9 +266,12 @@ function infoField(port: number, section: string, field: string): string | undef
   return new RegExp(`^${field}:(.*)$`, 'm').exec(r.stdout ?? '')?.[1]?.trim();
 }
 
+/** redis-cli arguments that authenticate with `password`, if any. */
+const authArgs = (password: string | undefined): string[] => (password === undefined ? [] : ['-a', password, '--no-auth-warning']);
+
 /** How many replicas a Sentinel knows for `mymaster`. */
-function sentinelReplicaCount(port: number): number {
-  const r = spawnSync('redis-cli', ['-p', String(port), 'sentinel', 'replicas', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+function sentinelReplicaCount(port: number, password?: string): number {
+  const r = spawnSync('redis-cli', ['-p', String(port), ...authArgs(password), 'sentinel', 'replicas', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
   return (r.stdout.match(/^name$/gm) ?? []).length;
 }
 
