@@ -12,6 +12,8 @@ export type StorageErrorCode =
   | 'Unavailable'
   | 'Internal';
 
+const answers: ReadonlySet<StorageErrorCode> = new Set<StorageErrorCode>(['NotFound', 'AlreadyExists', 'Conflict']);
+
 /** The text Kubernetes uses for a stale resourceVersion (`OptimisticLockErrorMsg`). */
 export const optimisticLockErrorMsg =
   'the object has been modified; please apply your changes to the latest version and try again';
@@ -34,12 +36,16 @@ export class StorageError extends Error {
   readonly continue: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
+  /** Answers, not faults (NotFound, AlreadyExists, Conflict) carry no stack trace: capturing one costs more than the rest of a small request. */
   constructor(
     code: StorageErrorCode,
     message: string,
     extra: { key?: ObjectKey; continue?: string; retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
+    const limit = Error.stackTraceLimit;
+    if (answers.has(code)) Error.stackTraceLimit = 0;
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    Error.stackTraceLimit = limit;
     this.name = 'StorageError';
     this.code = code;
     this.key = extra.key;

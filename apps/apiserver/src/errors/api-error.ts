@@ -20,8 +20,12 @@ export class ApiError extends Error {
   readonly status: Status;
   readonly headers: Readonly<Record<string, string>>;
 
+  /** A Status is an answer, not a fault: no stack trace is captured (an unexpected error is logged with its own stack where the error handler catches it). */
   constructor(code: number, reason: StatusReason, message: string, details?: StatusDetails, headers: Record<string, string> = {}, metadata?: Status['metadata']) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
     this.status = makeStatus({ status: 'Failure', message, reason, details, code, metadata });
     this.headers = headers;
