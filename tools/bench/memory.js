@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { freePort, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
+import { benchEvent as event } from './lib/bench-event.js';
 
 const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const seconds = arg('seconds', 10);
@@ -14,19 +15,6 @@ const rounds = arg('rounds', 3);
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 
-const event = JSON.stringify({
-  apiVersion: 'events.k8s.io/v1',
-  kind: 'Event',
-  metadata: { generateName: 'bench-', namespace: 'bench' },
-  eventTime: '2026-01-02T03:04:05.123456Z',
-  reportingController: 'example.com/bench',
-  reportingInstance: 'bench-1',
-  action: 'Benchmarked',
-  reason: 'Benchmark',
-  type: 'Normal',
-  note: 'a benchmark event with a note of ordinary length, as controllers write them',
-  regarding: { kind: 'Pod', namespace: 'bench', name: 'web-0', uid: '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', apiVersion: 'v1' },
-});
 const json = { 'content-type': 'application/json' };
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -41,14 +29,42 @@ export async function runMemoryBench() {
   const kevPort = await freePort();
   const results = { rounds: [] };
   const e = startNode([echo, String(echoPort)]);
-  const k = startNode([main, `--insecure-port=${kevPort}`, '--secure-port=0', '--log-level=warn', '--watch-history=10000']);
+  const k = startNode([
+    main,
+    `--insecure-port=${kevPort}`,
+    '--secure-port=0',
+    '--log-level=warn',
+    '--watch-history=10000',
+  ]);
   try {
     const echoURL = `http://127.0.0.1:${echoPort}/echo`;
     const base = `http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/namespaces/bench/events`;
     await waitReady(echoURL);
     await waitReady(`http://127.0.0.1:${kevPort}/readyz`);
-    const echoPost = (warm) => load({ title: 'echo POST', url: echoURL, method: 'POST', body: event, headers: json, seconds, connections, pid: e.child.pid, warmupSeconds: warm });
-    const create = (warm) => load({ title: 'create (POST)', url: base, method: 'POST', body: event, headers: json, seconds, connections, pid: k.child.pid, warmupSeconds: warm });
+    const echoPost = (warm) =>
+      load({
+        title: 'echo POST',
+        url: echoURL,
+        method: 'POST',
+        body: event,
+        headers: json,
+        seconds,
+        connections,
+        pid: e.child.pid,
+        warmupSeconds: warm,
+      });
+    const create = (warm) =>
+      load({
+        title: 'create (POST)',
+        url: base,
+        method: 'POST',
+        body: event,
+        headers: json,
+        seconds,
+        connections,
+        pid: k.child.pid,
+        warmupSeconds: warm,
+      });
     for (let r = 0; r < rounds; r++) {
       process.stderr.write(`== round ${r + 1} of ${rounds}\n`);
       const ep = await echoPost(r === 0 ? warmupSeconds : 0);
@@ -56,10 +72,30 @@ export async function runMemoryBench() {
       results.rounds.push({ echoPost: ep, create: cr, ratio: cr.rps / ep.rps });
     }
     process.stderr.write('== reads\n');
-    results.echoGet = await load({ title: 'echo GET', url: echoURL, seconds, connections, pid: e.child.pid, warmupSeconds });
+    results.echoGet = await load({
+      title: 'echo GET',
+      url: echoURL,
+      seconds,
+      connections,
+      pid: e.child.pid,
+      warmupSeconds,
+    });
     const first = await (await fetch(`${base}?limit=1`)).json();
-    results.get = await load({ title: 'get', url: `${base}/${first.items[0].metadata.name}`, seconds, connections, pid: k.child.pid, warmupSeconds });
-    results.list = await load({ title: 'list (limit=500)', url: `${base}?limit=500`, seconds, connections: 8, pid: k.child.pid });
+    results.get = await load({
+      title: 'get',
+      url: `${base}/${first.items[0].metadata.name}`,
+      seconds,
+      connections,
+      pid: k.child.pid,
+      warmupSeconds,
+    });
+    results.list = await load({
+      title: 'list (limit=500)',
+      url: `${base}?limit=500`,
+      seconds,
+      connections: 8,
+      pid: k.child.pid,
+    });
   } finally {
     await Promise.all([e.stop(), k.stop()]);
   }
@@ -71,7 +107,8 @@ if (isMain) {
   const r = await runMemoryBench();
   const pct = (x) => `${(x * 100).toFixed(0)}%`;
   const cpu = (v) => (v.cpuPerRequestUs === undefined ? 'n/a' : v.cpuPerRequestUs.toFixed(0));
-  const row = (v, base) => `| ${v.title} | ${Math.round(v.rps)} | ${v.p50} | ${v.p99} | ${cpu(v)} | ${base ? pct(v.rps / base.rps) : '—'} |`;
+  const row = (v, base) =>
+    `| ${v.title} | ${Math.round(v.rps)} | ${v.p50} | ${v.p99} | ${cpu(v)} | ${base ? pct(v.rps / base.rps) : '—'} |`;
   console.log('\n| measurement | req/s | p50 ms | p99 ms | server CPU µs/req | throughput vs echo |');
   console.log('|---|---|---|---|---|---|');
   r.rounds.forEach((x, i) => {
@@ -82,5 +119,7 @@ if (isMain) {
   console.log(row(r.get, r.echoGet));
   console.log(row(r.list));
   const m = median(r.rounds.map((x) => x.ratio));
-  console.log(`\ncreate throughput, median of ${r.rounds.length} rounds: ${pct(m)} of the echo baseline (target >= 50%): ${m >= 0.5 ? 'met' : 'NOT met'}`);
+  console.log(
+    `\ncreate throughput, median of ${r.rounds.length} rounds: ${pct(m)} of the echo baseline (target >= 50%): ${m >= 0.5 ? 'met' : 'NOT met'}`,
+  );
 }

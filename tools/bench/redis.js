@@ -37,7 +37,9 @@ const { eventToCore } = await import(join(root, 'packages/api/dist/index.js'));
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const nodeArgs = process.argv.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length));
-const serverArgs = process.argv.filter((a) => a.startsWith('--server-arg=')).map((a) => a.slice('--server-arg='.length));
+const serverArgs = process.argv
+  .filter((a) => a.startsWith('--server-arg='))
+  .map((a) => a.slice('--server-arg='.length));
 const N_CREATE = quick ? 1_000 : 4_000;
 const N_GET = quick ? 1_000 : 4_000;
 const CONCURRENCY = 16;
@@ -49,30 +51,75 @@ const WATCH_SECONDS = Number(process.argv.find((a) => a.startsWith('--watch-seco
 
 const log = (msg) => process.stdout.write(`[bench] ${msg}\n`);
 const children = new Set();
-process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
 function event(name, ns, note = `bench ${name}`) {
   return {
-    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name, namespace: ns },
-    eventTime: '2026-01-02T03:04:05.123456Z', reportingController: 'example.com/bench', reportingInstance: 'bench-1',
-    action: 'Benchmarked', reason: 'Bench', type: 'Normal', note, regarding: { kind: 'Pod', name: 'web-0', namespace: ns },
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name, namespace: ns },
+    eventTime: '2026-01-02T03:04:05.123456Z',
+    reportingController: 'example.com/bench',
+    reportingInstance: 'bench-1',
+    action: 'Benchmarked',
+    reason: 'Bench',
+    type: 'Normal',
+    note,
+    regarding: { kind: 'Pod', name: 'web-0', namespace: ns },
   };
 }
 
 async function startApiserver(storage) {
   const port = await freePort();
-  const p = spawn(process.execPath, [...nodeArgs, main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...serverArgs], { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
+  const p = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      main,
+      `--insecure-port=${port}`,
+      '--secure-port=0',
+      `--storage=${storage}`,
+      '--log-level=warn',
+      ...serverArgs,
+    ],
+    { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
+  );
   children.add(p);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200, 20_000, () => `apiserver ${storage} did not start`);
-  return { url, pid: p.pid, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
+  await waitFor(
+    async () =>
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200,
+    20_000,
+    () => `apiserver ${storage} did not start`,
+  );
+  return {
+    url,
+    pid: p.pid,
+    stop: () => {
+      p.kill('SIGTERM');
+      children.delete(p);
+    },
+  };
 }
 
 async function startEcho() {
-  const p = spawn(process.execPath, [join(root, 'tools/bench/redis/echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(process.execPath, [join(root, 'tools/bench/redis/echo-server.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(p);
   const port = await new Promise((resolve) => p.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
-  return { url: `http://127.0.0.1:${port}`, stop: () => { p.kill('SIGTERM'); children.delete(p); } };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => {
+      p.kill('SIGTERM');
+      children.delete(p);
+    },
+  };
 }
 
 /** Runs `n` requests with `CONCURRENCY` workers; returns requests/s and latency percentiles. */
@@ -106,15 +153,29 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function request(method, url, body) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, { method, agent, headers: data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, text: async () => text, json: async () => JSON.parse(text), arrayBuffer: async () => undefined });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers:
+          data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode,
+            text: async () => text,
+            json: async () => JSON.parse(text),
+            arrayBuffer: async () => undefined,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -129,7 +190,9 @@ async function listAll(url, ns) {
   let items = 0;
   let pages = 0;
   do {
-    const res = await get(`${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+    const res = await get(
+      `${url}/apis/events.k8s.io/v1/namespaces/${ns}/events?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+    );
     const body = await res.json();
     items += body.items.length;
     pages++;
@@ -145,7 +208,10 @@ async function seed(storage, ns, n) {
     while (next < n) {
       const i = next++;
       const e = event(`s-${String(i).padStart(6, '0')}`, ns);
-      await storage.create({ resource: 'events', namespace: ns, name: e.metadata.name }, { ...e, metadata: { ...e.metadata, uid: `uid-${ns}-${i}` } });
+      await storage.create(
+        { resource: 'events', namespace: ns, name: e.metadata.name },
+        { ...e, metadata: { ...e.metadata, uid: `uid-${ns}-${i}` } },
+      );
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
@@ -173,11 +239,13 @@ async function paced(send, rate, total, name, onSend = () => {}, measureFrom = 0
         onSend(n, k);
         const s0 = performance.now();
         if (k === measureFrom) tMeasure = s0;
-        inflight.push(send(n).then(() => {
-          if (k < measureFrom) return;
-          lat.push(performance.now() - s0);
-          trace.push(s0 - tMeasure, performance.now() - s0);
-        }));
+        inflight.push(
+          send(n).then(() => {
+            if (k < measureFrom) return;
+            lat.push(performance.now() - s0);
+            trace.push(s0 - tMeasure, performance.now() - s0);
+          }),
+        );
       }
       if (i >= total) {
         clearInterval(tick);
@@ -192,9 +260,16 @@ async function paced(send, rate, total, name, onSend = () => {}, measureFrom = 0
       const w = Math.floor(trace[k] / 250);
       (windows.get(w) ?? windows.set(w, []).get(w)).push(trace[k + 1]);
     }
-    for (const [w, xs] of [...windows].sort((a, b) => a[0] - b[0])) log(`creates t=${(w / 4).toFixed(2)}s p50 ${pct(xs, 50).toFixed(1)} p99 ${pct(xs, 99).toFixed(1)} max ${pct(xs, 100).toFixed(1)}`);
+    for (const [w, xs] of [...windows].sort((a, b) => a[0] - b[0]))
+      log(
+        `creates t=${(w / 4).toFixed(2)}s p50 ${pct(xs, 50).toFixed(1)} p99 ${pct(xs, 99).toFixed(1)} max ${pct(xs, 100).toFixed(1)}`,
+      );
   }
-  return { rate: (total - measureFrom) / ((performance.now() - tMeasure) / 1000), p50: pct(lat, 50), p99: pct(lat, 99) };
+  return {
+    rate: (total - measureFrom) / ((performance.now() - tMeasure) / 1000),
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+  };
 }
 
 /**
@@ -213,18 +288,26 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   const wall = () => performance.timeOrigin + performance.now();
   if (!api.warm) {
     log('watch: warming the server up (20,000 creates) ...');
-    await load(20_000, (i) => post(`${url}/apis/events.k8s.io/v1/namespaces/warmup/events`, event(`warm-${i}`, 'warmup')));
+    await load(20_000, (i) =>
+      post(`${url}/apis/events.k8s.io/v1/namespaces/warmup/events`, event(`warm-${i}`, 'warmup')),
+    );
     api.warm = true;
   }
   // Like informers: list, then watch from the list's resourceVersion (with bookmarks).
   const listed = await (await fetch(`${coll}?limit=1`)).json();
   const watchURL = `${coll}?watch=true&allowWatchBookmarks=true&resourceVersion=${listed.metadata.resourceVersion}`;
-  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.add(child);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
-  await waitFor(() => out.includes('ready'), 20_000, () => 'watchers did not connect');
+  await waitFor(
+    () => out.includes('ready'),
+    20_000,
+    () => 'watchers did not connect',
+  );
   log(`watch: ${WATCHERS} watchers connected; 3 s of warm-up at ${WATCH_RATE} writes/s ...`);
   const { hostname, port } = new URL(url);
   const pool = new RawHttpPool(hostname, Number(port), 32);
@@ -232,10 +315,18 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   const store = writer === 'store' ? await createRedisStorage({ url: redisUrl, prefix: 'bench' }) : undefined;
   let uid = 0;
   const send = store
-    ? (n) => store.create({ resource: 'events', namespace: ns, name: n }, eventToCore({ ...event(n, ns), metadata: { name: n, namespace: ns, uid: `bench-${++uid}`, creationTimestamp: '2026-01-02T03:04:05Z' } }))
-    : (n) => pool.request('POST', path, event(n, ns)).then((r) => {
-        if (r.status !== 201) throw new Error(`create ${n}: HTTP ${r.status} ${r.body}`);
-      });
+    ? (n) =>
+        store.create(
+          { resource: 'events', namespace: ns, name: n },
+          eventToCore({
+            ...event(n, ns),
+            metadata: { name: n, namespace: ns, uid: `bench-${++uid}`, creationTimestamp: '2026-01-02T03:04:05Z' },
+          }),
+        )
+    : (n) =>
+        pool.request('POST', path, event(n, ns)).then((r) => {
+          if (r.status !== 201) throw new Error(`create ${n}: HTTP ${r.status} ${r.body}`);
+        });
   // Warm-up and measurement are one steady stream: after an idle moment the first half second is
   // several times slower (the garbage collector shrinks the heap when a process goes idle), which
   // is not the steady state this measures.
@@ -260,7 +351,13 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
     // The measured stream starts after an idle pause: how the first writes after a quiet spell fare.
     await paced(send, WATCH_RATE, warmN, name, onSend, warmN);
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    writes = await paced(send, WATCH_RATE, total, (i) => name(i + warmN), (n, i) => onSend(n, i + warmN));
+    writes = await paced(
+      send,
+      WATCH_RATE,
+      total,
+      (i) => name(i + warmN),
+      (n, i) => onSend(n, i + warmN),
+    );
   } else {
     writes = await paced(send, WATCH_RATE, warmN + total, name, onSend, warmN);
   }
@@ -272,12 +369,29 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   pool.close();
   await store?.close();
   const gc1 = await gcStats(url);
-  log(`server GC during warm-up and measurement (${3 + WATCH_SECONDS} s): ${Object.keys(gc1).map((k) => `${k} ${gc1[k].count - (gc0[k]?.count ?? 0)}× ${(1000 * (gc1[k].sum - (gc0[k]?.sum ?? 0))).toFixed(0)} ms`).join(', ')}`);
-  log(`watch phase CPU (cores): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; server ${((1e6 * cpu.server * secs) / total).toFixed(0)} µs per write (${((100 * sys) / cpu.server).toFixed(0)}% in the kernel)`);
+  log(
+    `server GC during warm-up and measurement (${3 + WATCH_SECONDS} s): ${Object.keys(gc1)
+      .map(
+        (k) =>
+          `${k} ${gc1[k].count - (gc0[k]?.count ?? 0)}× ${(1000 * (gc1[k].sum - (gc0[k]?.sum ?? 0))).toFixed(0)} ms`,
+      )
+      .join(', ')}`,
+  );
+  log(
+    `watch phase CPU (cores): ${Object.entries(cpu)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(
+        ', ',
+      )}; server ${((1e6 * cpu.server * secs) / total).toFixed(0)} µs per write (${((100 * sys) / cpu.server).toFixed(0)}% in the kernel)`,
+  );
   await new Promise((r) => setTimeout(r, 1000));
   const before = out.length;
   child.stdin.write(`${JSON.stringify(sent)}\n`);
-  await waitFor(() => out.slice(before).includes('\n'), 20_000, () => 'watchers did not report');
+  await waitFor(
+    () => out.slice(before).includes('\n'),
+    20_000,
+    () => 'watchers did not report',
+  );
   children.delete(child);
   const stats = JSON.parse(out.slice(before).trim());
   const probes = Math.min(5, WATCHERS);
@@ -302,21 +416,35 @@ async function storeWatchLatency(url) {
     const watcher = await reader.watch({ resource: 'events', namespace: 'sw' });
     let n = 0;
     watchers.push(watcher);
-    loops.push(watcher.consume((batch) => {
-      const now = performance.now();
-      for (const ev of batch) {
-        const t = sent.get(ev.object?.metadata?.name);
-        if (t !== undefined) lat.push(now - t);
-      }
-      if ((n += batch.length) >= total) watcher.stop();
-    }));
+    loops.push(
+      watcher.consume((batch) => {
+        const now = performance.now();
+        for (const ev of batch) {
+          const t = sent.get(ev.object?.metadata?.name);
+          if (t !== undefined) lat.push(now - t);
+        }
+        if ((n += batch.length) >= total) watcher.stop();
+      }),
+    );
   }
-  const writes = await paced((name) => writer.create({ resource: 'events', namespace: 'sw', name }, event(name, 'sw')), WATCH_RATE, total, (i) => `sw-${i}`, (name) => sent.set(name, performance.now()));
+  const writes = await paced(
+    (name) => writer.create({ resource: 'events', namespace: 'sw', name }, event(name, 'sw')),
+    WATCH_RATE,
+    total,
+    (i) => `sw-${i}`,
+    (name) => sent.set(name, performance.now()),
+  );
   await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 20_000))]);
   for (const w of watchers) w.stop();
   await reader.close();
   await writer.close();
-  return { p50: pct(lat, 50), p99: pct(lat, 99), max: lat.reduce((a, b) => Math.max(a, b), 0), deliveries: lat.length, achieved: writes.rate };
+  return {
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: lat.reduce((a, b) => Math.max(a, b), 0),
+    deliveries: lat.length,
+    achieved: writes.rate,
+  };
 }
 
 /** The server's garbage collections so far, by kind ({ minor: { count, sum } ...}), from /metrics. */
@@ -342,7 +470,11 @@ function redisPid(port) {
 }
 
 function redisBenchmark(port) {
-  const r = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'set', '-n', quick ? '50000' : '200000', '-c', '50', '-q'], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    'redis-benchmark',
+    ['-h', '127.0.0.1', '-p', String(port), '-t', 'set', '-n', quick ? '50000' : '200000', '-c', '50', '-q'],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   const m = /SET: ([\d.]+) requests per second/.exec(r.stdout ?? '');
   return m ? Number(m[1]) : NaN;
 }
@@ -354,9 +486,18 @@ if (only === 'watch') {
   // Just the HTTP watch-delivery measurement (for iterating on the watch path).
   try {
     const extra = process.argv.find((a) => a.startsWith('--redis-params='))?.slice('--redis-params='.length);
-    const api = await startApiserver(process.argv.includes('--store=memory') ? 'memory' : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`);
-    const w = await watchLatency(api, redisPid(redis.port), redis.url, process.argv.includes('--writer=store') ? 'store' : 'http');
-    log(`redis watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`);
+    const api = await startApiserver(
+      process.argv.includes('--store=memory') ? 'memory' : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`,
+    );
+    const w = await watchLatency(
+      api,
+      redisPid(redis.port),
+      redis.url,
+      process.argv.includes('--writer=store') ? 'store' : 'http',
+    );
+    log(
+      `redis watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
+    );
     api.stop();
   } finally {
     await redis.stop();
@@ -370,7 +511,9 @@ try {
   spawnSync('redis-cli', ['-p', String(redis.port), 'flushall']);
 
   results.storeWatch = await storeWatchLatency(redis.url);
-  log(`store-level watch (${WATCHERS} storage watchers, ${results.storeWatch.achieved.toFixed(0)} writes/s): p50 ${results.storeWatch.p50.toFixed(2)} ms, p99 ${results.storeWatch.p99.toFixed(2)} ms`);
+  log(
+    `store-level watch (${WATCHERS} storage watchers, ${results.storeWatch.achieved.toFixed(0)} writes/s): p50 ${results.storeWatch.p50.toFixed(2)} ms, p99 ${results.storeWatch.p99.toFixed(2)} ms`,
+  );
 
   const echo = await startEcho();
   await load(500, (i) => post(`${echo.url}/echo`, event(`warm-${i}`, 'x')));
@@ -378,7 +521,10 @@ try {
   log(`fastify echo: ${fmt(results.echo)}`);
   echo.stop();
 
-  for (const [name, spec] of [['memory', 'memory'], ['redis', `${redis.url}?prefix=bench`]]) {
+  for (const [name, spec] of [
+    ['memory', 'memory'],
+    ['redis', `${redis.url}?prefix=bench`],
+  ]) {
     const api = await startApiserver(spec);
     const coll = `${api.url}/apis/events.k8s.io/v1/namespaces/bench/events`;
     await load(300, (i) => post(coll, event(`warm-${i}`, 'bench')));
@@ -388,9 +534,13 @@ try {
     log(`${name} get: ${fmt(results[`${name}Get`])}`);
     if (name === 'redis') {
       results.redisWatch = await watchLatency(api, redisPid(redis.port), redis.url, 'http');
-      log(`redis watch, writes through this apiserver (${WATCHERS} watchers, ${results.redisWatch.achieved.toFixed(0)} writes/s): p50 ${results.redisWatch.p50.toFixed(2)} ms, p99 ${results.redisWatch.p99.toFixed(2)} ms, max ${results.redisWatch.max.toFixed(1)} ms`);
+      log(
+        `redis watch, writes through this apiserver (${WATCHERS} watchers, ${results.redisWatch.achieved.toFixed(0)} writes/s): p50 ${results.redisWatch.p50.toFixed(2)} ms, p99 ${results.redisWatch.p99.toFixed(2)} ms, max ${results.redisWatch.max.toFixed(1)} ms`,
+      );
       results.redisWatchReplica = await watchLatency(api, redisPid(redis.port), redis.url, 'store');
-      log(`redis watch, writes by another replica (${WATCHERS} watchers, ${results.redisWatchReplica.achieved.toFixed(0)} writes/s): p50 ${results.redisWatchReplica.p50.toFixed(2)} ms, p99 ${results.redisWatchReplica.p99.toFixed(2)} ms, max ${results.redisWatchReplica.max.toFixed(1)} ms`);
+      log(
+        `redis watch, writes by another replica (${WATCHERS} watchers, ${results.redisWatchReplica.achieved.toFixed(0)} writes/s): p50 ${results.redisWatchReplica.p50.toFixed(2)} ms, p99 ${results.redisWatchReplica.p99.toFixed(2)} ms, max ${results.redisWatchReplica.max.toFixed(1)} ms`,
+      );
     }
     api.stop();
   }
@@ -415,9 +565,13 @@ try {
     const mem = await startApiserver('memory');
     // The in-process store lives in the apiserver process: seed it over HTTP.
     log(`seeding ${size} events (memory, over HTTP) ...`);
-    await load(size, (i) => post(`${mem.url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(`s-${String(i).padStart(6, '0')}`, ns)));
+    await load(size, (i) =>
+      post(`${mem.url}/apis/events.k8s.io/v1/namespaces/${ns}/events`, event(`s-${String(i).padStart(6, '0')}`, ns)),
+    );
     results[`memoryList${size}`] = await listAll(mem.url, ns);
-    log(`memory list ${size} by 500: ${results[`memoryList${size}`].ms.toFixed(0)} ms (${results[`memoryList${size}`].pages} pages)`);
+    log(
+      `memory list ${size} by 500: ${results[`memoryList${size}`].ms.toFixed(0)} ms (${results[`memoryList${size}`].pages} pages)`,
+    );
     mem.stop();
 
     log(`seeding ${size} events (redis, direct) ...`);
@@ -426,7 +580,9 @@ try {
     await store.close();
     const api = await startApiserver(`${redis.url}?prefix=bench`);
     results[`redisList${size}`] = await listAll(api.url, ns);
-    log(`redis list ${size} by 500: ${results[`redisList${size}`].ms.toFixed(0)} ms (${results[`redisList${size}`].pages} pages, ${results[`redisList${size}`].items} items)`);
+    log(
+      `redis list ${size} by 500: ${results[`redisList${size}`].ms.toFixed(0)} ms (${results[`redisList${size}`].pages} pages, ${results[`redisList${size}`].items} items)`,
+    );
     api.stop();
   }
 } finally {
@@ -438,21 +594,39 @@ const ratio = (a, b) => `${((100 * a) / b).toFixed(0)}%`;
 console.log('\n## Redis benchmark results\n');
 console.log(`| measure | in-process | Redis | Redis / in-process |`);
 console.log(`|---|---|---|---|`);
-console.log(`| create (POST, ${CONCURRENCY} concurrent) | ${fmt(r.memoryCreate)} | ${fmt(r.redisCreate)} | ${ratio(r.redisCreate.rps, r.memoryCreate.rps)} |`);
+console.log(
+  `| create (POST, ${CONCURRENCY} concurrent) | ${fmt(r.memoryCreate)} | ${fmt(r.redisCreate)} | ${ratio(r.redisCreate.rps, r.memoryCreate.rps)} |`,
+);
 console.log(`| get | ${fmt(r.memoryGet)} | ${fmt(r.redisGet)} | ${ratio(r.redisGet.rps, r.memoryGet.rps)} |`);
 for (const size of LIST_SIZES) {
   const m = r[`memoryList${size}`];
   const x = r[`redisList${size}`];
-  console.log(`| list ${size} by 500 (whole list) | ${m.ms.toFixed(0)} ms | ${x.ms.toFixed(0)} ms | ${ratio(m.ms, x.ms)} speed |`);
+  console.log(
+    `| list ${size} by 500 (whole list) | ${m.ms.toFixed(0)} ms | ${x.ms.toFixed(0)} ms | ${ratio(m.ms, x.ms)} speed |`,
+  );
 }
-console.log(`\ncreates on Redis by durability setting (same load): no persistence ${fmt(r.redisCreate)}; appendonly + appendfsync everysec ${fmt(r['aof-everysec'])} (${ratio(r['aof-everysec'].rps, r.redisCreate.rps)}); appendfsync always ${fmt(r['aof-always'])} (${ratio(r['aof-always'].rps, r.redisCreate.rps)})`);
+console.log(
+  `\ncreates on Redis by durability setting (same load): no persistence ${fmt(r.redisCreate)}; appendonly + appendfsync everysec ${fmt(r['aof-everysec'])} (${ratio(r['aof-everysec'].rps, r.redisCreate.rps)}); appendfsync always ${fmt(r['aof-always'])} (${ratio(r['aof-always'].rps, r.redisCreate.rps)})`,
+);
 console.log(`\nfastify echo baseline: ${fmt(r.echo)}; redis-benchmark SET: ${r.redisSet.toFixed(0)} req/s`);
 const createRatio = r.redisCreate.rps / r.echo.rps;
-console.log(`creates on Redis / echo baseline: ${(100 * createRatio).toFixed(0)}% (target >= 40%: ${createRatio >= 0.4 ? 'met' : 'MISSED'})`);
+console.log(
+  `creates on Redis / echo baseline: ${(100 * createRatio).toFixed(0)}% (target >= 40%: ${createRatio >= 0.4 ? 'met' : 'MISSED'})`,
+);
 console.log(`creates on Redis / redis-benchmark SET: ${ratio(r.redisCreate.rps, r.redisSet)}`);
-const cpuOf = (w) => Object.entries(w.cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
-for (const [label, w] of [['writes through the watched apiserver', r.redisWatch], ['writes by another replica', r.redisWatchReplica]]) {
-  console.log(`watch delivery (${label}), ${WATCHERS} watchers at ${w.achieved.toFixed(0)} writes/s: p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms (target p99 <= 10 ms: ${w.p99 <= 10 ? 'met' : 'MISSED'}), ${w.deliveries} deliveries; CPU cores: ${cpuOf(w)}`);
+const cpuOf = (w) =>
+  Object.entries(w.cpu)
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(', ');
+for (const [label, w] of [
+  ['writes through the watched apiserver', r.redisWatch],
+  ['writes by another replica', r.redisWatchReplica],
+]) {
+  console.log(
+    `watch delivery (${label}), ${WATCHERS} watchers at ${w.achieved.toFixed(0)} writes/s: p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms (target p99 <= 10 ms: ${w.p99 <= 10 ? 'met' : 'MISSED'}), ${w.deliveries} deliveries; CPU cores: ${cpuOf(w)}`,
+  );
 }
-console.log(`store-level watch delivery (no HTTP), ${WATCHERS} watchers at ${r.storeWatch.achieved.toFixed(0)} writes/s: p50 ${r.storeWatch.p50.toFixed(2)} ms, p99 ${r.storeWatch.p99.toFixed(2)} ms, ${r.storeWatch.deliveries} deliveries`);
+console.log(
+  `store-level watch delivery (no HTTP), ${WATCHERS} watchers at ${r.storeWatch.achieved.toFixed(0)} writes/s: p50 ${r.storeWatch.p50.toFixed(2)} ms, p99 ${r.storeWatch.p99.toFixed(2)} ms, ${r.storeWatch.deliveries} deliveries`,
+);
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)} s`);

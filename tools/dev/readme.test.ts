@@ -31,7 +31,11 @@ let port: number;
 
 beforeAll(async () => {
   port = await freePort();
-  server = spawn(process.execPath, [join(root, 'apps/apiserver/dist/main.js'), `--insecure-port=${port}`, '--secure-port=0', '--log-level=warn'], { stdio: 'ignore' });
+  server = spawn(
+    process.execPath,
+    [join(root, 'apps/apiserver/dist/main.js'), `--insecure-port=${port}`, '--secure-port=0', '--log-level=warn'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
@@ -52,15 +56,20 @@ describe('README', () => {
     writeFileSync(join(dir, 'config'), '');
     const script = `set -euo pipefail\n${walkthrough().replaceAll('http://127.0.0.1:8080', `http://127.0.0.1:${port}`)}`;
     const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('bash', ['-c', script], { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir }, timeout: 60_000 }, (e, stdout, stderr) =>
-        resolve({ code: e ? 1 : 0, stdout, stderr }),
+      execFile(
+        'bash',
+        ['-c', script],
+        { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir }, timeout: 60_000 },
+        (e, stdout, stderr) => resolve({ code: e ? 1 : 0, stdout, stderr }),
       ),
     );
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('event.events.k8s.io/web-0.started created');
     expect(out.stdout).toMatch(/demo\s+\S+\s+Normal\s+Started\s+pod\/web-0\s+Started container web/);
-    expect(out.stdout).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME/);
+    expect(out.stdout).toMatch(
+      /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME/,
+    );
     expect(out.stdout).toContain('event.events.k8s.io/web-0.started patched');
     expect(out.stdout).toContain('event.events.k8s.io "web-0.started" deleted');
   });

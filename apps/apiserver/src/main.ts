@@ -65,7 +65,9 @@ async function main(argv: string[]): Promise<number> {
   if (configs.AuthenticationConfiguration && argv.some((a) => a.startsWith('--anonymous-auth'))) {
     const cfg = configs.AuthenticationConfiguration.config as { anonymous?: unknown };
     if (cfg.anonymous) {
-      io.stderr(`${configs.AuthenticationConfiguration.file}: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file\n`);
+      io.stderr(
+        `${configs.AuthenticationConfiguration.file}: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file\n`,
+      );
       return 1;
     }
   }

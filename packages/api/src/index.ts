@@ -33,6 +33,21 @@ export type {
   ServerAddressByClientCIDR,
   VersionInfo,
 } from './meta/discovery.js';
+export type {
+  APIGroupDiscoveryList,
+  APIGroupDiscovery,
+  APIVersionDiscovery,
+  APIResourceDiscovery,
+  APISubresourceDiscovery,
+  GroupVersionKindJSON,
+  ResourceScope,
+  DiscoveryFreshness,
+} from './meta/aggregated-discovery.js';
+export {
+  aggregatedDiscoveryGroup,
+  aggregatedDiscoveryVersion,
+  aggregatedDiscoveryMediaType,
+} from './meta/aggregated-discovery.js';
 export type { Table, TableRow, TableColumnDefinition } from './meta/table.js';
 export type {
   ObjectReference,
@@ -44,6 +59,7 @@ export type {
   NamespaceList,
 } from './core/v1.js';
 export type { Event, EventList, EventSeries } from './events/v1.js';
+export type { Lease, LeaseList, LeaseSpec, CoordinatedLeaseStrategy } from './coordination/v1.js';
 export {
   defaultGroupDomain,
   eventsGroup,
@@ -52,6 +68,9 @@ export {
   eventsVersion,
   eventsResource,
   eventsStorageVersionHash,
+  leasesVersion,
+  leasesResource,
+  leasesStorageVersionHash,
   eventLimits,
   maxRequestBodyBytes,
 } from './constants.js';
@@ -78,6 +97,7 @@ export {
   coreEventListSchema,
   eventsV1EventListSchema,
 } from './schema/event-schemas.js';
+export { leaseSchema, leaseSpecSchema, leaseListSchema } from './schema/lease-schemas.js';
 export type {
   AuthenticationConfiguration,
   AnonymousAuthConfig,
@@ -139,3 +159,14 @@ export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } 
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { serializeObject } from './schema/serialize.js';
+export type { UserInfo } from './auth/user-info.js';
+export { anonymousUser } from './auth/user-info.js';
+export type { RequestAttributes } from './auth/request-attributes.js';
+export type { Authorizer, Decision } from './auth/authorizer.js';
+export type {
+  Authenticator,
+  AuthenticationRequest,
+  AuthenticationResponse,
+  AuthenticationErrorCode,
+} from './auth/authenticator.js';
+export { AuthenticationError } from './auth/authenticator.js';

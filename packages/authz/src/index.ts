@@ -1,4 +1,3 @@
-export { anonymousUser } from './attributes.js';
-export type { UserInfo, RequestAttributes } from './attributes.js';
-export { alwaysAllow, alwaysDeny, chain, authorizerForMode, forbiddenMessage } from './authorizer.js';
-export type { Authorizer, Decision } from './authorizer.js';
+export { anonymousUser } from '@kevents/api';
+export type { UserInfo, RequestAttributes, Authorizer, Decision } from '@kevents/api';
+export { alwaysAllow, alwaysDeny, chain, authorizerForMode } from './authorizer.js';

@@ -10,11 +10,17 @@ export interface NodeInternals {
   input: string;
   handle?: (...a: unknown[]) => unknown;
   evaluate: (ev: unknown, ast: unknown, ctx: unknown) => unknown;
-  meta?: { alternate?: NodeInternals; macro?: unknown; evaluate?: (ev: unknown, ast: unknown, ctx: unknown) => unknown };
+  meta?: {
+    alternate?: NodeInternals;
+    macro?: unknown;
+    evaluate?: (ev: unknown, ast: unknown, ctx: unknown) => unknown;
+  };
 }
 
 export function isNode(x: unknown): x is ASTNode {
-  return typeof x === 'object' && x !== null && 'op' in x && 'args' in x && typeof (x as { op: unknown }).op === 'string';
+  return (
+    typeof x === 'object' && x !== null && 'op' in x && 'args' in x && typeof (x as { op: unknown }).op === 'string'
+  );
 }
 
 /** Visits every node written in the source, depth first (macro arguments included). */

@@ -14,14 +14,27 @@ const claims = toCelValue({
   empty: [],
 }) as Record<string, unknown>;
 
-const user = { username: 'system:serviceaccount:ns:sa', uid: '42', groups: ['system:authenticated', 'dev'], extra: { 'example.com/scope': ['a', 'b'] } };
+const user = {
+  username: 'system:serviceaccount:ns:sa',
+  uid: '42',
+  groups: ['system:authenticated', 'dev'],
+  extra: { 'example.com/scope': ['a', 'b'] },
+};
 
 const request = {
   user: 'alice',
   uid: '1',
   groups: ['dev', 'system:authenticated'],
   extra: { 'example.com/tier': ['gold'] },
-  resourceAttributes: { namespace: 'kube-system', verb: 'get', group: '', version: 'v1', resource: 'pods', subresource: '', name: 'p' },
+  resourceAttributes: {
+    namespace: 'kube-system',
+    verb: 'get',
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    subresource: '',
+    name: 'p',
+  },
 };
 
 const activation = { claims, user, request };
@@ -54,9 +67,9 @@ describe('claims environment: values', () => {
     ["claims.groups.map(g, 'oidc:' + g)", ['oidc:dev', 'oidc:ops']],
     ["claims.groups.filter(g, g.startsWith('d'))", ['dev']],
     ["claims.groups.exists(g, g == 'ops')", true],
-    ["claims.groups.all(g, g.size() == 3)", true],
+    ['claims.groups.all(g, g.size() == 3)', true],
     ["claims.groups.exists_one(g, g == 'dev')", true],
-    ["claims.groups.map(g, g.size() > 2, g.upperAscii())", ['DEV', 'OPS']],
+    ['claims.groups.map(g, g.size() > 2, g.upperAscii())', ['DEV', 'OPS']],
     ["claims.?role.orValue('') == 'admin' ? ['admins'] : []", []],
     ['size(claims.groups)', 2],
     ['claims.n * 2', 6],
@@ -75,7 +88,7 @@ describe('claims environment: values', () => {
     ["claims.sub in ['alice', 'bob']", true],
     ["'dev' in claims.groups", true],
     ["{'a': 1}['a']", 1],
-    ["[1, 2, 3][1]", 2],
+    ['[1, 2, 3][1]', 2],
     ["timestamp(claims.exp) > timestamp('2023-01-01T00:00:00Z')", true],
     ["duration('90s') < duration('2m')", true],
   ];
@@ -128,14 +141,16 @@ describe('RE2 regular expressions', () => {
     expect(run('claims', expr)).toEqual(want);
   });
 
-  it.each(["'aa'.matches('(a)\\\\1')", "claims.sub.matches('(?<=a)b')", "claims.sub.matches('(?=a)')", "'abc'.matches('[')"])(
-    'rejects the non-RE2 or invalid pattern in %s at compile time',
-    (expr) => {
-      const e = failure(() => compile('claims', expr));
-      expect(e.code).toBe('CEL_COMPILE');
-      expect(e.message).toMatch(/^compilation failed: ERROR: <input>:1:\d+: invalid regular expression: /);
-    },
-  );
+  it.each([
+    "'aa'.matches('(a)\\\\1')",
+    "claims.sub.matches('(?<=a)b')",
+    "claims.sub.matches('(?=a)')",
+    "'abc'.matches('[')",
+  ])('rejects the non-RE2 or invalid pattern in %s at compile time', (expr) => {
+    const e = failure(() => compile('claims', expr));
+    expect(e.code).toBe('CEL_COMPILE');
+    expect(e.message).toMatch(/^compilation failed: ERROR: <input>:1:\d+: invalid regular expression: /);
+  });
 
   it('rejects a bad pattern that arrives at evaluation time', () => {
     const c = compile('claims', 'claims.sub.matches(claims.pattern)');
@@ -184,18 +199,40 @@ describe('user and request environments', () => {
   });
 
   it('match conditions see resourceAttributes as optional', () => {
-    const c = compile('request', "has(request.resourceAttributes) && request.resourceAttributes.namespace == 'x'", { resultType: 'bool' });
+    const c = compile('request', "has(request.resourceAttributes) && request.resourceAttributes.namespace == 'x'", {
+      resultType: 'bool',
+    });
     expect(c.evaluate({ request: { user: 'u', groups: [] } })).toBe(false);
   });
 });
 
 describe('compile-time errors', () => {
   const cases: [CelEnvironmentName, string, string][] = [
-    ['claims', 'foo', "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo\n | ^"],
-    ['claims', 'user.username', "compilation failed: ERROR: <input>:1:1: undeclared reference to 'user' (in container '')\n | user.username\n | ^"],
-    ['user', "claims.sub == 'a'", "compilation failed: ERROR: <input>:1:1: undeclared reference to 'claims' (in container '')\n | claims.sub == 'a'\n | ^"],
-    ['user', 'user.nosuch', "compilation failed: ERROR: <input>:1:6: undefined field 'nosuch'\n | user.nosuch\n |      ^"],
-    ['claims', "'a' +", "compilation failed: ERROR: <input>:1:6: Syntax error: unexpected token: EOF\n | 'a' +\n |      ^"],
+    [
+      'claims',
+      'foo',
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo\n | ^",
+    ],
+    [
+      'claims',
+      'user.username',
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'user' (in container '')\n | user.username\n | ^",
+    ],
+    [
+      'user',
+      "claims.sub == 'a'",
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'claims' (in container '')\n | claims.sub == 'a'\n | ^",
+    ],
+    [
+      'user',
+      'user.nosuch',
+      "compilation failed: ERROR: <input>:1:6: undefined field 'nosuch'\n | user.nosuch\n |      ^",
+    ],
+    [
+      'claims',
+      "'a' +",
+      "compilation failed: ERROR: <input>:1:6: Syntax error: unexpected token: EOF\n | 'a' +\n |      ^",
+    ],
   ];
   it.each(cases)('%s: %s', (env, expr, message) => {
     const e = failure(() => compile(env, expr));
@@ -237,7 +274,7 @@ describe('compile-time errors', () => {
     expect(e.message).toBe('must evaluate to bool but got string');
   });
 
-  it.each(["claims.email_verified == true", 'has(claims.x)', 'claims.?x.orValue(true) == true', "claims.sub == 'bar'"])(
+  it.each(['claims.email_verified == true', 'has(claims.x)', 'claims.?x.orValue(true) == true', "claims.sub == 'bar'"])(
     '%s is bool',
     (expr) => {
       expect(compile('claims', expr, { resultType: 'bool' }).outputType).toBe('bool');

@@ -42,7 +42,11 @@ export interface CompiledExpression {
  * @throws CelError CEL_COMPILE (message `compilation failed: ERROR: <input>:L:C: ...`) or
  *   CEL_RESULT_TYPE (`must evaluate to bool`).
  */
-export function compile(environment: CelEnvironmentName, expression: string, options: CompileOptions = {}): CompiledExpression {
+export function compile(
+  environment: CelEnvironmentName,
+  expression: string,
+  options: CompileOptions = {},
+): CompiledExpression {
   const env = celEnvironment(environment);
   let parsed: ParseResult;
   try {
@@ -85,7 +89,10 @@ export function compile(environment: CelEnvironmentName, expression: string, opt
 export function celGoTypeName(t: string): string {
   if (t === 'list') return 'list(dyn)';
   if (t === 'map') return 'map(dyn, dyn)';
-  return t.replace(/optional</g, 'optional_type<').replace(/</g, '(').replace(/>/g, ')');
+  return t
+    .replace(/optional</g, 'optional_type<')
+    .replace(/</g, '(')
+    .replace(/>/g, ')');
 }
 
 interface PositionedError {
@@ -99,7 +106,12 @@ function compileError(expression: string, err: unknown, syntax: boolean): CelErr
   const e = (err ?? {}) as PositionedError;
   const summary = (e.summary ?? e.message ?? String(err)).split('\n')[0]!;
   const offset = e.range?.start ?? e.node?.start ?? e.node?.pos ?? 0;
-  return new CelError('CEL_COMPILE', expression, `compilation failed: ${issue(expression, offset, syntax ? `Syntax error: ${lowerFirst(summary)}` : translate(summary))}`, { cause: err });
+  return new CelError(
+    'CEL_COMPILE',
+    expression,
+    `compilation failed: ${issue(expression, offset, syntax ? `Syntax error: ${lowerFirst(summary)}` : translate(summary))}`,
+    { cause: err },
+  );
 }
 
 /** One cel-go issue line plus its caret diagram. */
@@ -145,7 +157,8 @@ function validateLiterals(expression: string, root: ASTNode): void {
         }
       }
     }
-    if (problem) throw new CelError('CEL_COMPILE', expression, `compilation failed: ${issue(expression, n.start, problem)}`);
+    if (problem)
+      throw new CelError('CEL_COMPILE', expression, `compilation failed: ${issue(expression, n.start, problem)}`);
   });
 }
 
@@ -186,7 +199,12 @@ function instrument(root: ASTNode, budget: { used: number; limit: number }, expr
           try {
             return impl(args);
           } catch (e) {
-            throw new CelError('CEL_EVALUATION', expression, `invalid regular expression: ${e instanceof Error ? e.message : e}`, { cause: e });
+            throw new CelError(
+              'CEL_EVALUATION',
+              expression,
+              `invalid regular expression: ${e instanceof Error ? e.message : e}`,
+              { cause: e },
+            );
           }
         }
         return fallback.call(this, args, ...rest);

@@ -39,7 +39,9 @@ export function registerRegex(env: Environment): void {
   env
     .registerFunction('string.find(string): string', (s: string, p: string) => re2Find(s, p))
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => re2FindAll(s, p))
-    .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => re2FindAll(s, p, Number(n)));
+    .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) =>
+      re2FindAll(s, p, Number(n)),
+    );
 }
 
 type Comparable = bigint | number | string;
@@ -49,11 +51,19 @@ const cmp = (a: Comparable, b: Comparable): number => (a < b ? -1 : a > b ? 1 : 
 export function registerLists(env: Environment): void {
   for (const t of ['int', 'double', 'string']) {
     env
-      .registerFunction(`list<${t}>.isSorted(): bool`, (l: Comparable[]) => l.every((x, i) => i === 0 || cmp(l[i - 1]!, x) <= 0))
-      .registerFunction(`list<${t}>.min(): ${t}`, (l: Comparable[]) => (l.length ? l.reduce((a, b) => (cmp(b, a) < 0 ? b : a)) : fail('min called on empty list')))
-      .registerFunction(`list<${t}>.max(): ${t}`, (l: Comparable[]) => (l.length ? l.reduce((a, b) => (cmp(b, a) > 0 ? b : a)) : fail('max called on empty list')))
+      .registerFunction(`list<${t}>.isSorted(): bool`, (l: Comparable[]) =>
+        l.every((x, i) => i === 0 || cmp(l[i - 1]!, x) <= 0),
+      )
+      .registerFunction(`list<${t}>.min(): ${t}`, (l: Comparable[]) =>
+        l.length ? l.reduce((a, b) => (cmp(b, a) < 0 ? b : a)) : fail('min called on empty list'),
+      )
+      .registerFunction(`list<${t}>.max(): ${t}`, (l: Comparable[]) =>
+        l.length ? l.reduce((a, b) => (cmp(b, a) > 0 ? b : a)) : fail('max called on empty list'),
+      )
       .registerFunction(`list<${t}>.indexOf(${t}): int`, (l: Comparable[], x: Comparable) => BigInt(l.indexOf(x)))
-      .registerFunction(`list<${t}>.lastIndexOf(${t}): int`, (l: Comparable[], x: Comparable) => BigInt(l.lastIndexOf(x)));
+      .registerFunction(`list<${t}>.lastIndexOf(${t}): int`, (l: Comparable[], x: Comparable) =>
+        BigInt(l.lastIndexOf(x)),
+      );
   }
   env
     .registerFunction('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n))
@@ -62,7 +72,8 @@ export function registerLists(env: Environment): void {
 
 /** ext.Sets: `sets.contains`, `sets.equivalent`, `sets.intersects` (equality by CEL value). */
 export function registerSets(env: Environment): void {
-  const key = (v: unknown): string => (typeof v === 'bigint' ? `i:${v}` : typeof v === 'number' ? `i:${v}` : `${typeof v}:${JSON.stringify(v)}`);
+  const key = (v: unknown): string =>
+    typeof v === 'bigint' ? `i:${v}` : typeof v === 'number' ? `i:${v}` : `${typeof v}:${JSON.stringify(v)}`;
   const toSet = (l: unknown[]): Set<string> => new Set(l.map(key));
   env
     .registerType('kevents.SetsNamespace', SetsNamespace)
@@ -71,13 +82,19 @@ export function registerSets(env: Environment): void {
       const s = toSet(a);
       return b.every((x) => s.has(key(x)));
     })
-    .registerFunction('kevents.SetsNamespace.equivalent(list, list): bool', (_n: unknown, a: unknown[], b: unknown[]) => {
-      const sa = toSet(a);
-      const sb = toSet(b);
-      return sa.size === sb.size && [...sa].every((x) => sb.has(x));
-    })
-    .registerFunction('kevents.SetsNamespace.intersects(list, list): bool', (_n: unknown, a: unknown[], b: unknown[]) => {
-      const s = toSet(a);
-      return b.some((x) => s.has(key(x)));
-    });
+    .registerFunction(
+      'kevents.SetsNamespace.equivalent(list, list): bool',
+      (_n: unknown, a: unknown[], b: unknown[]) => {
+        const sa = toSet(a);
+        const sb = toSet(b);
+        return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+      },
+    )
+    .registerFunction(
+      'kevents.SetsNamespace.intersects(list, list): bool',
+      (_n: unknown, a: unknown[], b: unknown[]) => {
+        const s = toSet(a);
+        return b.some((x) => s.has(key(x)));
+      },
+    );
 }

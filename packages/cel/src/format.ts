@@ -42,7 +42,10 @@ function formatOne(verb: string, v: unknown, precision: number | undefined): str
     case 'f':
     case 'e': {
       const n = typeof v === 'bigint' ? Number(v) : v;
-      if (typeof n !== 'number') throw new Error(`error during formatting: fixed-point clause can only be used on doubles, was given ${typeName(v)}`);
+      if (typeof n !== 'number')
+        throw new Error(
+          `error during formatting: fixed-point clause can only be used on doubles, was given ${typeName(v)}`,
+        );
       if (Number.isNaN(n)) return 'NaN';
       if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
       if (verb === 'f') return n.toFixed(precision ?? 6);
@@ -56,12 +59,18 @@ function formatOne(verb: string, v: unknown, precision: number | undefined): str
       if (typeof v === 'bigint') s = (v < 0n ? '-' : '') + (v < 0n ? -v : v).toString(16);
       else if (typeof v === 'string') s = Buffer.from(v, 'utf8').toString('hex');
       else if (v instanceof Uint8Array) s = Buffer.from(v).toString('hex');
-      else throw new Error(`error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(v)}`);
+      else
+        throw new Error(
+          `error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(v)}`,
+        );
       return verb === 'X' ? s.toUpperCase() : s;
     }
     case 'o':
     case 'b':
-      if (typeof v !== 'bigint') throw new Error(`error during formatting: ${verb === 'o' ? 'octal' : 'binary'} clause can only be used on integers, was given ${typeName(v)}`);
+      if (typeof v !== 'bigint')
+        throw new Error(
+          `error during formatting: ${verb === 'o' ? 'octal' : 'binary'} clause can only be used on integers, was given ${typeName(v)}`,
+        );
       return (v < 0n ? '-' : '') + (v < 0n ? -v : v).toString(verb === 'o' ? 8 : 2);
     default:
       throw new Error(`could not parse formatting clause: unrecognized formatting clause "${verb}"`);
@@ -85,7 +94,10 @@ function stringOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `[${v.map(stringOfNested).join(', ')}]`;
   if (v instanceof Map) return `{${[...v].map(([k, x]) => `${stringOfNested(k)}: ${stringOfNested(x)}`).join(', ')}}`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${stringOfNested(k)}: ${stringOfNested(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${stringOfNested(k)}: ${stringOfNested(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 

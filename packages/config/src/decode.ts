@@ -1,7 +1,14 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { configApiVersions, parseDuration, type ConfigKind } from '@kevents/api';
 import { FieldError, FieldPath, notSupported, required, typeInvalid, forbidden } from '@kevents/validation';
-import { authenticationShape, authorizationShape, egressShape, tracingShape, type FieldShape, type ObjectShape } from './schema.js';
+import {
+  authenticationShape,
+  authorizationShape,
+  egressShape,
+  tracingShape,
+  type FieldShape,
+  type ObjectShape,
+} from './schema.js';
 
 const shapes: Readonly<Record<ConfigKind, ObjectShape>> = {
   AuthenticationConfiguration: authenticationShape,
@@ -25,10 +32,14 @@ export function documentError(detail: string): FieldError {
  * wrong value types, and an apiVersion/kind this server does not serve are errors with their path.
  * @param expectedKind when given, any other kind is an error.
  */
-export function decodeConfig(text: string, options: { groupDomain?: string; expectedKind?: ConfigKind } = {}): DecodeResult {
+export function decodeConfig(
+  text: string,
+  options: { groupDomain?: string; expectedKind?: ConfigKind } = {},
+): DecodeResult {
   if (text.trim() === '') return { ok: false, errors: [documentError('empty config data')] };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, version: '1.2' });
-  if (doc.errors.length > 0) return { ok: false, errors: [documentError(`yaml: ${doc.errors[0]!.message.split('\n')[0]}`)] };
+  if (doc.errors.length > 0)
+    return { ok: false, errors: [documentError(`yaml: ${doc.errors[0]!.message.split('\n')[0]}`)] };
   const root = doc.contents as Node | null;
   if (!isMap(root)) return { ok: false, errors: [documentError('config data must be an object')] };
 
@@ -41,14 +52,17 @@ export function decodeConfig(text: string, options: { groupDomain?: string; expe
   const kind = head['kind'];
   const all = Object.keys(shapes) as ConfigKind[];
   if (kind === undefined || kind === null || kind === '') kindErrors.push(required(FieldPath.root('kind')));
-  else if (typeof kind !== 'string' || !all.includes(kind as ConfigKind)) kindErrors.push(notSupported(FieldPath.root('kind'), kind, all));
-  else if (options.expectedKind && kind !== options.expectedKind) kindErrors.push(notSupported(FieldPath.root('kind'), kind, [options.expectedKind]));
+  else if (typeof kind !== 'string' || !all.includes(kind as ConfigKind))
+    kindErrors.push(notSupported(FieldPath.root('kind'), kind, all));
+  else if (options.expectedKind && kind !== options.expectedKind)
+    kindErrors.push(notSupported(FieldPath.root('kind'), kind, [options.expectedKind]));
   if (kindErrors.length) return { ok: false, errors: kindErrors };
 
   const configKind = kind as ConfigKind;
   const apiVersion = head['apiVersion'];
   const accepted = configApiVersions(configKind, options.groupDomain);
-  if (apiVersion === undefined || apiVersion === null || apiVersion === '') return { ok: false, kind: configKind, errors: [required(FieldPath.root('apiVersion'))] };
+  if (apiVersion === undefined || apiVersion === null || apiVersion === '')
+    return { ok: false, kind: configKind, errors: [required(FieldPath.root('apiVersion'))] };
   if (typeof apiVersion !== 'string' || !accepted.includes(apiVersion)) {
     return { ok: false, kind: configKind, errors: [notSupported(FieldPath.root('apiVersion'), apiVersion, accepted)] };
   }
@@ -62,7 +76,12 @@ function childPath(parent: FieldPath | undefined, name: string): FieldPath {
   return parent ? parent.child(name) : FieldPath.root(name);
 }
 
-function decodeObject(node: Node, shape: ObjectShape, path: FieldPath | undefined, errors: FieldError[]): Record<string, unknown> {
+function decodeObject(
+  node: Node,
+  shape: ObjectShape,
+  path: FieldPath | undefined,
+  errors: FieldError[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!isMap(node)) {
     errors.push(typeInvalid(path ?? '', plain(node), 'expected an object'));
@@ -124,7 +143,14 @@ function decodeValue(node: Node, shape: FieldShape, path: FieldPath, errors: Fie
       break;
     }
   }
-  const expected = shape === 'int32' ? 'an int32' : shape === 'duration' ? 'a duration string' : shape === 'bool' ? 'a boolean' : 'a string';
+  const expected =
+    shape === 'int32'
+      ? 'an int32'
+      : shape === 'duration'
+        ? 'a duration string'
+        : shape === 'bool'
+          ? 'a boolean'
+          : 'a string';
   errors.push(typeInvalid(path, plain(node), `expected ${expected}`));
   return undefined;
 }

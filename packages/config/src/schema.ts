@@ -1,11 +1,5 @@
 /** The shape of one field in a config document, as the strict decoder reads it. */
-export type FieldShape =
-  | 'string'
-  | 'bool'
-  | 'int32'
-  | 'duration'
-  | { object: ObjectShape }
-  | { list: FieldShape };
+export type FieldShape = 'string' | 'bool' | 'int32' | 'duration' | { object: ObjectShape } | { list: FieldShape };
 
 /** Field name (serialized) to shape; any other key is an unknown field. */
 export type ObjectShape = { readonly [field: string]: FieldShape };
@@ -24,7 +18,9 @@ const jwtAuthenticator: ObjectShape = {
       egressSelectorType: 'string',
     },
   },
-  claimValidationRules: { list: { object: { claim: 'string', requiredValue: 'string', expression: 'string', message: 'string' } } },
+  claimValidationRules: {
+    list: { object: { claim: 'string', requiredValue: 'string', expression: 'string', message: 'string' } },
+  },
   claimMappings: {
     object: {
       username: { object: prefixed },
@@ -87,7 +83,14 @@ export const egressShape: ObjectShape = {
                 tcp: {
                   object: {
                     url: 'string',
-                    tlsConfig: { object: { caBundle: 'string', clientKey: 'string', clientCert: 'string', tlsServerName: 'string' } },
+                    tlsConfig: {
+                      object: {
+                        caBundle: 'string',
+                        clientKey: 'string',
+                        clientCert: 'string',
+                        tlsServerName: 'string',
+                      },
+                    },
                   },
                 },
                 uds: { object: { udsName: 'string' } },

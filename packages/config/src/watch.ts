@@ -48,7 +48,10 @@ export class ConfigWatcher<T extends ConfigObject = ConfigObject> extends EventE
    * Loads the file once (it must be valid) and starts watching it.
    * @throws ConfigError CONFIG_INVALID with the errors when the initial file is invalid.
    */
-  static async start<T extends ConfigObject = ConfigObject>(path: string, options: WatchOptions = {}): Promise<ConfigWatcher<T>> {
+  static async start<T extends ConfigObject = ConfigObject>(
+    path: string,
+    options: WatchOptions = {},
+  ): Promise<ConfigWatcher<T>> {
     const text = await readFile(path, 'utf8').catch((e: Error) => {
       throw new ConfigError('CONFIG_READ', `open ${path}: ${e.message}`, []);
     });

@@ -47,7 +47,14 @@ export class ChangeFeed {
    * stream of writes one read (and one wake-up of the watches) carries every change of the
    * interval, instead of one read per change.
    */
-  constructor(client: Client, stream: string, limit: number, readIntervalMs: number, currentRv: () => Promise<number>, onError: (err: unknown) => void) {
+  constructor(
+    client: Client,
+    stream: string,
+    limit: number,
+    readIntervalMs: number,
+    currentRv: () => Promise<number>,
+    onError: (err: unknown) => void,
+  ) {
     this.waiters = new WakeList(0);
     this.readIntervalMs = readIntervalMs;
     this.client = client;
@@ -145,7 +152,18 @@ export class ChangeFeed {
       }, blockMs + silenceGraceMs);
     });
     try {
-      return await Promise.race([this.client.xread('COUNT', this.limit, 'BLOCK', blockMs, 'STREAMS', this.stream, `${this.head}-0`) as Promise<StreamReply>, silent]);
+      return await Promise.race([
+        this.client.xread(
+          'COUNT',
+          this.limit,
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          this.stream,
+          `${this.head}-0`,
+        ) as Promise<StreamReply>,
+        silent,
+      ]);
     } finally {
       clearTimeout(timer);
     }

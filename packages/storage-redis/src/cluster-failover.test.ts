@@ -25,7 +25,9 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
       if (master === undefined) throw new Error('no master serves the slot of {cfo}');
       await waitReplicated(master.port);
 
-      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
+      const watch = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+      );
       await master.kill('SIGKILL');
       const t0 = Date.now();
       await expectStorageError(storage.create(keyOf('ns', 'during'), testObject('ns', 'during')), 'Unavailable');
@@ -35,11 +37,21 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
 
       const after = await createWhenAvailable(storage, 'ns', 'after', 40_000);
       expect(cluster.masterOf('{cfo}')).not.toBe(master);
-      await waitFor(() => storage.ready().then(() => true, () => false), 10_000, () => 'the change feed did not reconnect');
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+        () => 'the change feed did not reconnect',
+      );
 
       for (const b of before) expect(rvs(await storage.get(keyOf('ns', b.metadata.name!)))).toBe(rvs(b));
       expect(rvOf(after)).toBeGreaterThan(lastBefore);
-      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
+      const resumed = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+      );
       expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       expect((await storage.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(21);
     } finally {

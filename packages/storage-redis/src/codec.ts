@@ -51,7 +51,7 @@ export function decodeEntry(id: string, fields: readonly string[]): Change {
     resource: f['r'] ?? '',
     namespace: f['n'] ?? '',
     key: f['k'] ?? '',
-    body: type === 'DELETED' ? prev! : f['b'] ?? '',
+    body: type === 'DELETED' ? prev! : (f['b'] ?? ''),
     prev: type === 'MODIFIED' ? prev : undefined,
     time: Number(f['m'] ?? 0),
   };

@@ -10,7 +10,11 @@ export type Client = Redis | Cluster;
  * while disconnected fails at once), no retries or resends of a command after a disconnect, a
  * command timeout, and RESP2 (ioredis 5 speaks RESP2 only; reply shapes below assume it).
  */
-function baseOptions(target: RedisTarget, commandTimeoutMs: number | undefined, tls: RedisTlsOptions | undefined): RedisOptions {
+function baseOptions(
+  target: RedisTarget,
+  commandTimeoutMs: number | undefined,
+  tls: RedisTlsOptions | undefined,
+): RedisOptions {
   return {
     username: target.username,
     password: target.password,
@@ -57,9 +61,12 @@ function supervise(client: Client): Client {
   client.on('error', (err: Error) => connectionErrors.set(client, err.message));
   client.on('end', () => {
     if (closing.has(client)) return;
-    const retry = setTimeout(() => {
-      if (!closing.has(client) && client.status === 'end') client.connect().catch(() => undefined);
-    }, Math.min(100 * ++attempts, 1_000));
+    const retry = setTimeout(
+      () => {
+        if (!closing.has(client) && client.status === 'end') client.connect().catch(() => undefined);
+      },
+      Math.min(100 * ++attempts, 1_000),
+    );
     retry.unref();
   });
   return client;
@@ -77,12 +84,18 @@ export function closeClient(client: Client): void {
  */
 export function openClient(target: RedisTarget, commandTimeoutMs: number | undefined, tls?: RedisTlsOptions): Client {
   if (tls !== undefined && !target.tls) {
-    throw new Error(`TLS settings were given, but ${target.description} does not use TLS: use rediss://, rediss+sentinel://, rediss+cluster:// or ?tls=true`);
+    throw new Error(
+      `TLS settings were given, but ${target.description} does not use TLS: use rediss://, rediss+sentinel://, rediss+cluster:// or ?tls=true`,
+    );
   }
   return supervise(newClient(target, commandTimeoutMs, tls));
 }
 
-function newClient(target: RedisTarget, commandTimeoutMs: number | undefined, tls: RedisTlsOptions | undefined): Client {
+function newClient(
+  target: RedisTarget,
+  commandTimeoutMs: number | undefined,
+  tls: RedisTlsOptions | undefined,
+): Client {
   const base = baseOptions(target, commandTimeoutMs, tls);
   if (target.mode === 'cluster') {
     const options: ClusterOptions = {
@@ -92,7 +105,10 @@ function newClient(target: RedisTarget, commandTimeoutMs: number | undefined, tl
       clusterRetryStrategy: (times) => Math.min(100 * times, 1_000),
       slotsRefreshTimeout: 2_000,
     };
-    return new Cluster(target.hosts.map((h) => ({ host: h.host, port: h.port })), options);
+    return new Cluster(
+      target.hosts.map((h) => ({ host: h.host, port: h.port })),
+      options,
+    );
   }
   if (target.mode === 'sentinel') {
     return new Redis({

@@ -33,7 +33,9 @@ describe('RedisStorage on a full Redis (maxmemory, noeviction)', () => {
   it('refuses writes with Unavailable, keeps every acknowledged one, and works again when memory is freed', async () => {
     const storage = await createRedisStorage({ url: server.url, prefix: 'full', historyLimit: 100_000 });
     try {
-      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: '0' }));
+      const watch = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: '0' }),
+      );
       const { acked, refused } = await fillUntilRefused(storage);
       expect(isStorageError(refused, 'Unavailable')).toBe(true);
       expect((refused as Error).message).toMatch(/^redis unavailable: OOM command not allowed/);

@@ -19,7 +19,9 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
     const storage = await createRedisStorage({ url: server.url, prefix: 'hung' });
     try {
       const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
-      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      const watch = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }),
+      );
       const quick = await createRedisStorage({ url: `${server.url}?commandTimeoutMs=300`, prefix: 'hung' });
       await quick.ready();
       server.pause();
@@ -42,8 +44,18 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
         await quick.close();
       }
       const after = await createWhenAvailable(storage, 'ns', 'after', 15_000);
-      await waitFor(() => storage.ready().then(() => true, () => false), 15_000, () => 'the store did not recover');
-      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        15_000,
+        () => 'the store did not recover',
+      );
+      const resumed = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }),
+      );
       const seen = (await resumed.take(1, 10_000)).map(brief);
       // 'b' may have been applied before its reply was lost; 'after' is there in any case.
       expect(seen[0] === `ADDED ns/after@${rvs(after)}` || seen[0]!.startsWith('ADDED ns/b@')).toBe(true);
@@ -58,14 +70,26 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
     const storage = await createRedisStorage({ url: proxy.url, prefix: 'silent' });
     try {
       const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
-      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }));
+      const watch = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) }),
+      );
       proxy.silenceOpenConnections();
       await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
       expect(isStorageError(await watchFailure(watch, 10_000), 'Unavailable')).toBe(true);
       // Redis itself is fine: new connections reach it, and the store finds them by itself.
       const after = await createWhenAvailable(storage, 'ns', 'after', 15_000);
-      await waitFor(() => storage.ready().then(() => true, () => false), 15_000, () => 'the store did not reconnect');
-      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(after) }));
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        15_000,
+        () => 'the store did not reconnect',
+      );
+      const resumed = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(after) }),
+      );
       const later = await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));
       expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/later@${rvs(later)}`]);
     } finally {

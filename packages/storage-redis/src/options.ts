@@ -108,7 +108,9 @@ export function parseRedisUrl(url: string): RedisTarget {
   const m = /^([a-z+]+:)\/\/(?:([^@/]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/.exec(url.trim());
   const scheme = m === null ? undefined : schemes[m[1]];
   if (m === null || scheme === undefined) {
-    throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: use redis://, rediss://, redis+sentinel:// or redis+cluster://`);
+    throw new Error(
+      `invalid Redis URL ${JSON.stringify(redact(url))}: use redis://, rediss://, redis+sentinel:// or redis+cluster://`,
+    );
   }
   const [, proto, auth, hostList, path = '', query = ''] = m;
   let username: string | undefined;
@@ -123,17 +125,21 @@ export function parseRedisUrl(url: string): RedisTarget {
     if (hp === null) throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: bad host ${JSON.stringify(h)}`);
     return { host: hp[1].replace(/^\[|\]$/g, ''), port: hp[2] === undefined ? scheme.port : Number(hp[2]) };
   });
-  if (scheme.mode === 'standalone' && hosts.length !== 1) throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: one host expected`);
+  if (scheme.mode === 'standalone' && hosts.length !== 1)
+    throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: one host expected`);
   const segments = path.split('/').filter((s) => s !== '');
   let masterName: string | undefined;
   if (scheme.mode === 'sentinel') {
     masterName = segments.shift();
-    if (masterName === undefined) throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: the sentinel form needs /<master-name>`);
+    if (masterName === undefined)
+      throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: the sentinel form needs /<master-name>`);
   }
   const dbText = segments.shift() ?? '0';
-  if (!/^\d+$/.test(dbText) || segments.length > 0) throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: bad database ${JSON.stringify(path)}`);
+  if (!/^\d+$/.test(dbText) || segments.length > 0)
+    throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: bad database ${JSON.stringify(path)}`);
   const db = Number(dbText);
-  if (scheme.mode === 'cluster' && db !== 0) throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: Redis Cluster has only database 0`);
+  if (scheme.mode === 'cluster' && db !== 0)
+    throw new Error(`invalid Redis URL ${JSON.stringify(redact(url))}: Redis Cluster has only database 0`);
   const params = new URLSearchParams(query.slice(1));
   return {
     mode: scheme.mode,
@@ -150,4 +156,5 @@ export function parseRedisUrl(url: string): RedisTarget {
 }
 
 /** The URL with any password replaced by `***`. */
-export const redact = (url: string): string => url.replace(/\/\/([^@/]*)@/, (_, a: string) => `//${a.includes(':') ? `${a.split(':')[0]}:***` : '***'}@`);
+export const redact = (url: string): string =>
+  url.replace(/\/\/([^@/]*)@/, (_, a: string) => `//${a.includes(':') ? `${a.split(':')[0]}:***` : '***'}@`);

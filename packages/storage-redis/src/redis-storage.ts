@@ -124,13 +124,18 @@ export class RedisStorage implements Storage {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? redisDefaults.bookmarkIntervalMs;
     this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
     this.description = `${target.description} (prefix ${prefix})`;
-    this.client = openClient(target, Math.max(1, num('commandTimeoutMs', options.commandTimeoutMs, redisDefaults.commandTimeoutMs)), options.tls);
+    this.client = openClient(
+      target,
+      Math.max(1, num('commandTimeoutMs', options.commandTimeoutMs, redisDefaults.commandTimeoutMs)),
+      options.tls,
+    );
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
     const report = options.onConnection;
     if (report !== undefined) {
       let lost: string | undefined;
       this.client.on('error', (err: Error) => {
-        if (err.message !== lost && this.client.status !== 'ready') report({ state: 'lost', reason: (lost = err.message) });
+        if (err.message !== lost && this.client.status !== 'ready')
+          report({ state: 'lost', reason: (lost = err.message) });
       });
       this.client.on('ready', () => {
         if (lost !== undefined) report({ state: 'restored' });
@@ -140,7 +145,14 @@ export class RedisStorage implements Storage {
     const reader = openClient(target, undefined, options.tls);
     reader.on('error', () => undefined);
     const wakeMs = num('watchBatchIntervalMs', options.watchBatchIntervalMs, redisDefaults.watchBatchIntervalMs);
-    this.feed = new ChangeFeed(reader, this.keys.stream, Math.min(this.historyLimit, feedWindow), wakeMs, () => this.rv(), () => this.endWatches());
+    this.feed = new ChangeFeed(
+      reader,
+      this.keys.stream,
+      Math.min(this.historyLimit, feedWindow),
+      wakeMs,
+      () => this.rv(),
+      () => this.endWatches(),
+    );
     const interval = options.compactIntervalMs ?? redisDefaults.compactIntervalMs;
     if (this.historyMaxAgeMs > 0 && interval > 0) {
       this.compactTimer = setInterval(() => void this.compactByAge().catch(() => undefined), interval);
@@ -158,7 +170,8 @@ export class RedisStorage implements Storage {
 
   async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
     this.checkOpen();
-    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion!));
+    if (!isUnsetResourceVersion(options.resourceVersion))
+      await this.waitFor(parseResourceVersion(options.resourceVersion!));
     const v = await this.read(key);
     if (v === undefined) throw notFoundError(key);
     return fromBody<T>(v.body, v.rv);
@@ -207,11 +220,22 @@ export class RedisStorage implements Storage {
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
     const body = toBody(obj);
-    const r = await this.write('u', key, body, obj.metadata?.uid, options.preconditions, obj.metadata?.resourceVersion ?? '');
+    const r = await this.write(
+      'u',
+      key,
+      body,
+      obj.metadata?.uid,
+      options.preconditions,
+      obj.metadata?.resourceVersion ?? '',
+    );
     return withResourceVersion(obj, r.rv);
   }
 
-  async guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options: GuaranteedUpdateOptions = {}): Promise<T> {
+  async guaranteedUpdate<T extends KubeObject>(
+    key: ObjectKey,
+    tryUpdate: UpdateFunction<T>,
+    options: GuaranteedUpdateOptions = {},
+  ): Promise<T> {
     this.checkOpen();
     for (;;) {
       const cur = await this.read(key);
@@ -220,7 +244,15 @@ export class RedisStorage implements Storage {
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
       this.checkOpen();
       const body = toBody(next);
-      const r = await this.write('g', key, body, next.metadata?.uid, options.preconditions, cur === undefined ? '0' : String(cur.rv), true);
+      const r = await this.write(
+        'g',
+        key,
+        body,
+        next.metadata?.uid,
+        options.preconditions,
+        cur === undefined ? '0' : String(cur.rv),
+        true,
+      );
       if (r.status === 'conflict') continue;
       return withResourceVersion(next, r.rv);
     }
@@ -253,7 +285,12 @@ export class RedisStorage implements Storage {
     }
     from ??= await this.rv();
     const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));
-    return openCursorWatch<T>(source, this.watchers, { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs }, options);
+    return openCursorWatch<T>(
+      source,
+      this.watchers,
+      { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs },
+      options,
+    );
   }
 
   async currentResourceVersion(): Promise<string> {
@@ -271,7 +308,9 @@ export class RedisStorage implements Storage {
   /** Drops changes older than `historyMaxAgeMs` (runs on a timer; bounded work per call). */
   async compactByAge(): Promise<number> {
     if (this.closed || this.historyMaxAgeMs <= 0) return 0;
-    return Number(await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['age', this.historyMaxAgeMs, 10_000]));
+    return Number(
+      await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['age', this.historyMaxAgeMs, 10_000]),
+    );
   }
 
   async ready(): Promise<void> {
@@ -299,7 +338,9 @@ export class RedisStorage implements Storage {
 
   private feedDown(): StorageError {
     const why = connectionError(this.feed.client);
-    return unavailableError(`redis unavailable: the change feed is not connected${why === undefined ? '' : `: ${why}`}`);
+    return unavailableError(
+      `redis unavailable: the change feed is not connected${why === undefined ? '' : `: ${why}`}`,
+    );
   }
 
   /** The feed lost its connection: watches end with Unavailable (they see the new epoch). */
@@ -327,7 +368,10 @@ export class RedisStorage implements Storage {
 
   /** The newest resourceVersion and the compacted one (every change at or below it is gone). */
   private async bounds(): Promise<{ rv: number; compacted: number }> {
-    const [rv, first] = (await scripts.bounds.run(this.client, [this.keys.rv, this.keys.stream], [])) as [string, string];
+    const [rv, first] = (await scripts.bounds.run(this.client, [this.keys.rv, this.keys.stream], [])) as [
+      string,
+      string,
+    ];
     const current = Number(rv);
     return { rv: current, compacted: first === '' ? current : idToRv(first) - 1 };
   }
@@ -336,7 +380,10 @@ export class RedisStorage implements Storage {
   private async history(after: number, count: number): Promise<{ changes: Change[]; compacted: number }> {
     let entries: [string, string[]][];
     try {
-      entries = (await this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count)) as [string, string[]][];
+      entries = (await this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count)) as [
+        string,
+        string[],
+      ][];
     } catch (err) {
       throw toStorageError(err, this.client);
     }
@@ -462,11 +509,14 @@ export class RedisStorage implements Storage {
       at = Number(atR);
       const exhausted = members.length < chunk;
       const upper = exhausted ? undefined : members[members.length - 1];
-      const inRange = (k: string): boolean => (lowerInclusive ? k >= lower : k > lower) && (upper === undefined || k <= upper);
+      const inRange = (k: string): boolean =>
+        (lowerInclusive ? k >= lower : k > lower) && (upper === undefined || k <= upper);
       const changed = new Map<string, { type: string; prev: string; now: boolean }>();
-      for (let i = 0; i + 3 < changes.length; i += 4) changed.set(changes[i], { type: changes[i + 1], prev: changes[i + 2], now: changes[i + 3] === '1' });
+      for (let i = 0; i + 3 < changes.length; i += 4)
+        changed.set(changes[i], { type: changes[i + 1], prev: changes[i + 2], now: changes[i + 3] === '1' });
       const entries: { key: string; value: string }[] = [];
-      for (let i = 0; i < members.length; i++) if (!changed.has(members[i]) && values[i] !== null) entries.push({ key: members[i], value: values[i]! });
+      for (let i = 0; i < members.length; i++)
+        if (!changed.has(members[i]) && values[i] !== null) entries.push({ key: members[i], value: values[i]! });
       for (const [k, c] of changed) if (c.type !== 'A' && inRange(k)) entries.push({ key: k, value: c.prev });
       entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
       if (first && wantCount) {

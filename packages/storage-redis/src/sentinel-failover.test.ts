@@ -32,7 +32,9 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       // Acknowledged writes survive a failover once the replica has them (replication is asynchronous).
       await waitReplicated(set.master.port);
 
-      const watch = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
+      const watch = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+      );
       const oldMaster = set.master.port;
       await set.master.kill('SIGKILL');
 
@@ -48,14 +50,24 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       expect(set.currentMasterPort()).toBe(set.replicas[0].port);
       expect(set.currentMasterPort()).not.toBe(oldMaster);
       // The change feed (its own connection) follows too; until then the store is not ready.
-      await waitFor(() => storage.ready().then(() => true, () => false), 10_000, () => 'the change feed did not reconnect');
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+        () => 'the change feed did not reconnect',
+      );
 
       // Every write acknowledged before the failover is there; resourceVersions keep rising.
       for (const b of before) expect(rvs(await storage.get(keyOf('ns', b.metadata.name!)))).toBe(rvs(b));
       expect(rvOf(after)).toBeGreaterThan(lastBefore);
 
       // A client that resumes from the last resourceVersion it saw gets what happened since.
-      const resumed = new WatchReader(await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }));
+      const resumed = new WatchReader(
+        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+      );
       expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));
       expect((await resumed.take(1, 10_000)).map((e) => e.object.metadata.name)).toEqual(['later']);
@@ -77,8 +89,16 @@ describe('RedisStorage through Sentinel, on a manual failover (the old master st
       const first = await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       await waitReplicated(set.master.port);
       // A Sentinel may answer NOGOODSLAVE until it has fresh INFO from the replica.
-      await waitFor(async () => (await redisCommand(set.sentinels[0].port, 'SENTINEL FAILOVER mymaster', 2_000)) === '+OK', 15_000, () => 'SENTINEL FAILOVER was refused');
-      await waitFor(() => set.currentMasterPort() === set.replicas[0].port, 15_000, () => 'the replica was not promoted');
+      await waitFor(
+        async () => (await redisCommand(set.sentinels[0].port, 'SENTINEL FAILOVER mymaster', 2_000)) === '+OK',
+        15_000,
+        () => 'SENTINEL FAILOVER was refused',
+      );
+      await waitFor(
+        () => set.currentMasterPort() === set.replicas[0].port,
+        15_000,
+        () => 'the replica was not promoted',
+      );
 
       // Writes made between the promotion and the moment the client hears of it reach the old
       // master and are lost when it is demoted (Redis replicates asynchronously; see
@@ -101,7 +121,15 @@ describe('RedisStorage through Sentinel, on a manual failover (the old master st
         20_000,
         () => 'no write reached the new master',
       );
-      await waitFor(() => storage.ready().then(() => true, () => false), 10_000, () => 'the change feed did not follow');
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+        () => 'the change feed did not follow',
+      );
       for (const name of ['after1', 'after2']) {
         const created = await storage.create(keyOf('ns', name), testObject('ns', name));
         expect(await onNewMaster(name)).toBe(true);

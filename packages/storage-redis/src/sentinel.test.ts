@@ -18,7 +18,9 @@ runStorageConformance('RedisStorage (Sentinel)', async (tuning) => ({
 
 describe('RedisStorage through Sentinel', () => {
   it('reaches the master Sentinel names and describes itself without credentials', async () => {
-    expect(parseRedisUrl(set.url.replace('redis+sentinel://', 'redis+sentinel://u:secret@')).description).toMatch(/^redis\+sentinel:\/\/127\.0\.0\.1:\d+\/mymaster$/);
+    expect(parseRedisUrl(set.url.replace('redis+sentinel://', 'redis+sentinel://u:secret@')).description).toMatch(
+      /^redis\+sentinel:\/\/127\.0\.0\.1:\d+\/mymaster$/,
+    );
     const ok = await createRedisStorage({ url: set.url, prefix: 'sent-desc' });
     try {
       await ok.ready();

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectStorageError, keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
-import { sampleEvent } from './e2e-informer.js';
 import { createRedisStorage } from './index.js';
-import { ApiserverProcess, freePort, RedisServer, redisTlsArgs, writeTlsFiles, type TlsFiles } from './testing/index.js';
+import { freePort, RedisServer, redisTlsArgs, writeTlsFiles, type TlsFiles } from './testing/index.js';
 
 /** A redis-server that speaks TLS (and plain TCP on another port, for the harness) and asks for client certificates. */
 let dir: string;
@@ -34,7 +33,12 @@ runStorageConformance('RedisStorage (TLS with a client certificate)', async (tun
 describe('RedisStorage over TLS', () => {
   it('is unavailable, not hung, when the server is not trusted or wants a client certificate', async () => {
     for (const options of [{ ca: tls.ca }, { cert: tls.clientCert, key: tls.clientKey }, undefined]) {
-      const s = await createRedisStorage({ url: url(), prefix: 'tls-bad', connectWaitMs: 500, ...(options === undefined ? {} : { tls: options }) });
+      const s = await createRedisStorage({
+        url: url(),
+        prefix: 'tls-bad',
+        connectWaitMs: 500,
+        ...(options === undefined ? {} : { tls: options }),
+      });
       try {
         await expectStorageError(s.ready(), 'Unavailable');
         await expectStorageError(s.create(keyOf('ns', 'a'), testObject('ns', 'a')), 'Unavailable');
@@ -49,26 +53,4 @@ describe('RedisStorage over TLS', () => {
       `TLS settings were given, but redis://127.0.0.1:${redis.port} does not use TLS: use rediss://, rediss+sentinel://, rediss+cluster:// or ?tls=true`,
     );
   });
-
-  it('serves the apiserver with --storage-cafile, --storage-certfile and --storage-keyfile', async () => {
-    const a = await ApiserverProcess.start(`${url()}?prefix=tls-api`, [`--storage-cafile=${tls.caFile}`, `--storage-certfile=${tls.clientCertFile}`, `--storage-keyfile=${tls.clientKeyFile}`]);
-    try {
-      const ready = await fetch(`${a.url}/readyz`);
-      expect(ready.status).toBe(200);
-      const created = await fetch(`${a.url}/apis/events.k8s.io/v1/namespaces/ns/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleEvent('over-tls', 'ns')) });
-      expect(created.status).toBe(201);
-      expect(a.log).toContain(`rediss://127.0.0.1:${tlsPort}`);
-    } finally {
-      await a.stop();
-    }
-    // Without the client certificate Redis refuses the handshake: the apiserver lives, but is not ready.
-    const b = await ApiserverProcess.start(`${url()}?prefix=tls-api`, [`--storage-cafile=${tls.caFile}`], '/livez');
-    try {
-      const ready = await fetch(`${b.url}/readyz?verbose`);
-      expect(ready.status).toBe(500);
-      expect(await ready.text()).toContain('[-]storage failed');
-    } finally {
-      await b.stop();
-    }
-  }, 60_000);
 });

@@ -25,7 +25,8 @@ export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxB
 
   async function fromHistory(cursor: number): Promise<Change[]> {
     const { changes, compacted } = await history(cursor, 500);
-    if (changes.length === 0 || changes[0]!.rv !== cursor + 1) throw tooOldResourceVersionError(String(cursor), String(compacted));
+    if (changes.length === 0 || changes[0]!.rv !== cursor + 1)
+      throw tooOldResourceVersionError(String(cursor), String(compacted));
     const contiguous: Change[] = [];
     for (const c of changes) {
       if (c.rv !== cursor + 1 + contiguous.length) break;

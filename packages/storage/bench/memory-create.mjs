@@ -15,14 +15,31 @@ const event = (i) => {
       namespace,
       uid: crypto.randomUUID(),
       creationTimestamp: '2024-01-01T00:00:00Z',
-      managedFields: [{ manager: 'kubelet', operation: 'Update', apiVersion: 'events.k8s.io/v1', time: '2024-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:note': {}, 'f:reason': {} } }],
+      managedFields: [
+        {
+          manager: 'kubelet',
+          operation: 'Update',
+          apiVersion: 'events.k8s.io/v1',
+          time: '2024-01-01T00:00:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:note': {}, 'f:reason': {} },
+        },
+      ],
     },
     eventTime: '2024-01-01T00:00:00.000000Z',
     reportingController: 'kubelet',
     reportingInstance: 'node-1',
     action: 'Pulling',
     reason: 'Pulling',
-    regarding: { kind: 'Pod', namespace, name: `pod-${i}`, uid: 'abc', apiVersion: 'v1', resourceVersion: '123', fieldPath: 'spec.containers{app}' },
+    regarding: {
+      kind: 'Pod',
+      namespace,
+      name: `pod-${i}`,
+      uid: 'abc',
+      apiVersion: 'v1',
+      resourceVersion: '123',
+      fieldPath: 'spec.containers{app}',
+    },
     note: 'Pulling image "registry.example.com/app:v1.2.3"',
     type: 'Normal',
   };
@@ -48,7 +65,9 @@ console.log(`create: ${N} in ${ms.toFixed(0)} ms = ${Math.round((N / ms) * 1000)
 
 t = performance.now();
 const page = await s.list({ resource: 'events' }, { limit: 500 });
-console.log(`first list page after ${N} creates: ${(performance.now() - t).toFixed(1)} ms (remainingItemCount ${page.remainingItemCount})`);
+console.log(
+  `first list page after ${N} creates: ${(performance.now() - t).toFixed(1)} ms (remainingItemCount ${page.remainingItemCount})`,
+);
 t = performance.now();
 await s.list({ resource: 'events' }, { limit: 500, continue: page.continue });
 console.log(`next page: ${(performance.now() - t).toFixed(1)} ms`);
@@ -58,7 +77,10 @@ t = performance.now();
 for (let i = 0; i < U; i++) {
   if (i % 100 === 0) await yieldNow();
   const o = objects[i];
-  await s.guaranteedUpdate({ resource: 'events', namespace: o.metadata.namespace, name: o.metadata.name }, (cur) => ({ ...cur, note: `n${i}` }));
+  await s.guaranteedUpdate({ resource: 'events', namespace: o.metadata.namespace, name: o.metadata.name }, (cur) => ({
+    ...cur,
+    note: `n${i}`,
+  }));
 }
 console.log(`guaranteedUpdate: ${Math.round((U / (performance.now() - t)) * 1000)} ops/s`);
 await yieldNow();

@@ -35,8 +35,12 @@ describe('continue tokens', () => {
     expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' }))).toBe(
       'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
     );
-    expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 3 }))).toBe('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
-    expect(decodeError(raw({ v: 'v2', rv: 3, start: 'a' }))).toBe('continue key is not valid: server does not recognize this encoded version v2');
+    expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 3 }))).toBe(
+      'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)',
+    );
+    expect(decodeError(raw({ v: 'v2', rv: 3, start: 'a' }))).toBe(
+      'continue key is not valid: server does not recognize this encoded version v2',
+    );
     for (const start of ['../x', 'a/../../b', 'a/', 'a//b', './a', 'a/.']) {
       expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 3, start }))).toBe(`continue key is not valid: ${start}`);
     }
@@ -45,7 +49,10 @@ describe('continue tokens', () => {
   });
 
   it('accept a rooted start key, as path cleaning leaves it unchanged', () => {
-    expect(decodeContinue(raw({ v: 'meta.k8s.io/v1', rv: 3, start: '/a/b' }))).toEqual({ start: 'a/b', resourceVersion: 3 });
+    expect(decodeContinue(raw({ v: 'meta.k8s.io/v1', rv: 3, start: '/a/b' }))).toEqual({
+      start: 'a/b',
+      resourceVersion: 3,
+    });
     expect(decodeContinue(raw({ v: 'meta.k8s.io/v1', rv: 3, start: '/' }))).toEqual({ start: '', resourceVersion: 3 });
   });
 });

@@ -44,7 +44,9 @@ export function decodeContinue(token: string): ContinueToken {
     throw invalidContinueError(`${invalid}: ${(err as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw invalidContinueError(`${invalid}: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into a continue token`);
+    throw invalidContinueError(
+      `${invalid}: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into a continue token`,
+    );
   }
   const { v, rv, start } = parsed as Record<string, unknown>;
   if (rv !== undefined && (typeof rv !== 'number' || !Number.isSafeInteger(rv))) {
@@ -54,7 +56,9 @@ export function decodeContinue(token: string): ContinueToken {
     throw invalidContinueError(`${invalid}: cannot unmarshal ${JSON.stringify(start)} into field start of type string`);
   }
   if (v !== continueTokenVersion) {
-    throw invalidContinueError(`${invalid}: server does not recognize this encoded version ${typeof v === 'string' ? v : ''}`);
+    throw invalidContinueError(
+      `${invalid}: server does not recognize this encoded version ${typeof v === 'string' ? v : ''}`,
+    );
   }
   if (rv === undefined || rv === 0) {
     throw invalidContinueError(`${invalid}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);

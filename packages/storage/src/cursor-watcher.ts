@@ -147,7 +147,10 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
       }
       if (next === null) return this.#awaitSource();
       if (next instanceof Promise) {
-        next.then((batch) => this.#hand(batch), (err: unknown) => this.#fail(err));
+        next.then(
+          (batch) => this.#hand(batch),
+          (err: unknown) => this.#fail(err),
+        );
         return;
       }
       if (!this.#give(next)) return;
@@ -174,10 +177,13 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
       return false;
     }
     if (!(wait instanceof Promise)) return true;
-    wait.then(() => {
-      this.#idle();
-      this.#deliver();
-    }, (err: unknown) => this.#fail(err));
+    wait.then(
+      () => {
+        this.#idle();
+        this.#deliver();
+      },
+      (err: unknown) => this.#fail(err),
+    );
     return false;
   }
 
@@ -200,7 +206,8 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
           break;
         }
         const object = r.value;
-        if (predicate === undefined || predicate(object)) batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
+        if (predicate === undefined || predicate(object))
+          batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
         if (batch.length === initialBatch) return batch;
       }
       if (batch.length > 0) return batch;

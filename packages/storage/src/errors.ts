@@ -76,7 +76,10 @@ export const tooOldResourceVersionError = (requested: string, oldest: string): S
  * `Precondition failed: ResourceVersion in precondition: x, ResourceVersion in object meta: y`).
  */
 export const resourceVersionPreconditionError = (key: ObjectKey, want: string, have: string): StorageError =>
-  conflictError(key, `Precondition failed: ResourceVersion in precondition: ${want}, ResourceVersion in object meta: ${have}`);
+  conflictError(
+    key,
+    `Precondition failed: ResourceVersion in precondition: ${want}, ResourceVersion in object meta: ${have}`,
+  );
 /**
  * A continue token that cannot be decoded. `detail` starts with `continue key is not valid`;
  * the HTTP layer answers 400 `invalid continue token: <message>`.

@@ -105,7 +105,9 @@ export type StorageWatchEvent<T extends KubeObject = KubeObject> =
  * settles (backpressure: a stream whose client reads slowly). A throw or a rejection ends the
  * watch with that error.
  */
-export type WatchSink<T extends KubeObject = KubeObject> = (batch: readonly StorageWatchEvent<T>[]) => void | Promise<void>;
+export type WatchSink<T extends KubeObject = KubeObject> = (
+  batch: readonly StorageWatchEvent<T>[],
+) => void | Promise<void>;
 
 /**
  * A running watch. Its events' objects are deeply frozen and shared by every watcher of the
@@ -192,7 +194,11 @@ export interface Storage {
    * Preconditions are checked against the current object on every attempt; the resourceVersion
    * of the returned object is ignored. Errors thrown by `tryUpdate` end the update and are re-thrown.
    */
-  guaranteedUpdate<T extends KubeObject>(key: ObjectKey, tryUpdate: UpdateFunction<T>, options?: GuaranteedUpdateOptions): Promise<T>;
+  guaranteedUpdate<T extends KubeObject>(
+    key: ObjectKey,
+    tryUpdate: UpdateFunction<T>,
+    options?: GuaranteedUpdateOptions,
+  ): Promise<T>;
 
   /** Deletes an object, checking preconditions. Returns the deleted object (with the deletion RV). */
   delete<T extends KubeObject>(key: ObjectKey, options?: WriteOptions): Promise<T>;

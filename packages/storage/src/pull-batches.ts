@@ -43,7 +43,10 @@ export function pullBatches<T extends KubeObject>(
     next() {
       if (!started) {
         started = true;
-        consume(sink).then(() => finish(undefined), (err: unknown) => finish(err ?? new Error('watch failed')));
+        consume(sink).then(
+          () => finish(undefined),
+          (err: unknown) => finish(err ?? new Error('watch failed')),
+        );
       }
       if (ready !== undefined) {
         const value = ready;

@@ -63,10 +63,20 @@ const prevOf = (c: LoggedChange): KubeObject => {
  * The objects are parsed once per change, deeply frozen, and shared by every watcher that
  * receives it (as Kubernetes' watch cache shares its objects).
  */
-export function watchEventFor<T extends KubeObject>(c: LoggedChange, prefix: KeyPrefix, predicate: Predicate<T> | undefined): StorageWatchEvent<T> | undefined {
-  if (c.resource !== prefix.resource || (prefix.namespace !== undefined && c.namespace !== prefix.namespace)) return undefined;
+export function watchEventFor<T extends KubeObject>(
+  c: LoggedChange,
+  prefix: KeyPrefix,
+  predicate: Predicate<T> | undefined,
+): StorageWatchEvent<T> | undefined {
+  if (c.resource !== prefix.resource || (prefix.namespace !== undefined && c.namespace !== prefix.namespace))
+    return undefined;
   const p = objectsOf(c);
-  if (predicate === undefined) return (p.plain ??= Object.freeze({ type: c.type, object: p.object, resourceVersion: String(c.rv) })) as StorageWatchEvent<T>;
+  if (predicate === undefined)
+    return (p.plain ??= Object.freeze({
+      type: c.type,
+      object: p.object,
+      resourceVersion: String(c.rv),
+    })) as StorageWatchEvent<T>;
   const resourceVersion = String(c.rv);
   const object = p.object as T;
   const now = predicate(object);

@@ -4,6 +4,7 @@ export {
   fieldErrorTypeText,
   omitValue,
   formatBadValue,
+  GoLiteral,
   aggregateMessage,
   required,
   invalid,
@@ -35,13 +36,7 @@ export {
   URLParseError,
 } from './config/index.js';
 export type { AuthenticationValidationOptions, AuthorizationValidationOptions, ParsedURL } from './config/index.js';
-export {
-  goLen,
-  maxLenError,
-  maxLenBytesError,
-  emptyError,
-  regexError,
-} from './meta/messages.js';
+export { goLen, maxLenError, maxLenBytesError, emptyError, regexError } from './meta/messages.js';
 export {
   isDNS1123Label,
   isDNS1123SubdomainContent,
@@ -59,12 +54,7 @@ export {
   labelValueMaxLength,
 } from './meta/qualified-name.js';
 export { isPathSegmentName, isPathSegmentPrefix } from './meta/path-segment.js';
-export {
-  nameIsDNSSubdomain,
-  nameIsDNSLabel,
-  nameIsPathSegment,
-  validateNamespaceName,
-} from './meta/name-functions.js';
+export { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment, validateNamespaceName } from './meta/name-functions.js';
 export type { ValidateNameFunc } from './meta/name-functions.js';
 export { validateLabels, validateLabelName } from './meta/labels.js';
 export { validateAnnotations, totalAnnotationSizeLimitBytes } from './meta/annotations.js';
@@ -97,3 +87,10 @@ export { validateEventCreate, eventTypes } from './event/create.js';
 export { validateEventUpdate } from './event/update.js';
 export { validateEventCreateRequest, validateEventUpdateRequest } from './event/request.js';
 export { goObjectReference, goEventSource } from './event/go-values.js';
+export {
+  validateLease,
+  validateLeaseUpdate,
+  validateLeaseSpec,
+  validateCoordinatedLeaseStrategy,
+  validLeaseStrategies,
+} from './lease/lease.js';

@@ -9,7 +9,15 @@ import { cpuSeconds } from './processes.js';
 export async function load(o) {
   if (o.warmupSeconds) {
     process.stderr.write(`  ${o.title}: warming up ${o.warmupSeconds}s ... `);
-    await autocannon({ url: o.url, method: o.method ?? 'GET', body: o.body, headers: o.headers, duration: o.warmupSeconds, connections: o.connections, pipelining: 1 });
+    await autocannon({
+      url: o.url,
+      method: o.method ?? 'GET',
+      body: o.body,
+      headers: o.headers,
+      duration: o.warmupSeconds,
+      connections: o.connections,
+      pipelining: 1,
+    });
     process.stderr.write('done\n');
   }
   const cpuBefore = o.pid ? cpuSeconds(o.pid) : undefined;
@@ -25,9 +33,10 @@ export async function load(o) {
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   const cpuAfter = o.pid ? cpuSeconds(o.pid) : undefined;
-  const cpuPerRequestUs = cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
-    ? ((cpuAfter - cpuBefore) / result.requests.total) * 1e6
-    : undefined;
+  const cpuPerRequestUs =
+    cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+      ? ((cpuAfter - cpuBefore) / result.requests.total) * 1e6
+      : undefined;
   const out = {
     title: o.title,
     rps: result.requests.average,
@@ -38,6 +47,8 @@ export async function load(o) {
     cpuPerRequestUs,
   };
   const cpu = cpuPerRequestUs === undefined ? '' : `, server CPU ${cpuPerRequestUs.toFixed(0)} µs/request`;
-  process.stderr.write(`${Math.round(out.rps)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms${cpu}${bad ? `, ${bad} failed` : ''}\n`);
+  process.stderr.write(
+    `${Math.round(out.rps)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms${cpu}${bad ? `, ${bad} failed` : ''}\n`,
+  );
   return out;
 }

@@ -32,7 +32,10 @@ export async function waitReady(url, ms = 20_000) {
 
 /** Starts a node script as a child process; returns a stop function. */
 export function startNode(args, env = {}) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return {
     child,
     stop: () =>

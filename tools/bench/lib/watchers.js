@@ -48,27 +48,29 @@ for (let w = probes; w < n; w++) {
   });
 }
 for (let w = 0; w < Math.min(probes, n); w++) {
-  http.get(url, { agent }, (res) => {
-    opened();
-    let buf = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk) => {
-      const now = wall();
-      buf += chunk;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!line.startsWith('{"type":"ADDED"')) continue;
-        const m = nameRe.exec(line);
-        if (m) receipts.push(m[1], now);
-      }
+  http
+    .get(url, { agent }, (res) => {
+      opened();
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        const now = wall();
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (!line.startsWith('{"type":"ADDED"')) continue;
+          const m = nameRe.exec(line);
+          if (m) receipts.push(m[1], now);
+        }
+      });
+      res.on('error', () => {});
+    })
+    .on('error', (e) => {
+      process.stderr.write(`watch failed: ${e.message}\n`);
+      process.exit(1);
     });
-    res.on('error', () => {});
-  }).on('error', (e) => {
-    process.stderr.write(`watch failed: ${e.message}\n`);
-    process.exit(1);
-  });
 }
 
 let input = '';
@@ -93,11 +95,15 @@ process.stdin.on('data', (d) => {
     const first = Math.min(...byWindow.keys());
     for (const [w, xs] of [...byWindow].sort((a, b) => a[0] - b[0])) {
       xs.sort((a, b) => a - b);
-      process.stderr.write(`t=${((w - first) * 0.25).toFixed(2)}s n=${xs.length} p50=${xs[xs.length >> 1].toFixed(1)} p99=${xs[Math.floor(xs.length * 0.99)].toFixed(1)} max=${xs[xs.length - 1].toFixed(1)}\n`);
+      process.stderr.write(
+        `t=${((w - first) * 0.25).toFixed(2)}s n=${xs.length} p50=${xs[xs.length >> 1].toFixed(1)} p99=${xs[Math.floor(xs.length * 0.99)].toFixed(1)} max=${xs[xs.length - 1].toFixed(1)}\n`,
+      );
     }
   }
   lat.sort((a, b) => a - b);
   const pct = (p) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] : NaN);
-  process.stdout.write(`${JSON.stringify({ p50: pct(50), p99: pct(99), max: lat[lat.length - 1] ?? NaN, deliveries: lat.length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ p50: pct(50), p99: pct(99), max: lat[lat.length - 1] ?? NaN, deliveries: lat.length })}\n`,
+  );
   process.exit(0);
 });

@@ -10,24 +10,114 @@ export interface FlagSpec {
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'bind-address', type: 'string', default: '127.0.0.1', help: 'The IP address on which to listen.' },
   { name: 'secure-port', type: 'int', default: '6443', help: 'The port on which to serve HTTPS. 0 turns it off.' },
-  { name: 'insecure-port', type: 'int', default: '0', help: 'The port on which to serve plain HTTP; refused on a non-loopback bind address. 0 turns it off.' },
-  { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the x509 serving certificate (PEM). A self-signed pair is generated when absent.' },
-  { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the x509 private key matching --tls-cert-file.' },
-  { name: 'storage', type: 'string', default: 'memory', help: 'Where events are stored: memory (in-process), redis://HOST:PORT[/DB], rediss://..., redis+sentinel://HOST:PORT[,...]/MASTER or redis+cluster://HOST:PORT[,...]; ?prefix=NAME shares one Redis (see docs/operations.md).' },
-  { name: 'storage-cafile', type: 'string', default: '', help: 'With a TLS Redis URL (rediss://...): CA certificates (PEM) that verify Redis, instead of the system CAs.' },
-  { name: 'storage-certfile', type: 'string', default: '', help: 'With a TLS Redis URL: client certificate (PEM) to present to Redis (needed when Redis has tls-auth-clients yes, its default).' },
-  { name: 'storage-keyfile', type: 'string', default: '', help: 'With a TLS Redis URL: private key (PEM) of --storage-certfile.' },
-  { name: 'group-domain', type: 'string', default: 'k8s.io', help: 'API group domain: serves events.<domain>; config kinds are apiserver.config.<domain>.' },
-  { name: 'authentication-config', type: 'string', default: '', help: 'File with an AuthenticationConfiguration (validated at start; refused when invalid).' },
-  { name: 'anonymous-auth', type: 'bool', default: 'true', help: 'Legacy flag; an error when the authentication config has an anonymous block.' },
-  { name: 'authorization-config', type: 'string', default: '', help: 'File with an AuthorizationConfiguration (validated at start; refused when invalid).' },
-  { name: 'authorization-mode', type: 'string', default: 'AlwaysAllow', help: 'AlwaysAllow or AlwaysDeny; used only without --authorization-config.' },
-  { name: 'egress-selector-config-file', type: 'string', default: '', help: 'File with an EgressSelectorConfiguration (validated at start; refused when invalid).' },
-  { name: 'tracing-config-file', type: 'string', default: '', help: 'File with a TracingConfiguration (validated at start; refused when invalid).' },
-  { name: 'min-request-timeout', type: 'int', default: '1800', help: 'Watches without timeoutSeconds last a random time in [this, 2*this) seconds.' },
-  { name: 'watch-history', type: 'int', default: '100000', help: 'Changes kept for watches and paginated lists; older resourceVersions answer 410 Expired.' },
-  { name: 'log-level', type: 'string', default: 'info', help: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
-  { name: 'log-format', type: 'string', default: 'json', help: 'Log format: json (one JSON object per line) or text (one readable line per record).' },
+  {
+    name: 'insecure-port',
+    type: 'int',
+    default: '0',
+    help: 'The port on which to serve plain HTTP; refused on a non-loopback bind address. 0 turns it off.',
+  },
+  {
+    name: 'tls-cert-file',
+    type: 'string',
+    default: '',
+    help: 'File containing the x509 serving certificate (PEM). A self-signed pair is generated when absent.',
+  },
+  {
+    name: 'tls-private-key-file',
+    type: 'string',
+    default: '',
+    help: 'File containing the x509 private key matching --tls-cert-file.',
+  },
+  {
+    name: 'storage',
+    type: 'string',
+    default: 'memory',
+    help: 'Where events are stored: memory (in-process), redis://HOST:PORT[/DB], rediss://..., redis+sentinel://HOST:PORT[,...]/MASTER or redis+cluster://HOST:PORT[,...]; ?prefix=NAME shares one Redis (see docs/operations.md).',
+  },
+  {
+    name: 'storage-cafile',
+    type: 'string',
+    default: '',
+    help: 'With a TLS Redis URL (rediss://...): CA certificates (PEM) that verify Redis, instead of the system CAs.',
+  },
+  {
+    name: 'storage-certfile',
+    type: 'string',
+    default: '',
+    help: 'With a TLS Redis URL: client certificate (PEM) to present to Redis (needed when Redis has tls-auth-clients yes, its default).',
+  },
+  {
+    name: 'storage-keyfile',
+    type: 'string',
+    default: '',
+    help: 'With a TLS Redis URL: private key (PEM) of --storage-certfile.',
+  },
+  {
+    name: 'group-domain',
+    type: 'string',
+    default: 'k8s.io',
+    help: 'API group domain: serves events.<domain> and coordination.<domain>; config kinds are apiserver.config.<domain>.',
+  },
+  {
+    name: 'authentication-config',
+    type: 'string',
+    default: '',
+    help: 'File with an AuthenticationConfiguration (validated at start; refused when invalid).',
+  },
+  {
+    name: 'anonymous-auth',
+    type: 'bool',
+    default: 'true',
+    help: 'Legacy flag; an error when the authentication config has an anonymous block.',
+  },
+  {
+    name: 'authorization-config',
+    type: 'string',
+    default: '',
+    help: 'File with an AuthorizationConfiguration (validated at start; refused when invalid).',
+  },
+  {
+    name: 'authorization-mode',
+    type: 'string',
+    default: 'AlwaysAllow',
+    help: 'AlwaysAllow or AlwaysDeny; used only without --authorization-config.',
+  },
+  {
+    name: 'egress-selector-config-file',
+    type: 'string',
+    default: '',
+    help: 'File with an EgressSelectorConfiguration (validated at start; refused when invalid).',
+  },
+  {
+    name: 'tracing-config-file',
+    type: 'string',
+    default: '',
+    help: 'File with a TracingConfiguration (validated at start; refused when invalid).',
+  },
+  {
+    name: 'min-request-timeout',
+    type: 'int',
+    default: '1800',
+    help: 'Watches without timeoutSeconds last a random time in [this, 2*this) seconds.',
+  },
+  {
+    name: 'watch-history',
+    type: 'int',
+    default: '100000',
+    help: 'Changes kept for watches and paginated lists; older resourceVersions answer 410 Expired.',
+  },
+  {
+    name: 'log-level',
+    type: 'string',
+    default: 'info',
+    help: 'Log level: fatal, error, warn, info, debug, trace or silent.',
+  },
+  {
+    name: 'log-format',
+    type: 'string',
+    default: 'json',
+    help: 'Log format: json (one JSON object per line) or text (one readable line per record).',
+  },
   { name: 'help', type: 'bool', default: 'false', help: 'Print this help and exit.' },
 ];
 
@@ -39,7 +129,10 @@ export class FlagError extends Error {
 }
 
 /** Parses `--name=value`, `--name value` and bare boolean `--name`. */
-export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] = apiserverFlags): { flags: FlagValues; args: string[] } {
+export function parseFlags(
+  argv: readonly string[],
+  specs: readonly FlagSpec[] = apiserverFlags,
+): { flags: FlagValues; args: string[] } {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const flags: FlagValues = Object.fromEntries(specs.map((s) => [s.name, s.default]));
   const args: string[] = [];
@@ -62,7 +155,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] =
     else if (spec.type === 'bool') value = 'true';
     else if (i + 1 < argv.length) value = argv[++i]!;
     else throw new FlagError(`flag needs an argument: --${name}`);
-    if (spec.type === 'int' && !/^\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+    if (spec.type === 'int' && !/^\d+$/.test(value))
+      throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
     if (spec.type === 'bool' && !['true', 'false', '1', '0'].includes(value)) {
       throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
     }
@@ -79,7 +173,7 @@ export function usage(specs: readonly FlagSpec[] = apiserverFlags): string {
     return `${left.padEnd(42)}${s.help}${def}`;
   });
   return [
-    'kevents-apiserver: a Kubernetes-compatible Events API server (events.k8s.io/v1 and core/v1 Events).',
+    'kevents-apiserver: a Kubernetes-compatible Events API server (events.k8s.io/v1 and core/v1 Events, coordination.k8s.io/v1 Leases; HTTP/2 on the secure port).',
     '',
     'Usage:',
     '  kevents-apiserver [flags]                 serve',

@@ -3,26 +3,11 @@ import * as k8s from '@kubernetes/client-node';
 import { MemoryStorage } from '@kevents/storage';
 import { sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiError, kubeConfigFor } from '../testing/client-node.js';
 
 const clientFor = (url: string): { kc: k8s.KubeConfig; events: k8s.EventsV1Api } => {
-  const kc = new k8s.KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'kevents', server: url, skipTLSVerify: true }],
-    users: [{ name: 'anonymous' }],
-    contexts: [{ name: 'kevents', cluster: 'kevents', user: 'anonymous' }],
-    currentContext: 'kevents',
-  });
+  const kc = kubeConfigFor(url);
   return { kc, events: kc.makeApiClient(k8s.EventsV1Api) };
-};
-
-const apiError = async (p: Promise<unknown>): Promise<{ code: number; body: k8s.V1Status }> => {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as k8s.ApiException<string>;
-    return { code: e.code, body: JSON.parse(e.body) as k8s.V1Status };
-  }
-  throw new Error('expected the call to fail');
 };
 
 const ev = (name: string, namespace: string): k8s.EventsV1Event => {
@@ -62,7 +47,9 @@ describe('@kubernetes/client-node EventsV1Api against kevents', () => {
     const stale = await apiError(api.replaceNamespacedEvent({ name: 'one', namespace: 'cn', body: read }));
     expect(stale.code).toBe(409);
     expect(stale.body.reason).toBe('Conflict');
-    expect(stale.body.message).toBe('Operation cannot be fulfilled on events.events.k8s.io "one": the object has been modified; please apply your changes to the latest version and try again');
+    expect(stale.body.message).toBe(
+      'Operation cannot be fulfilled on events.events.k8s.io "one": the object has been modified; please apply your changes to the latest version and try again',
+    );
 
     const merged = await api.patchNamespacedEvent(
       { name: 'one', namespace: 'cn', body: { metadata: { labels: { patched: 'merge' } } } },
@@ -96,7 +83,11 @@ describe('@kubernetes/client-node EventsV1Api against kevents', () => {
   it('pages through 1,200 events with limit 500 while events are being written', async () => {
     const ns = 'paging';
     for (let i = 0; i < 1200; i += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, j) => api.createNamespacedEvent({ namespace: ns, body: ev(`e-${String(i + j).padStart(5, '0')}`, ns) })));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) =>
+          api.createNamespacedEvent({ namespace: ns, body: ev(`e-${String(i + j).padStart(5, '0')}`, ns) }),
+        ),
+      );
     }
     let writing = true;
     let extra = 0;
@@ -143,10 +134,15 @@ describe('@kubernetes/client-node EventsV1Api against kevents', () => {
     const watch = new k8s.Watch(kc);
     let done!: () => void;
     const finished = new Promise<void>((r) => (done = r));
-    const ctrl = await watch.watch(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, { resourceVersion: since }, (phase, obj: k8s.EventsV1Event) => {
-      seen.push(`${phase} ${obj.metadata?.name} ${obj.metadata?.resourceVersion}`);
-      if (seen.length === 4) done();
-    }, () => done());
+    const ctrl = await watch.watch(
+      `/apis/events.k8s.io/v1/namespaces/${ns}/events`,
+      { resourceVersion: since },
+      (phase, obj: k8s.EventsV1Event) => {
+        seen.push(`${phase} ${obj.metadata?.name} ${obj.metadata?.resourceVersion}`);
+        if (seen.length === 4) done();
+      },
+      () => done(),
+    );
     await api.createNamespacedEvent({ namespace: ns, body: ev('w3', ns) });
     await finished;
     ctrl.abort();
@@ -159,13 +155,19 @@ describe('@kubernetes/client-node EventsV1Api against kevents', () => {
     try {
       const c = clientFor(small.url);
       const firstEv = await c.events.createNamespacedEvent({ namespace: 'old', body: ev('o-0', 'old') });
-      for (let i = 1; i < 30; i++) await c.events.createNamespacedEvent({ namespace: 'old', body: ev(`o-${i}`, 'old') });
+      for (let i = 1; i < 30; i++)
+        await c.events.createNamespacedEvent({ namespace: 'old', body: ev(`o-${i}`, 'old') });
       const events: { phase: string; obj: k8s.V1Status }[] = [];
       await new Promise<void>((resolve, reject) => {
         new k8s.Watch(c.kc)
-          .watch('/apis/events.k8s.io/v1/namespaces/old/events', { resourceVersion: firstEv.metadata!.resourceVersion! }, (phase, obj) => {
-            events.push({ phase, obj });
-          }, () => resolve())
+          .watch(
+            '/apis/events.k8s.io/v1/namespaces/old/events',
+            { resourceVersion: firstEv.metadata!.resourceVersion! },
+            (phase, obj) => {
+              events.push({ phase, obj });
+            },
+            () => resolve(),
+          )
           .catch(reject);
       });
       expect(events).toHaveLength(1);

@@ -8,7 +8,11 @@ const ago = (minutes: number, micros = false): string => {
   const iso = new Date(Date.now() - minutes * 60_000).toISOString();
   return micros ? iso.replace(/\.(\d{3})Z$/, '.$1000Z') : iso.replace(/\.\d{3}Z$/, 'Z');
 };
-const lines = (s: string): string[] => s.trimEnd().split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+const lines = (s: string): string[] =>
+  s
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim());
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -19,7 +23,13 @@ beforeAll(async () => {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: 'web-0.backoff', namespace: 'shop' },
-      involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'shop', apiVersion: 'v1', fieldPath: 'spec.containers{web}' },
+      involvedObject: {
+        kind: 'Pod',
+        name: 'web-0',
+        namespace: 'shop',
+        apiVersion: 'v1',
+        fieldPath: 'spec.containers{web}',
+      },
       reason: 'BackOff',
       message: 'Back-off restarting failed container',
       source: { component: 'kubelet', host: 'node-1' },
@@ -90,7 +100,10 @@ describe('kubectl get events (core v1 view, server-side Table)', () => {
 
   it('filters with --field-selector', async () => {
     const r = await kubectl.run(['get', 'events', '-A', '--field-selector', 'type=Warning']);
-    expect(lines(r.stdout)).toEqual(['NAMESPACE LAST SEEN TYPE REASON OBJECT MESSAGE', 'shop 30m Warning BackOff pod/web-0 Back-off restarting failed container']);
+    expect(lines(r.stdout)).toEqual([
+      'NAMESPACE LAST SEEN TYPE REASON OBJECT MESSAGE',
+      'shop 30m Warning BackOff pod/web-0 Back-off restarting failed container',
+    ]);
   });
 
   it('get events -w prints a row for a write made through events.k8s.io', async () => {
@@ -98,7 +111,10 @@ describe('kubectl get events (core v1 view, server-side Table)', () => {
     try {
       await new Promise((r) => setTimeout(r, 1500));
       const seen = waitForOutput(w, (o) => o.includes('live event'), 15_000);
-      await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/live/events`, { method: 'POST', body: sampleEvent('l1', 'live', { eventTime: ago(0, true), note: 'live event' }) });
+      await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/live/events`, {
+        method: 'POST',
+        body: sampleEvent('l1', 'live', { eventTime: ago(0, true), note: 'live event' }),
+      });
       expect(lines(await seen).pop()).toMatch(/^\d+s Normal Testing pod\/web-0 live event$/);
     } finally {
       w.kill();
@@ -130,7 +146,10 @@ describe('kubectl events', () => {
     const pod = await kubectl.run(['events', '-n', 'shop', '--for', 'pod/web-0']);
     expect(lines(pod.stdout)).toHaveLength(3);
     const dep = await kubectl.run(['events', '-n', 'ops', '--for', 'deployment/db']);
-    expect(lines(dep.stdout)).toEqual(['LAST SEEN TYPE REASON OBJECT MESSAGE', '20m (x12 over 4h) Normal Synced Deployment/db Synced database']);
+    expect(lines(dep.stdout)).toEqual([
+      'LAST SEEN TYPE REASON OBJECT MESSAGE',
+      '20m (x12 over 4h) Normal Synced Deployment/db Synced database',
+    ]);
   });
 
   it('filters --types=Warning', async () => {
@@ -153,7 +172,12 @@ describe('kubectl events', () => {
       const seen = waitForOutput(w, (o) => o.includes('Pulled image'), 15_000);
       await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/shop/events`, {
         method: 'POST',
-        body: sampleEvent('web-0.pulled', 'shop', { eventTime: ago(0, true), reason: 'Pulled', note: 'Pulled image', regarding: { kind: 'Pod', name: 'web-0', namespace: 'shop', apiVersion: 'v1' } }),
+        body: sampleEvent('web-0.pulled', 'shop', {
+          eventTime: ago(0, true),
+          reason: 'Pulled',
+          note: 'Pulled image',
+          regarding: { kind: 'Pod', name: 'web-0', namespace: 'shop', apiVersion: 'v1' },
+        }),
       });
       expect(lines(await seen).pop()).toMatch(/^\d+s Normal Pulled Pod\/web-0 Pulled image$/);
     } finally {

@@ -56,7 +56,12 @@ describe('real kubectl against kevents (events.k8s.io/v1)', () => {
       await new Promise((r) => setTimeout(r, 1500));
       const seen = waitForOutput(watch, (out) => out.includes('watched-one'), 15_000);
       const other = new Kubectl(srv.url);
-      const c = await other.run(['create', '-f', file('w.yaml', sampleEvent('watched', 'team-w', { note: 'watched-one' })), '--validate=false']);
+      const c = await other.run([
+        'create',
+        '-f',
+        file('w.yaml', sampleEvent('watched', 'team-w', { note: 'watched-one' })),
+        '--validate=false',
+      ]);
       expect(c.code).toBe(0);
       expect(await seen).toMatch(/Normal\s+Testing\s+pod\/web-0\s+watched-one/);
     } finally {
@@ -66,24 +71,64 @@ describe('real kubectl against kevents (events.k8s.io/v1)', () => {
 
   it('patches with --type=merge and --type=json', async () => {
     await kubectl.run(['create', '-f', file('p.yaml', sampleEvent('patched', 'team-p')), '--validate=false']);
-    const m = await kubectl.run(['patch', 'events.events.k8s.io', 'patched', '-n', 'team-p', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"gold"}}}']);
+    const m = await kubectl.run([
+      'patch',
+      'events.events.k8s.io',
+      'patched',
+      '-n',
+      'team-p',
+      '--type=merge',
+      '-p',
+      '{"metadata":{"labels":{"tier":"gold"}}}',
+    ]);
     expect(m.stderr).toBe('');
     expect(m.stdout.trim()).toBe('event.events.k8s.io/patched patched');
-    const j = await kubectl.run(['patch', 'events.events.k8s.io', 'patched', '-n', 'team-p', '--type=json', '-p', '[{"op":"add","path":"/metadata/annotations","value":{"a":"b"}}]']);
+    const j = await kubectl.run([
+      'patch',
+      'events.events.k8s.io',
+      'patched',
+      '-n',
+      'team-p',
+      '--type=json',
+      '-p',
+      '[{"op":"add","path":"/metadata/annotations","value":{"a":"b"}}]',
+    ]);
     expect(j.stdout.trim()).toBe('event.events.k8s.io/patched patched');
     const got = await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/team-p/events/patched`);
     expect(got.body.metadata.labels).toEqual({ tier: 'gold' });
     expect(got.body.metadata.annotations).toEqual({ a: 'b' });
-    const s = await kubectl.run(['patch', 'events.events.k8s.io', 'patched', '-n', 'team-p', '--type=merge', '-p', '{"series":{"count":2,"lastObservedTime":"2026-01-02T03:05:00.000000Z"}}']);
+    const s = await kubectl.run([
+      'patch',
+      'events.events.k8s.io',
+      'patched',
+      '-n',
+      'team-p',
+      '--type=merge',
+      '-p',
+      '{"series":{"count":2,"lastObservedTime":"2026-01-02T03:05:00.000000Z"}}',
+    ]);
     expect(s.code).toBe(0);
-    const bad = await kubectl.run(['patch', 'events.events.k8s.io', 'patched', '-n', 'team-p', '--type=merge', '-p', '{"note":"changed"}']);
+    const bad = await kubectl.run([
+      'patch',
+      'events.events.k8s.io',
+      'patched',
+      '-n',
+      'team-p',
+      '--type=merge',
+      '-p',
+      '{"note":"changed"}',
+    ]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toBe('The Event "patched" is invalid: message: Invalid value: "changed": field is immutable');
+    expect(bad.stderr.trim()).toBe(
+      'The Event "patched" is invalid: message: Invalid value: "changed": field is immutable',
+    );
   });
 
   it('replaces an event', async () => {
     await kubectl.run(['create', '-f', file('r.yaml', sampleEvent('replaced', 'team-r')), '--validate=false']);
-    const next = sampleEvent('replaced', 'team-r', { metadata: { name: 'replaced', namespace: 'team-r', labels: { replaced: 'v2' } } });
+    const next = sampleEvent('replaced', 'team-r', {
+      metadata: { name: 'replaced', namespace: 'team-r', labels: { replaced: 'v2' } },
+    });
     const r = await kubectl.run(['replace', '-f', file('r2.yaml', next), '--validate=false']);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('event.events.k8s.io/replaced replaced');

@@ -8,7 +8,12 @@ let srv: TestServer;
 const ns = (n: string): string => `${srv.url}/apis/events.k8s.io/v1/namespaces/${n}/events`;
 
 /** Reads watch lines until `count` arrived or the stream ended; returns them parsed. */
-async function readWatch(url: string, count: number, headers: Record<string, string> = {}, during?: () => Promise<void>): Promise<{ status: number; contentType: string | null; events: any[] }> {
+async function readWatch(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+  during?: () => Promise<void>,
+): Promise<{ status: number; contentType: string | null; events: any[] }> {
   const ctrl = new AbortController();
   const res = await fetch(url, { signal: ctrl.signal, headers });
   const reader = res.body!.getReader();
@@ -37,7 +42,8 @@ async function readWatch(url: string, count: number, headers: Record<string, str
   return { status: res.status, contentType: res.headers.get('content-type'), events };
 }
 
-const create = (n: string, name: string, extra: Record<string, unknown> = {}) => request(ns(n), { method: 'POST', body: sampleEvent(name, n, extra) });
+const create = (n: string, name: string, extra: Record<string, unknown> = {}) =>
+  request(ns(n), { method: 'POST', body: sampleEvent(name, n, extra) });
 
 beforeAll(async () => {
   srv = await startTestServer({ storage: new MemoryStorage({ bookmarkIntervalMs: 100 }) });
@@ -61,7 +67,10 @@ describe('watch over HTTP', () => {
 
   it('with sendInitialEvents ends the initial state with an annotated BOOKMARK', async () => {
     await create('w2', 'a');
-    const r = await readWatch(`${ns('w2')}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`, 2);
+    const r = await readWatch(
+      `${ns('w2')}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+      2,
+    );
     expect(r.events[0].type).toBe('ADDED');
     expect(r.events[1].type).toBe('BOOKMARK');
     expect(r.events[1].object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
@@ -84,19 +93,33 @@ describe('watch over HTTP', () => {
 
   it('applies field selectors, with DELETED when an object stops matching', async () => {
     const a = (await create('w5', 'sel', { type: 'Warning' })).body;
-    const r = await readWatch(`${ns('w5')}?watch=true&resourceVersion=${a.metadata.resourceVersion}&fieldSelector=metadata.name%3Dsel`, 2, {}, async () => {
-      await new Promise((x) => setTimeout(x, 100));
-      await create('w5', 'other');
-      await request(`${ns('w5')}/sel`, { method: 'PATCH', body: { metadata: { labels: { l: '1' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
-      await request(`${ns('w5')}/sel`, { method: 'DELETE' });
-    });
+    const r = await readWatch(
+      `${ns('w5')}?watch=true&resourceVersion=${a.metadata.resourceVersion}&fieldSelector=metadata.name%3Dsel`,
+      2,
+      {},
+      async () => {
+        await new Promise((x) => setTimeout(x, 100));
+        await create('w5', 'other');
+        await request(`${ns('w5')}/sel`, {
+          method: 'PATCH',
+          body: { metadata: { labels: { l: '1' } } },
+          headers: { 'content-type': 'application/merge-patch+json' },
+        });
+        await request(`${ns('w5')}/sel`, { method: 'DELETE' });
+      },
+    );
     expect(r.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['MODIFIED sel', 'DELETED sel']);
   });
 
   it('label selector transitions: ADDED when an object starts matching, DELETED when it stops', async () => {
     const a = (await create('w6', 'lab')).body;
     const url = `${ns('w6')}?watch=true&resourceVersion=${a.metadata.resourceVersion}&labelSelector=team%3Dblue`;
-    const patch = (labels: unknown) => request(`${ns('w6')}/lab`, { method: 'PATCH', body: { metadata: { labels } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const patch = (labels: unknown) =>
+      request(`${ns('w6')}/lab`, {
+        method: 'PATCH',
+        body: { metadata: { labels } },
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
     const r = await readWatch(url, 2, {}, async () => {
       await new Promise((x) => setTimeout(x, 100));
       await patch({ team: 'blue' });
@@ -117,7 +140,9 @@ describe('watch over HTTP', () => {
   it('streams Tables when asked, with column definitions only on the first event', async () => {
     await create('w8', 't1');
     await create('w8', 't2');
-    const r = await readWatch(`${ns('w8')}?watch=true`, 2, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    const r = await readWatch(`${ns('w8')}?watch=true`, 2, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+    });
     expect(r.events[0].object.kind).toBe('Table');
     expect(r.events[0].object.columnDefinitions).toHaveLength(10);
     expect(r.events[0].object.rows[0].cells[9]).toBe('t1');

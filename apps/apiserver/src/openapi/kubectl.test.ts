@@ -43,8 +43,12 @@ describe('kubectl create -f with default validation', () => {
     const r = await kubectl.run(['create', '-f', file('create.yaml', sampleEvent('created', 'oa')), '-v=6']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('event.events.k8s.io/created created');
-    expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/openapi\/v3\/apis\/events\.k8s\.io\/v1\?hash=[0-9A-F]+\S* 200 OK/);
-    expect(r.stderr).toMatch(/POST \S+\/apis\/events\.k8s\.io\/v1\/namespaces\/oa\/events\?fieldManager=kubectl-create&fieldValidation=Strict 201 Created/);
+    expect(r.stderr).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/openapi\/v3\/apis\/events\.k8s\.io\/v1\?hash=[0-9A-F]+\S* 200 OK/,
+    );
+    expect(r.stderr).toMatch(
+      /POST \S+\/apis\/events\.k8s\.io\/v1\/namespaces\/oa\/events\?fieldManager=kubectl-create&fieldValidation=Strict 201 Created/,
+    );
     expect(r.stderr).not.toContain('/openapi/v2');
   });
 
@@ -57,10 +61,14 @@ describe('kubectl create -f with default validation', () => {
   it('refuses a document with an unknown field, in both groups', async () => {
     const a = await kubectl.run(['create', '-f', file('bad.yaml', sampleEvent('bad', 'oa', { bogusField: 1 }))]);
     expect(a.code).toBe(1);
-    expect(a.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "${join(dir, 'bad.yaml')}": strict decoding error: unknown field "bogusField"`);
+    expect(a.stderr.trim()).toBe(
+      `Error from server (BadRequest): error when creating "${join(dir, 'bad.yaml')}": strict decoding error: unknown field "bogusField"`,
+    );
     const b = await kubectl.run(['create', '-f', file('bad-core.yaml', coreEvent('bad-core', 'oa', { spec: {} }))]);
     expect(b.code).toBe(1);
-    expect(b.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "${join(dir, 'bad-core.yaml')}": strict decoding error: unknown field "spec"`);
+    expect(b.stderr.trim()).toBe(
+      `Error from server (BadRequest): error when creating "${join(dir, 'bad-core.yaml')}": strict decoding error: unknown field "spec"`,
+    );
     const got = await kubectl.run(['get', 'events.events.k8s.io', '-n', 'oa', 'bad']);
     expect(got.stderr.trim()).toBe('Error from server (NotFound): events.events.k8s.io "bad" not found');
   });
@@ -68,7 +76,9 @@ describe('kubectl create -f with default validation', () => {
 
 describe('kubectl apply -f (client-side)', () => {
   it('creates, then patches a change with a strategic merge patch, then reports unchanged', async () => {
-    const first = sampleEvent('applied', 'oa', { metadata: { name: 'applied', namespace: 'oa', labels: { stage: 'one' } } });
+    const first = sampleEvent('applied', 'oa', {
+      metadata: { name: 'applied', namespace: 'oa', labels: { stage: 'one' } },
+    });
     const a = await kubectl.run(['apply', '-f', file('apply.yaml', first)]);
     expect(a.stderr).toBe('');
     expect(a.stdout.trim()).toBe('event.events.k8s.io/applied created');
@@ -87,10 +97,16 @@ describe('kubectl apply -f (client-side)', () => {
     expect(b.stderr).toMatch(/"labels\\":\{\\"stage\\":\\"two\\"\}/);
 
     const y = await kubectl.run(['get', 'events.events.k8s.io', '-n', 'oa', 'applied', '-o', 'json']);
-    const obj = JSON.parse(y.stdout) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; series: unknown };
+    const obj = JSON.parse(y.stdout) as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      series: unknown;
+    };
     expect(obj.metadata.labels).toEqual({ stage: 'two' });
     expect(obj.series).toEqual({ count: 2, lastObservedTime: '2026-01-02T03:06:07.000000Z' });
-    const last = JSON.parse(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']!) as { metadata: { labels: unknown }; series: unknown };
+    const last = JSON.parse(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']!) as {
+      metadata: { labels: unknown };
+      series: unknown;
+    };
     expect(last.metadata.labels).toEqual({ stage: 'two' });
     expect(last.series).toEqual(second.series);
 
@@ -102,7 +118,16 @@ describe('kubectl apply -f (client-side)', () => {
   it('applies core/v1 Events twice', async () => {
     const a = await kubectl.run(['apply', '-f', file('apply-core.yaml', coreEvent('applied-core', 'oa'))]);
     expect(a.stdout.trim()).toBe('event/applied-core created');
-    const b = await kubectl.run(['apply', '-f', file('apply-core.yaml', coreEvent('applied-core', 'oa', { metadata: { name: 'applied-core', namespace: 'oa', annotations: { team: 'x' } } }))]);
+    const b = await kubectl.run([
+      'apply',
+      '-f',
+      file(
+        'apply-core.yaml',
+        coreEvent('applied-core', 'oa', {
+          metadata: { name: 'applied-core', namespace: 'oa', annotations: { team: 'x' } },
+        }),
+      ),
+    ]);
     expect(b.stderr).toBe('');
     expect(b.stdout.trim()).toBe('event/applied-core configured');
   });
@@ -112,7 +137,9 @@ describe('kubectl explain', () => {
   it('explains core events (what plain `events` resolves to)', async () => {
     const r = await kubectl.run(['explain', 'events']);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^KIND:\s+Event\nVERSION:\s+v1\n\nDESCRIPTION:\n\s+Event is a report of an event somewhere in the cluster\./);
+    expect(r.stdout).toMatch(
+      /^KIND:\s+Event\nVERSION:\s+v1\n\nDESCRIPTION:\n\s+Event is a report of an event somewhere in the cluster\./,
+    );
     expect(r.stdout).toMatch(/^ {2}involvedObject\t<ObjectReference> -required-$/m);
     expect(r.stdout).toMatch(/^ {2}metadata\t<ObjectMeta> -required-$/m);
     expect(r.stdout).toMatch(/^ {2}series\t<EventSeries>$/m);
@@ -122,7 +149,9 @@ describe('kubectl explain', () => {
     const r = await kubectl.run(['explain', 'events.series', '--api-version=events.k8s.io/v1']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^GROUP:\s+events\.k8s\.io\nKIND:\s+Event\nVERSION:\s+v1\n\nFIELD: series <EventSeries>/);
-    expect(r.stdout).toMatch(/^ {2}count\t<integer> -required-\n {4}count is the number of occurrences in this series/m);
+    expect(r.stdout).toMatch(
+      /^ {2}count\t<integer> -required-\n {4}count is the number of occurrences in this series/m,
+    );
     expect(r.stdout).toMatch(/^ {2}lastObservedTime\t<string> -required-$/m);
   });
 
@@ -133,7 +162,9 @@ describe('kubectl explain', () => {
     try {
       const r = await new Kubectl(only.url).run(['explain', 'events.events.k8s.io.series']);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toMatch(/^GROUP:\s+events\.k8s\.io\nKIND:\s+Event\nVERSION:\s+v1\n\nFIELD: series <EventSeries>/);
+      expect(r.stdout).toMatch(
+        /^GROUP:\s+events\.k8s\.io\nKIND:\s+Event\nVERSION:\s+v1\n\nFIELD: series <EventSeries>/,
+      );
       expect(r.stdout).toContain('lastObservedTime is the time when last Event from the series was seen before');
     } finally {
       await only.close();

@@ -18,8 +18,10 @@ describe('/openapi/v3', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     const root = res.json() as { paths: Record<string, { serverRelativeURL: string }> };
-    expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/events.k8s.io/v1']);
-    expect(root.paths['apis/events.k8s.io/v1']!.serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/events\.k8s\.io\/v1\?hash=[0-9A-F]{128}$/);
+    expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/coordination.k8s.io/v1', 'apis/events.k8s.io/v1']);
+    expect(root.paths['apis/events.k8s.io/v1']!.serverRelativeURL).toMatch(
+      /^\/openapi\/v3\/apis\/events\.k8s\.io\/v1\?hash=[0-9A-F]{128}$/,
+    );
     expect(res.headers['etag']).toBe(`"${createHash('sha512').update(res.body).digest('hex').toUpperCase()}"`);
   });
 
@@ -52,7 +54,10 @@ describe('/openapi/v3', () => {
   });
 
   it('answers 406 to a protobuf-only client and 404 for a group version not served', async () => {
-    expect((await get('/openapi/v3/api/v1', { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' })).statusCode).toBe(406);
+    expect(
+      (await get('/openapi/v3/api/v1', { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' }))
+        .statusCode,
+    ).toBe(406);
     const missing = await get('/openapi/v3/apis/apps/v1');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
@@ -64,13 +69,34 @@ describe('/openapi/v2', () => {
     const json = await get('/openapi/v2', { accept: 'application/json' });
     expect(json.statusCode).toBe(200);
     expect(json.headers['content-type']).toBe('application/json');
-    const doc = json.json() as { swagger: string; paths: Record<string, unknown>; definitions: Record<string, unknown> };
+    const doc = json.json() as {
+      swagger: string;
+      paths: Record<string, unknown>;
+      definitions: Record<string, unknown>;
+    };
     expect(doc.swagger).toBe('2.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/namespaces/{namespace}/events', '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}']));
-    expect(Object.keys(doc.definitions)).toEqual(expect.arrayContaining(['io.k8s.api.events.v1.Event', 'io.k8s.api.core.v1.Event', 'io.k8s.apimachinery.pkg.apis.meta.v1.Status']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/namespaces/{namespace}/events',
+        '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}',
+      ]),
+    );
+    expect(Object.keys(doc.definitions)).toEqual(
+      expect.arrayContaining([
+        'io.k8s.api.events.v1.Event',
+        'io.k8s.api.core.v1.Event',
+        'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
+      ]),
+    );
     const pb = await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
     expect(pb.statusCode).toBe(406);
-    expect((await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json' })).statusCode).toBe(200);
+    expect(
+      (
+        await get('/openapi/v2', {
+          accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -79,13 +105,19 @@ describe('group domain and views', () => {
     const other = buildServer({ storage: new MemoryStorage(), groupDomain: 'example.com', coreView: false });
     try {
       const root = (await other.app.inject({ url: '/openapi/v3' })).json() as { paths: Record<string, unknown> };
-      expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/events.example.com/v1']);
+      expect(Object.keys(root.paths)).toEqual([
+        'api/v1',
+        'apis/coordination.example.com/v1',
+        'apis/events.example.com/v1',
+      ]);
       const core = (await other.app.inject({ url: '/openapi/v3/api/v1' })).json() as { paths: Record<string, unknown> };
       expect(Object.keys(core.paths)).toEqual(['/api/v1', '/api/v1/namespaces', '/api/v1/namespaces/{name}']);
       const ev = (await other.app.inject({ url: '/openapi/v3/apis/events.example.com/v1' })).json() as {
         components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown }> };
       };
-      expect(ev.components.schemas['io.k8s.api.events.v1.Event']!['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.example.com', kind: 'Event', version: 'v1' }]);
+      expect(ev.components.schemas['io.k8s.api.events.v1.Event']!['x-kubernetes-group-version-kind']).toEqual([
+        { group: 'events.example.com', kind: 'Event', version: 'v1' },
+      ]);
     } finally {
       await other.app.close();
     }
@@ -98,10 +130,20 @@ describe('group domain and views', () => {
       const url = path.replace('{namespace}', 'default').replace('{name}', 'missing-object');
       for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
         if (!item[method]) continue;
-        const res = await srv.app.inject({ method: method.toUpperCase() as 'GET', url, ...(method === 'get' ? {} : { payload: '{}' }), headers: { 'content-type': method === 'patch' ? 'application/merge-patch+json' : 'application/json' } });
+        const res = await srv.app.inject({
+          method: method.toUpperCase() as 'GET',
+          url,
+          ...(method === 'get' ? {} : { payload: '{}' }),
+          headers: { 'content-type': method === 'patch' ? 'application/merge-patch+json' : 'application/json' },
+        });
         // any answer but "no such path" / "method not allowed" means the route exists
-        expect({ path, method, status: res.statusCode, body: res.statusCode === 405 || /the server could not find the requested resource/.test(res.body) ? res.body : '' })
-          .toEqual({ path, method, status: res.statusCode, body: '' });
+        expect({
+          path,
+          method,
+          status: res.statusCode,
+          body:
+            res.statusCode === 405 || /the server could not find the requested resource/.test(res.body) ? res.body : '',
+        }).toEqual({ path, method, status: res.statusCode, body: '' });
       }
     }
   });

@@ -4,7 +4,8 @@ import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 let srv: TestServer;
-const ev = (ns: string, name = '') => `${srv.url}/apis/events.k8s.io/v1/namespaces/${ns}/events${name ? `/${name}` : ''}`;
+const ev = (ns: string, name = '') =>
+  `${srv.url}/apis/events.k8s.io/v1/namespaces/${ns}/events${name ? `/${name}` : ''}`;
 const core = (ns: string, name = '') => `${srv.url}/api/v1/namespaces/${ns}/events${name ? `/${name}` : ''}`;
 
 beforeAll(async () => {
@@ -28,7 +29,12 @@ const legacyEvent = (name: string, ns: string) => ({
 
 describe('one object, two API views', () => {
   it('creates via events.k8s.io, reads via core v1 and back with the same name, uid and resourceVersion', async () => {
-    const created = (await request(ev('rt'), { method: 'POST', body: sampleEvent('a', 'rt', { related: { kind: 'Node', name: 'n1' } }) })).body;
+    const created = (
+      await request(ev('rt'), {
+        method: 'POST',
+        body: sampleEvent('a', 'rt', { related: { kind: 'Node', name: 'n1' } }),
+      })
+    ).body;
     const c = (await request(core('rt', 'a'))).body;
     expect(c.apiVersion).toBe('v1');
     expect(c.metadata).toEqual(created.metadata);
@@ -68,7 +74,11 @@ describe('one object, two API views', () => {
     const upd = await request(core('rt', 'legacy'), { method: 'PUT', body: { ...cur, count: 6, message: 'again' } });
     expect(upd.status).toBe(200);
     expect(upd.body.count).toBe(6);
-    const strict = await request(ev('rt', 'legacy'), { method: 'PATCH', body: { deprecatedCount: 7 }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const strict = await request(ev('rt', 'legacy'), {
+      method: 'PATCH',
+      body: { deprecatedCount: 7 },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(strict.status).toBe(422);
     expect(strict.body.message).toBe('Event "legacy" is invalid: count: Invalid value: 7: field is immutable');
     const upper = await request(core('rt'), { method: 'POST', body: legacyEvent('Upper.Case', 'rt') });
@@ -94,14 +104,21 @@ describe('one object, two API views', () => {
 
   it('maps events.k8s.io field labels onto the core ones', async () => {
     await request(ev('fs'), { method: 'POST', body: sampleEvent('one', 'fs') });
-    await request(ev('fs'), { method: 'POST', body: sampleEvent('two', 'fs', { regarding: { kind: 'Node', name: 'n1', namespace: 'fs' }, type: 'Warning' }) });
+    await request(ev('fs'), {
+      method: 'POST',
+      body: sampleEvent('two', 'fs', { regarding: { kind: 'Node', name: 'n1', namespace: 'fs' }, type: 'Warning' }),
+    });
     const names = async (url: string) => ((await request(url)).body.items as any[]).map((i) => i.metadata.name);
     expect(await names(`${ev('fs')}?fieldSelector=regarding.kind%3DNode`)).toEqual(['two']);
     expect(await names(`${core('fs')}?fieldSelector=involvedObject.kind%3DNode`)).toEqual(['two']);
-    expect(await names(`${ev('fs')}?fieldSelector=reportingController%3Dexample.com%2Ftests,type!%3DWarning`)).toEqual(['one']);
+    expect(await names(`${ev('fs')}?fieldSelector=reportingController%3Dexample.com%2Ftests,type!%3DWarning`)).toEqual([
+      'one',
+    ]);
     expect(await names(`${core('fs')}?fieldSelector=reportingComponent%3Dexample.com%2Ftests`)).toEqual(['one', 'two']);
     expect(await names(`${core('fs')}?fieldSelector=source%3Dexample.com%2Ftests`)).toEqual(['one', 'two']);
-    expect((await request(`${core('fs')}?fieldSelector=regarding.kind%3DNode`)).body.message).toBe('field label not supported: regarding.kind');
+    expect((await request(`${core('fs')}?fieldSelector=regarding.kind%3DNode`)).body.message).toBe(
+      'field label not supported: regarding.kind',
+    );
     expect((await request(`${ev('fs')}?fieldSelector=note%3Dx`)).body.message).toBe('field label not supported: note');
     const del = await request(`${core('fs')}?fieldSelector=type%3DWarning`, { method: 'DELETE' });
     expect(del.body.items.map((i: any) => i.metadata.name)).toEqual(['two']);

@@ -18,17 +18,25 @@ describe('--authorization-mode=AlwaysDeny', () => {
       status: 'Failure',
       reason: 'Forbidden',
       code: 403,
-      message: 'events.events.k8s.io is forbidden: User "system:anonymous" cannot list resource "events" in API group "events.k8s.io" in the namespace "ns": Everything is forbidden.',
+      message:
+        'events.events.k8s.io is forbidden: User "system:anonymous" cannot list resource "events" in API group "events.k8s.io" in the namespace "ns": Everything is forbidden.',
       details: { group: 'events.k8s.io', kind: 'events' },
     });
     const get = await request(`${srv.url}/api/v1/namespaces/ns/events/x`);
-    expect(get.body.message).toBe('events "x" is forbidden: User "system:anonymous" cannot get resource "events" in API group "" in the namespace "ns": Everything is forbidden.');
+    expect(get.body.message).toBe(
+      'events "x" is forbidden: User "system:anonymous" cannot get resource "events" in API group "" in the namespace "ns": Everything is forbidden.',
+    );
     const watch = await request(`${srv.url}/apis/events.k8s.io/v1/events?watch=true`);
-    expect(watch.body.message).toBe('events.events.k8s.io is forbidden: User "system:anonymous" cannot watch resource "events" in API group "events.k8s.io" at the cluster scope: Everything is forbidden.');
+    expect(watch.body.message).toBe(
+      'events.events.k8s.io is forbidden: User "system:anonymous" cannot watch resource "events" in API group "events.k8s.io" at the cluster scope: Everything is forbidden.',
+    );
   });
 
   it('decides before reading the body, and stores nothing', async () => {
-    const big = await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/ns/events`, { method: 'POST', body: { ...sampleEvent('x', 'ns'), note: 'y'.repeat(4 * 1024 * 1024) } });
+    const big = await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/ns/events`, {
+      method: 'POST',
+      body: { ...sampleEvent('x', 'ns'), note: 'y'.repeat(4 * 1024 * 1024) },
+    });
     expect(big.status).toBe(403);
     expect(big.body.message).toContain('cannot create resource "events"');
     expect((await srv.storage.list({ resource: 'events' })).items).toHaveLength(0);
@@ -37,7 +45,9 @@ describe('--authorization-mode=AlwaysDeny', () => {
   it('forbids non-resource paths but keeps health checks open', async () => {
     const v = await request(`${srv.url}/version`);
     expect(v.status).toBe(403);
-    expect(v.body.message).toBe('forbidden: User "system:anonymous" cannot get path "/version": Everything is forbidden.');
+    expect(v.body.message).toBe(
+      'forbidden: User "system:anonymous" cannot get path "/version": Everything is forbidden.',
+    );
     expect((await request(`${srv.url}/readyz`)).text).toBe('ok');
   });
 

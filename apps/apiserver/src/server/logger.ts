@@ -1,7 +1,14 @@
 import pino from 'pino';
 import type { Logger } from 'pino';
 
-const levelNames: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const levelNames: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 const hidden = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'component']);
 
 /** One log line for people: `2026-11-22T03:04:05Z info  message key=value ...`. */

@@ -7,10 +7,24 @@ export interface ReferencedKind {
   readonly resource: APIResource;
 }
 
-const ref = (group: string, version: string, name: string, kind: string, namespaced: boolean, shortNames?: string[]): ReferencedKind => ({
+const ref = (
+  group: string,
+  version: string,
+  name: string,
+  kind: string,
+  namespaced: boolean,
+  shortNames?: string[],
+): ReferencedKind => ({
   group,
   version,
-  resource: { name, singularName: kind.toLowerCase(), namespaced, kind, verbs: [], ...(shortNames ? { shortNames } : {}) },
+  resource: {
+    name,
+    singularName: kind.toLowerCase(),
+    namespaced,
+    kind,
+    verbs: [],
+    ...(shortNames ? { shortNames } : {}),
+  },
 });
 
 /**
@@ -36,14 +50,3 @@ export const referencedKinds: readonly ReferencedKind[] = [
   ref('batch', 'v1', 'cronjobs', 'CronJob', true, ['cj']),
   ref('batch', 'v1', 'jobs', 'Job', true),
 ];
-
-/** The referenced kinds of one group version. */
-export const referencedIn = (group: string, version: string): APIResource[] =>
-  referencedKinds.filter((k) => k.group === group && k.version === version).map((k) => k.resource);
-
-/** The non-core groups of the referenced kinds, in order. */
-export const referencedGroups = (): { group: string; version: string }[] => {
-  const seen = new Map<string, string>();
-  for (const k of referencedKinds) if (k.group && !seen.has(k.group)) seen.set(k.group, k.version);
-  return [...seen].map(([group, version]) => ({ group, version }));
-};

@@ -4,11 +4,10 @@ import { ConfigWatcher } from '@kevents/config';
 import { buildServer } from './app.js';
 import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
-import { ServerMetrics } from './metrics.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
 import { keventsVersion } from './version.js';
-import { WatchHub } from '../handlers/watch-hub.js';
+import { ServerMetrics, WatchHub } from '@kevents/apiserver';
 
 const loopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
@@ -19,15 +18,22 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
  * ports, logs what listens where, and shuts down cleanly on SIGTERM/SIGINT (stop accepting, end
  * watches, close the store).
  */
-export async function startApiserver(flags: Record<string, string>, configs: Partial<Record<ConfigKind, { file: string }>>): Promise<void> {
-  const log = createLogger({ level: flags['log-level'] ?? 'info', format: flags['log-format'] === 'text' ? 'text' : 'json' });
+export async function startApiserver(
+  flags: Record<string, string>,
+  configs: Partial<Record<ConfigKind, { file: string }>>,
+): Promise<void> {
+  const log = createLogger({
+    level: flags['log-level'] ?? 'info',
+    format: flags['log-format'] === 'text' ? 'text' : 'json',
+  });
   const host = flags['bind-address'] ?? '127.0.0.1';
   const securePort = Number(flags['secure-port']);
   const insecurePort = Number(flags['insecure-port']);
   if (insecurePort > 0 && !loopback(host)) {
     throw new Error(`--insecure-port is refused on the non-loopback address ${host}; use --secure-port`);
   }
-  if (securePort === 0 && insecurePort === 0) throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
+  if (securePort === 0 && insecurePort === 0)
+    throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
   const storage = await createStorage({
     storage: flags['storage'] ?? 'memory',
     historyLimit: Number(flags['watch-history']),
@@ -43,7 +49,7 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     groupDomain: flags['group-domain'],
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     watches,
-    metrics: new ServerMetrics(() => watches.size),
+    metrics: new ServerMetrics(() => watches.counts()),
     logger: log.child({ listener: 'http' }),
   };
   const servers: { server: KeventsServer; url: string }[] = [];
@@ -59,16 +65,6 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     await server.app.listen({ host, port: insecurePort });
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
-  const gv = servers[0]!.server.views[0]!.groupVersion;
-  log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
-  log.info({ storage: storage.description }, `storage: ${storage.description}`);
-  for (const [kind, c] of Object.entries(configs)) log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
-  log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
-  for (const { url } of servers) log.info({ url }, `serving ${gv} and v1 Events on ${url}`);
-  const first = servers[servers.length - 1]!.url;
-  const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
-  log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
-
   const reloadable = ['AuthenticationConfiguration', 'AuthorizationConfiguration'] as const;
   const watchers: ConfigWatcher[] = [];
   for (const kind of reloadable) {
@@ -85,6 +81,17 @@ export async function startApiserver(flags: Record<string, string>, configs: Par
     });
     watchers.push(w);
   }
+
+  const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
+  log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
+  log.info({ storage: storage.description }, `storage: ${storage.description}`);
+  for (const [kind, c] of Object.entries(configs))
+    log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
+  log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
+  for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
+  const first = servers[servers.length - 1]!.url;
+  const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
+  log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

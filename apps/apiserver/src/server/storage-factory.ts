@@ -28,8 +28,16 @@ async function redisTls(flags: StorageFlags): Promise<RedisTlsOptions | undefine
       throw new Error(`--${flag}=${file}: ${(err as Error).message}`, { cause: err });
     }
   };
-  const [ca, cert, key] = await Promise.all([read('storage-cafile', caFile), read('storage-certfile', certFile), read('storage-keyfile', keyFile)]);
-  return { ...(ca === undefined ? {} : { ca }), ...(cert === undefined ? {} : { cert }), ...(key === undefined ? {} : { key }) };
+  const [ca, cert, key] = await Promise.all([
+    read('storage-cafile', caFile),
+    read('storage-certfile', certFile),
+    read('storage-keyfile', keyFile),
+  ]);
+  return {
+    ...(ca === undefined ? {} : { ca }),
+    ...(cert === undefined ? {} : { cert }),
+    ...(key === undefined ? {} : { key }),
+  };
 }
 
 /**
@@ -46,11 +54,15 @@ async function redisTls(flags: StorageFlags): Promise<RedisTlsOptions | undefine
 export async function createStorage(flags: StorageFlags): Promise<Storage> {
   const spec = flags.storage.trim();
   if (spec === '' || spec === 'memory') {
-    if (flags.caFile || flags.certFile || flags.keyFile) throw new Error('--storage-cafile, --storage-certfile and --storage-keyfile apply to a TLS Redis --storage (rediss://...)');
+    if (flags.caFile || flags.certFile || flags.keyFile)
+      throw new Error(
+        '--storage-cafile, --storage-certfile and --storage-keyfile apply to a TLS Redis --storage (rediss://...)',
+      );
     return new MemoryStorage({ historyLimit: flags.historyLimit });
   }
   if (/^rediss?(\+sentinel|\+cluster)?:\/\//.test(spec)) {
-    const historyLimit = Number.isSafeInteger(flags.historyLimit) && flags.historyLimit > 0 ? flags.historyLimit : undefined;
+    const historyLimit =
+      Number.isSafeInteger(flags.historyLimit) && flags.historyLimit > 0 ? flags.historyLimit : undefined;
     const fromUrl = /[?&]historyLimit=/.test(spec);
     const tls = await redisTls(flags);
     const log = flags.log;
@@ -60,8 +72,15 @@ export async function createStorage(flags: StorageFlags): Promise<Storage> {
       ...(tls === undefined ? {} : { tls }),
       ...(log === undefined
         ? {}
-        : { onConnection: (e) => (e.state === 'lost' ? log.warn({ reason: e.reason }, `storage: redis unavailable: ${e.reason ?? 'unknown'}`) : log.info('storage: redis connected again')) }),
+        : {
+            onConnection: (e) =>
+              e.state === 'lost'
+                ? log.warn({ reason: e.reason }, `storage: redis unavailable: ${e.reason ?? 'unknown'}`)
+                : log.info('storage: redis connected again'),
+          }),
     });
   }
-  throw new Error(`--storage=${spec}: unknown storage; use memory, redis://, rediss://, redis+sentinel:// or redis+cluster:// (see docs/operations.md)`);
+  throw new Error(
+    `--storage=${spec}: unknown storage; use memory, redis://, rediss://, redis+sentinel:// or redis+cluster:// (see docs/operations.md)`,
+  );
 }

@@ -18,7 +18,9 @@ export async function servingCert(certFile: string, keyFile: string, host: strin
     { type: 2 as const, value: 'localhost' },
     { type: 7 as const, ip: '127.0.0.1' },
     { type: 7 as const, ip: '::1' },
-    ...(host && host !== '127.0.0.1' && host !== '0.0.0.0' ? [/^[\d.:]+$/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host }] : []),
+    ...(host && host !== '127.0.0.1' && host !== '0.0.0.0'
+      ? [/^[\d.:]+$/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host }]
+      : []),
   ];
   const pems = await generate([{ name: 'commonName', value: 'kevents-apiserver' }], {
     keySize: 2048,

@@ -8,9 +8,15 @@ import { runValidateConfig } from './run.js';
 const cli = resolve('apps/apiserver/dist/validate-config/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'kevents-validate-'));
 const good = join(dir, 'tracing.yaml');
-writeFileSync(good, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\nendpoint: localhost:4317\n');
+writeFileSync(
+  good,
+  'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\nendpoint: localhost:4317\n',
+);
 const bad = join(dir, 'authz.yaml');
-writeFileSync(bad, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: Webhook\n  name: w\n  webhook:\n    timeout: 1m\n    subjectAccessReviewVersion: v1\n    failurePolicy: NoOpinion\n    connectionInfo:\n      type: InClusterConfig\n');
+writeFileSync(
+  bad,
+  'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: Webhook\n  name: w\n  webhook:\n    timeout: 1m\n    subjectAccessReviewVersion: v1\n    failurePolicy: NoOpinion\n    connectionInfo:\n      type: InClusterConfig\n',
+);
 
 function run(...args: string[]) {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npm run build, or npm test which builds)`);
@@ -26,7 +32,9 @@ describe('validate-config as a process', () => {
 
   it('prints every error and exits 1', () => {
     const r = run(good, bad);
-    expect(r.stdout).toBe(`${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`);
+    expect(r.stdout).toBe(
+      `${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`,
+    );
     expect(r.status).toBe(1);
   });
 
@@ -34,8 +42,20 @@ describe('validate-config as a process', () => {
     const r = run('-o', 'json', bad, join(dir, 'missing.yaml'));
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([
-      { file: bad, field: 'authorizers[0].webhook.timeout', type: 'FieldValueInvalid', value: '1m0s', detail: 'must be > 0s and <= 30s' },
-      { file: join(dir, 'missing.yaml'), field: '', type: 'FieldValueInvalid', value: '', detail: `open ${join(dir, 'missing.yaml')}: no such file or directory` },
+      {
+        file: bad,
+        field: 'authorizers[0].webhook.timeout',
+        type: 'FieldValueInvalid',
+        value: '1m0s',
+        detail: 'must be > 0s and <= 30s',
+      },
+      {
+        file: join(dir, 'missing.yaml'),
+        field: '',
+        type: 'FieldValueInvalid',
+        value: '',
+        detail: `open ${join(dir, 'missing.yaml')}: no such file or directory`,
+      },
     ]);
   });
 
@@ -62,18 +82,30 @@ describe('kevents-apiserver with config files', () => {
 
   it('dispatches `validate-config` to the same command', () => {
     const r = spawnSync(process.execPath, [main, 'validate-config', good, bad], { encoding: 'utf8' });
-    expect(r.stdout).toBe(`${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`);
+    expect(r.stdout).toBe(
+      `${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`,
+    );
     expect(r.status).toBe(1);
   });
 
   it('refuses to start on an invalid config file, printing its errors the same way', () => {
-    const r = spawnSync(process.execPath, [main, '--insecure-port=0', '--secure-port=0', `--authorization-config=${bad}`], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(
+      process.execPath,
+      [main, '--insecure-port=0', '--secure-port=0', `--authorization-config=${bad}`],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\nkevents-apiserver: refusing to start with an invalid configuration file\n`);
+    expect(r.stderr).toBe(
+      `${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\nkevents-apiserver: refusing to start with an invalid configuration file\n`,
+    );
   });
 
   it('refuses a file of the wrong kind for its flag', () => {
-    const r = spawnSync(process.execPath, [main, '--secure-port=0', '--insecure-port=0', `--authentication-config=${good}`], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(
+      process.execPath,
+      [main, '--secure-port=0', '--insecure-port=0', `--authentication-config=${good}`],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('TracingConfiguration');
   });
@@ -94,7 +126,11 @@ describe('automatic reload of --authentication-config', () => {
         srv.close(() => r(p));
       });
     });
-    const proc = spawn(process.execPath, [main, `--insecure-port=${port}`, '--secure-port=0', `--authentication-config=${file}`, '--log-format=text'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [main, `--insecure-port=${port}`, '--secure-port=0', `--authentication-config=${file}`, '--log-format=text'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const until = async (pred: () => boolean, ms = 15_000) => {
@@ -109,10 +145,14 @@ describe('automatic reload of --authentication-config', () => {
       await until(() => out.includes('try: kubectl'));
       writeFileSync(file, valid('kevents').replace('https://issuer.example.com', 'http://issuer.example.com'));
       await until(() => out.includes('kept the running AuthenticationConfiguration'));
-      expect(await metrics()).toContain('apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1');
+      expect(await metrics()).toContain(
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1',
+      );
       writeFileSync(file, valid('other'));
       await until(() => out.includes('reloaded AuthenticationConfiguration'));
-      expect(await metrics()).toContain('apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1');
+      expect(await metrics()).toContain(
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1',
+      );
     } finally {
       proc.kill('SIGTERM');
     }

@@ -13,7 +13,11 @@ const usage = 'usage: kevents-apiserver validate-config [-o text|json] FILE...';
  * `kevents-apiserver validate-config [-o json] FILE...`: validates every file and returns the exit
  * code (0 when all are valid, 1 when any is invalid, 2 on a usage error).
  */
-export async function runValidateConfig(args: string[], io: ValidateConfigIO, options: { groupDomain?: string } = {}): Promise<number> {
+export async function runValidateConfig(
+  args: string[],
+  io: ValidateConfigIO,
+  options: { groupDomain?: string } = {},
+): Promise<number> {
   let output = 'text';
   let groupDomain = options.groupDomain;
   const files: string[] = [];

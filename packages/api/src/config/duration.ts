@@ -4,8 +4,8 @@ export type DurationNanos = number;
 const unitNanos: Readonly<Record<string, number>> = {
   ns: 1,
   us: 1e3,
-  'µs': 1e3,
-  'μs': 1e3,
+  µs: 1e3,
+  μs: 1e3,
   ms: 1e6,
   s: 1e9,
   m: 60e9,

@@ -5,10 +5,7 @@ export const configVersion = 'v1beta1';
 
 /** The four configuration kinds. */
 export type ConfigKind =
-  | 'AuthenticationConfiguration'
-  | 'AuthorizationConfiguration'
-  | 'EgressSelectorConfiguration'
-  | 'TracingConfiguration';
+  'AuthenticationConfiguration' | 'AuthorizationConfiguration' | 'EgressSelectorConfiguration' | 'TracingConfiguration';
 
 /** Every config kind, in documentation order. */
 export const configKinds: readonly ConfigKind[] = [

@@ -5,7 +5,4 @@ import type { TracingConfiguration } from './tracing.js';
 
 /** Any of the four configuration kinds. */
 export type ConfigObject =
-  | AuthenticationConfiguration
-  | AuthorizationConfiguration
-  | EgressSelectorConfiguration
-  | TracingConfiguration;
+  AuthenticationConfiguration | AuthorizationConfiguration | EgressSelectorConfiguration | TracingConfiguration;

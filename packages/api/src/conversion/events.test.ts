@@ -5,7 +5,14 @@ import { coreEventSchema, eventsV1EventSchema } from '../schema/event-schemas.js
 import type { CoreEvent } from '../core/v1.js';
 import type { Event } from '../events/v1.js';
 
-const meta = { name: 'x', namespace: 'ns', uid: 'u-1', resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z', labels: { a: 'b' } };
+const meta = {
+  name: 'x',
+  namespace: 'ns',
+  uid: 'u-1',
+  resourceVersion: '7',
+  creationTimestamp: '2026-01-01T00:00:00Z',
+  labels: { a: 'b' },
+};
 
 const shapes: Record<string, Event> = {
   minimal: { metadata: meta, eventTime: '2026-01-01T00:00:00.000001Z' },
@@ -17,7 +24,15 @@ const shapes: Record<string, Event> = {
     reportingInstance: 'c-1',
     action: 'Act',
     reason: 'Why',
-    regarding: { kind: 'Pod', namespace: 'ns', name: 'p', uid: 'p-1', apiVersion: 'v1', resourceVersion: '3', fieldPath: 'spec.containers{a}' },
+    regarding: {
+      kind: 'Pod',
+      namespace: 'ns',
+      name: 'p',
+      uid: 'p-1',
+      apiVersion: 'v1',
+      resourceVersion: '3',
+      fieldPath: 'spec.containers{a}',
+    },
     related: { kind: 'Node', name: 'n1' },
     note: 'hello',
     type: 'Warning',
@@ -39,7 +54,11 @@ const shapes: Record<string, Event> = {
     deprecatedLastTimestamp: '2026-01-01T00:01:00Z',
   },
   emptyRelated: { metadata: meta, eventTime: '2026-01-01T00:00:00.000000Z', related: {}, regarding: {} },
-  seriesOnly: { metadata: meta, eventTime: '2026-01-01T00:00:00.000000Z', series: { count: 2, lastObservedTime: '2026-01-01T00:00:01.000000Z' } },
+  seriesOnly: {
+    metadata: meta,
+    eventTime: '2026-01-01T00:00:00.000000Z',
+    series: { count: 2, lastObservedTime: '2026-01-01T00:00:01.000000Z' },
+  },
 };
 
 const wireEvent = (e: Event) => encodeObject(e as unknown as Record<string, unknown>, eventsV1EventSchema);
@@ -79,7 +98,16 @@ describe('events.k8s.io/v1 <-> core/v1 conversion', () => {
       reportingInstance: '',
     });
     expect(Object.keys(wireEvent(shapes['legacyOnly']!))).toEqual([
-      'metadata', 'eventTime', 'reason', 'regarding', 'note', 'type', 'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount',
+      'metadata',
+      'eventTime',
+      'reason',
+      'regarding',
+      'note',
+      'type',
+      'deprecatedSource',
+      'deprecatedFirstTimestamp',
+      'deprecatedLastTimestamp',
+      'deprecatedCount',
     ]);
     expect(wireEvent(shapes['legacyOnly']!)['eventTime']).toBeNull();
   });

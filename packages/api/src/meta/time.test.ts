@@ -14,7 +14,14 @@ describe('metav1.Time and MicroTime', () => {
   });
 
   it('refuses what is not RFC 3339', () => {
-    for (const bad of ['yesterday', '2024-13-01T00:00:00Z', '2024-02-30T00:00:00Z', '2024-02-30T00:00:00.000000Z', '2024-01-01', '2024-01-01T25:00:00Z']) {
+    for (const bad of [
+      'yesterday',
+      '2024-13-01T00:00:00Z',
+      '2024-02-30T00:00:00Z',
+      '2024-02-30T00:00:00.000000Z',
+      '2024-01-01',
+      '2024-01-01T25:00:00Z',
+    ]) {
       expect(normalizeTime(bad)).toBeUndefined();
       expect(normalizeMicroTime(bad)).toBeUndefined();
     }

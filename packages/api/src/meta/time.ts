@@ -57,7 +57,8 @@ export function now(): Instant {
 
 const canonicalTime = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
 const canonicalMicroTime = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/;
-const validDay = (v: string): boolean => Number(v.slice(8, 10)) <= 28 || new Date(`${v.slice(0, 10)}T00:00:00Z`).getUTCDate() === Number(v.slice(8, 10));
+const validDay = (v: string): boolean =>
+  Number(v.slice(8, 10)) <= 28 || new Date(`${v.slice(0, 10)}T00:00:00Z`).getUTCDate() === Number(v.slice(8, 10));
 
 /** Normalizes an RFC 3339 string to `metav1.Time`; undefined when it does not parse. */
 export function normalizeTime(value: string): string | undefined {

@@ -14,7 +14,11 @@ describe('objectDefinition', () => {
     const v2 = objectDefinition(eventsV1SeriesSchema, 'v2');
     expect(v2['type']).toBe('object');
     expect(v2['required']).toEqual(['count', 'lastObservedTime']);
-    expect(props(v2)['count']).toEqual({ description: expect.stringContaining('number of occurrences'), type: 'integer', format: 'int32' });
+    expect(props(v2)['count']).toEqual({
+      description: expect.stringContaining('number of occurrences'),
+      type: 'integer',
+      format: 'int32',
+    });
     expect(props(v2)['lastObservedTime']).toEqual({
       $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
       description: expect.stringContaining('lastObservedTime'),
@@ -44,13 +48,21 @@ describe('objectDefinition', () => {
       'x-kubernetes-patch-strategy': 'merge',
       items: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference' },
     });
-    expect(meta['finalizers']).toMatchObject({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' });
+    expect(meta['finalizers']).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+      'x-kubernetes-list-type': 'set',
+    });
     expect(meta['labels']).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
   });
 
   it('writes the given kinds as x-kubernetes-group-version-kind', () => {
-    const def = objectDefinition(eventsV1EventSchema, 'v2', [{ group: 'events.example.com', version: 'v1', kind: 'Event' }]);
-    expect(def['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.example.com', kind: 'Event', version: 'v1' }]);
+    const def = objectDefinition(eventsV1EventSchema, 'v2', [
+      { group: 'events.example.com', version: 'v1', kind: 'Event' },
+    ]);
+    expect(def['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'events.example.com', kind: 'Event', version: 'v1' },
+    ]);
   });
 });
 
@@ -59,9 +71,13 @@ describe('fieldTypeSchema', () => {
     expect(fieldTypeSchema({ kind: 'string', enum: ['A', 'B'] }, 'v2')).toEqual({ type: 'string', enum: ['A', 'B'] });
     expect(fieldTypeSchema({ kind: 'integer', format: 'int64' }, 'v2')).toEqual({ type: 'integer', format: 'int64' });
     expect(fieldTypeSchema({ kind: 'boolean' }, 'v3', 'd')).toEqual({ description: 'd', type: 'boolean' });
-    expect(fieldTypeSchema({ kind: 'time', precision: 'seconds' }, 'v3')).toEqual({ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time' });
+    expect(fieldTypeSchema({ kind: 'time', precision: 'seconds' }, 'v3')).toEqual({
+      $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+    });
     expect(fieldTypeSchema({ kind: 'any' }, 'v2')).toEqual({ type: 'object' });
-    expect(fieldTypeSchema({ kind: 'array', items: { kind: 'map', values: { kind: 'integer', format: 'int32' } } }, 'v2')).toEqual({
+    expect(
+      fieldTypeSchema({ kind: 'array', items: { kind: 'map', values: { kind: 'integer', format: 'int32' } } }, 'v2'),
+    ).toEqual({
       type: 'array',
       items: { type: 'object', additionalProperties: { type: 'integer', format: 'int32' } },
     });
@@ -85,7 +101,25 @@ describe('collectSchemas and buildDefinitions', () => {
   it('refuses two different schemas with one id', () => {
     const a: ObjectSchema = { id: 'x.A', goType: 'A', description: 'a', fields: [] };
     const a2: ObjectSchema = { id: 'x.A', goType: 'A', description: 'another a', fields: [] };
-    const root: ObjectSchema = { id: 'x.Root', goType: 'Root', description: 'r', fields: [field('one', obj(() => a), 'always', ''), field('two', obj(() => a2), 'always', '')] };
+    const root: ObjectSchema = {
+      id: 'x.Root',
+      goType: 'Root',
+      description: 'r',
+      fields: [
+        field(
+          'one',
+          obj(() => a),
+          'always',
+          '',
+        ),
+        field(
+          'two',
+          obj(() => a2),
+          'always',
+          '',
+        ),
+      ],
+    };
     expect(() => collectSchemas([root])).toThrow('two different schemas share the definition id x.A');
   });
 
@@ -94,14 +128,26 @@ describe('collectSchemas and buildDefinitions', () => {
     const ids = Object.keys(defs);
     expect(ids).toEqual([...ids].sort());
     expect(defs['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toMatchObject({ type: 'string', format: 'date-time' });
-    expect(defs['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']).toMatchObject({ type: 'string', format: 'date-time' });
-    expect((defs['io.k8s.api.events.v1.Event'] as JsonObject)['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }]);
-    expect((defs['io.k8s.apimachinery.pkg.apis.meta.v1.Status'] as JsonObject)['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Status', version: 'v1' }]);
+    expect(defs['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+    });
+    expect((defs['io.k8s.api.events.v1.Event'] as JsonObject)['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'events.k8s.io', kind: 'Event', version: 'v1' },
+    ]);
+    expect(
+      (defs['io.k8s.apimachinery.pkg.apis.meta.v1.Status'] as JsonObject)['x-kubernetes-group-version-kind'],
+    ).toEqual([{ group: '', kind: 'Status', version: 'v1' }]);
     expect(defs['io.k8s.api.core.v1.ObjectReference']).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
   });
 
   it('leaves out definitions nothing references', () => {
-    const lone: ObjectSchema = { id: 'x.Lone', goType: 'Lone', description: 'l', fields: [field('s', str(), 'always', '')] };
+    const lone: ObjectSchema = {
+      id: 'x.Lone',
+      goType: 'Lone',
+      description: 'l',
+      fields: [field('s', str(), 'always', '')],
+    };
     expect(Object.keys(buildDefinitions([lone], 'v3', new Map()))).toEqual(['x.Lone']);
   });
 });

@@ -19,7 +19,8 @@ export const microTimeDefinitionId = 'io.k8s.apimachinery.pkg.apis.meta.v1.Micro
 
 const timeDefinitions: Readonly<Record<string, JsonObject>> = {
   [timeDefinitionId]: {
-    description: 'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
+    description:
+      'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
     type: 'string',
     format: 'date-time',
   },
@@ -111,12 +112,19 @@ export function fieldTypeSchema(type: FieldType, dialect: Dialect, description?:
 }
 
 /** The OpenAPI definition of one object schema; `gvks` become `x-kubernetes-group-version-kind`. */
-export function objectDefinition(schema: ObjectSchema, dialect: Dialect, gvks: readonly GroupVersionKind[] = []): JsonObject {
+export function objectDefinition(
+  schema: ObjectSchema,
+  dialect: Dialect,
+  gvks: readonly GroupVersionKind[] = [],
+): JsonObject {
   const def: JsonObject = { description: schema.description, type: 'object' };
   if (schema.fields.length > 0) {
     const properties: JsonObject = {};
     for (const f of schema.fields) {
-      properties[f.name] = { ...fieldTypeSchema(f.type, dialect, f.description), ...fieldExtensions(schema.id, f.name) };
+      properties[f.name] = {
+        ...fieldTypeSchema(f.type, dialect, f.description),
+        ...fieldExtensions(schema.id, f.name),
+      };
     }
     def['properties'] = properties;
     const required = schema.fields.filter((f) => f.required).map((f) => f.name);

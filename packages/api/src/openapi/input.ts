@@ -19,6 +19,12 @@ export interface OpenAPIResource {
   readonly verbs: readonly OpenAPIVerb[];
   /** The deprecated `/watch/` list paths are served too (only with the `watch` verb). */
   readonly legacyWatchPaths?: boolean;
+  /**
+   * The deprecated `/watch/.../{name}` path of one object is served too (only with the `watch`
+   * verb). kube-apiserver serves it for every watchable resource (`watchCoordinationV1NamespacedLease`);
+   * describe it only when the server routes it.
+   */
+  readonly legacyWatchItemPath?: boolean;
 }
 
 /** One served group version (`group` is empty for the core group, served under `/api`). */

@@ -95,7 +95,9 @@ function resourcePaths(gv: OpenAPIGroupVersion, r: OpenAPIResource, input: OpenA
     if (!r.listSchema) throw new Error(`resource ${r.resource} lists but has no list schema`);
     return r.listSchema;
   };
-  const op = (o: Omit<OperationSpec, 'tags' | 'gvk' | 'produces'> & { produces?: readonly string[] }): OperationSpec => ({
+  const op = (
+    o: Omit<OperationSpec, 'tags' | 'gvk' | 'produces'> & { produces?: readonly string[] },
+  ): OperationSpec => ({
     tags,
     gvk,
     produces: m.produces,
@@ -107,58 +109,109 @@ function resourcePaths(gv: OpenAPIGroupVersion, r: OpenAPIResource, input: OpenA
   const collection = `${prefix}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
   const collectionOps: OperationSpec[] = [];
   if (has('list')) {
-    collectionOps.push(op({
-      method: 'get', operationId: `list${gvName}${scope}${r.kind}`, action: 'list',
-      description: `list or watch objects of kind ${r.kind}`, parameters: has('watch') ? listParameters : listParameters.filter((p) => !isWatchParameter(p)),
-      responses: [ok(list()), unauthorized], produces: has('watch') ? m.watch : m.produces,
-    }));
+    collectionOps.push(
+      op({
+        method: 'get',
+        operationId: `list${gvName}${scope}${r.kind}`,
+        action: 'list',
+        description: `list or watch objects of kind ${r.kind}`,
+        parameters: has('watch') ? listParameters : listParameters.filter((p) => !isWatchParameter(p)),
+        responses: [ok(list()), unauthorized],
+        produces: has('watch') ? m.watch : m.produces,
+      }),
+    );
   }
   if (has('create')) {
-    collectionOps.push(op({
-      method: 'post', operationId: `create${gvName}${scope}${r.kind}`, action: 'post', description: `create ${a} ${r.kind}`,
-      parameters: writeParameters, body: { schema: r.schema, required: true, mediaTypes: m.consumes },
-      responses: [ok(r.schema), { code: '201', description: 'Created', schema: r.schema }, { code: '202', description: 'Accepted', schema: r.schema }, unauthorized],
-    }));
+    collectionOps.push(
+      op({
+        method: 'post',
+        operationId: `create${gvName}${scope}${r.kind}`,
+        action: 'post',
+        description: `create ${a} ${r.kind}`,
+        parameters: writeParameters,
+        body: { schema: r.schema, required: true, mediaTypes: m.consumes },
+        responses: [
+          ok(r.schema),
+          { code: '201', description: 'Created', schema: r.schema },
+          { code: '202', description: 'Accepted', schema: r.schema },
+          unauthorized,
+        ],
+      }),
+    );
   }
   if (has('deletecollection')) {
-    collectionOps.push(op({
-      method: 'delete', operationId: `delete${gvName}Collection${scope}${r.kind}`, action: 'deletecollection',
-      description: `delete collection of ${r.kind}`, parameters: deleteCollectionParameters,
-      body: { schema: deleteOptionsSchema, required: false, mediaTypes: m.consumes }, responses: [ok(statusSchema), unauthorized],
-    }));
+    collectionOps.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gvName}Collection${scope}${r.kind}`,
+        action: 'deletecollection',
+        description: `delete collection of ${r.kind}`,
+        parameters: deleteCollectionParameters,
+        body: { schema: deleteOptionsSchema, required: false, mediaTypes: m.consumes },
+        responses: [ok(statusSchema), unauthorized],
+      }),
+    );
   }
   if (collectionOps.length > 0) {
-    paths.push({ path: collection, parameters: r.namespaced ? [namespaceParameter, pretty] : [pretty], operations: collectionOps });
+    paths.push({
+      path: collection,
+      parameters: r.namespaced ? [namespaceParameter, pretty] : [pretty],
+      operations: collectionOps,
+    });
   }
 
   const item = `${collection}/{name}`;
   const itemOps: OperationSpec[] = [];
   if (has('get')) {
-    itemOps.push(op({
-      method: 'get', operationId: `read${gvName}${scope}${r.kind}`, action: 'get', description: `read the specified ${r.kind}`,
-      parameters: [], responses: [ok(r.schema), unauthorized],
-    }));
+    itemOps.push(
+      op({
+        method: 'get',
+        operationId: `read${gvName}${scope}${r.kind}`,
+        action: 'get',
+        description: `read the specified ${r.kind}`,
+        parameters: [],
+        responses: [ok(r.schema), unauthorized],
+      }),
+    );
   }
   if (has('update')) {
-    itemOps.push(op({
-      method: 'put', operationId: `replace${gvName}${scope}${r.kind}`, action: 'put', description: `replace the specified ${r.kind}`,
-      parameters: writeParameters, body: { schema: r.schema, required: true, mediaTypes: m.consumes },
-      responses: [ok(r.schema), { code: '201', description: 'Created', schema: r.schema }, unauthorized],
-    }));
+    itemOps.push(
+      op({
+        method: 'put',
+        operationId: `replace${gvName}${scope}${r.kind}`,
+        action: 'put',
+        description: `replace the specified ${r.kind}`,
+        parameters: writeParameters,
+        body: { schema: r.schema, required: true, mediaTypes: m.consumes },
+        responses: [ok(r.schema), { code: '201', description: 'Created', schema: r.schema }, unauthorized],
+      }),
+    );
   }
   if (has('delete')) {
-    itemOps.push(op({
-      method: 'delete', operationId: `delete${gvName}${scope}${r.kind}`, action: 'delete', description: `delete ${a} ${r.kind}`,
-      parameters: deleteParameters, body: { schema: deleteOptionsSchema, required: false, mediaTypes: m.consumes },
-      responses: [ok(statusSchema), { code: '202', description: 'Accepted', schema: statusSchema }, unauthorized],
-    }));
+    itemOps.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gvName}${scope}${r.kind}`,
+        action: 'delete',
+        description: `delete ${a} ${r.kind}`,
+        parameters: deleteParameters,
+        body: { schema: deleteOptionsSchema, required: false, mediaTypes: m.consumes },
+        responses: [ok(statusSchema), { code: '202', description: 'Accepted', schema: statusSchema }, unauthorized],
+      }),
+    );
   }
   if (has('patch')) {
-    itemOps.push(op({
-      method: 'patch', operationId: `patch${gvName}${scope}${r.kind}`, action: 'patch', description: `partially update the specified ${r.kind}`,
-      parameters: patchParameters, body: { schema: patchSchema, required: true, mediaTypes: m.patch },
-      responses: [ok(r.schema), { code: '201', description: 'Created', schema: r.schema }, unauthorized],
-    }));
+    itemOps.push(
+      op({
+        method: 'patch',
+        operationId: `patch${gvName}${scope}${r.kind}`,
+        action: 'patch',
+        description: `partially update the specified ${r.kind}`,
+        parameters: patchParameters,
+        body: { schema: patchSchema, required: true, mediaTypes: m.patch },
+        responses: [ok(r.schema), { code: '201', description: 'Created', schema: r.schema }, unauthorized],
+      }),
+    );
   }
   if (itemOps.length > 0) {
     const params = r.namespaced ? [nameParameter(r.kind), namespaceParameter, pretty] : [nameParameter(r.kind), pretty];
@@ -169,33 +222,74 @@ function resourcePaths(gv: OpenAPIGroupVersion, r: OpenAPIResource, input: OpenA
     paths.push({
       path: `${prefix}/${r.resource}`,
       parameters: [...(has('watch') ? listParameters : listParameters.filter((p) => !isWatchParameter(p))), pretty],
-      operations: [op({
-        method: 'get', operationId: `list${gvName}${r.kind}ForAllNamespaces`, action: 'list',
-        description: `list or watch objects of kind ${r.kind}`, parameters: [], responses: [ok(list()), unauthorized],
-        produces: has('watch') ? m.watch : m.produces,
-      })],
+      operations: [
+        op({
+          method: 'get',
+          operationId: `list${gvName}${r.kind}ForAllNamespaces`,
+          action: 'list',
+          description: `list or watch objects of kind ${r.kind}`,
+          parameters: [],
+          responses: [ok(list()), unauthorized],
+          produces: has('watch') ? m.watch : m.produces,
+        }),
+      ],
+    });
+  }
+
+  if (has('watch') && r.legacyWatchItemPath) {
+    paths.push({
+      path: `${prefix}/watch${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}/{name}`,
+      parameters: [...listParameters, nameParameter(r.kind), ...(r.namespaced ? [namespaceParameter] : []), pretty],
+      operations: [
+        op({
+          method: 'get',
+          operationId: `watch${gvName}${scope}${r.kind}`,
+          action: 'watch',
+          parameters: [],
+          produces: m.watch,
+          description: `watch changes to an object of kind ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`,
+          responses: [ok(watchEventSchema), unauthorized],
+        }),
+      ],
     });
   }
 
   if (has('watch') && r.legacyWatchPaths) {
-    const watchOp = (operationId: string): OperationSpec => op({
-      method: 'get', operationId, action: 'watchlist', parameters: [], produces: m.watch,
-      description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`,
-      responses: [ok(watchEventSchema), unauthorized],
-    });
+    const watchOp = (operationId: string): OperationSpec =>
+      op({
+        method: 'get',
+        operationId,
+        action: 'watchlist',
+        parameters: [],
+        produces: m.watch,
+        description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`,
+        responses: [ok(watchEventSchema), unauthorized],
+      });
     if (r.namespaced) {
-      paths.push({ path: `${prefix}/watch/${r.resource}`, parameters: [...listParameters, pretty], operations: [watchOp(`watch${gvName}${r.kind}ListForAllNamespaces`)] });
+      paths.push({
+        path: `${prefix}/watch/${r.resource}`,
+        parameters: [...listParameters, pretty],
+        operations: [watchOp(`watch${gvName}${r.kind}ListForAllNamespaces`)],
+      });
       paths.push({
         path: `${prefix}/watch/namespaces/{namespace}/${r.resource}`,
         parameters: [...listParameters, namespaceParameter, pretty],
         operations: [watchOp(`watch${gvName}Namespaced${r.kind}List`)],
       });
     } else {
-      paths.push({ path: `${prefix}/watch/${r.resource}`, parameters: [...listParameters, pretty], operations: [watchOp(`watch${gvName}${r.kind}List`)] });
+      paths.push({
+        path: `${prefix}/watch/${r.resource}`,
+        parameters: [...listParameters, pretty],
+        operations: [watchOp(`watch${gvName}${r.kind}List`)],
+      });
     }
   }
-  return paths;
+  // Kubernetes lists the parameters of a path by name, path and query parameters mixed.
+  return paths.map((p) => ({ ...p, parameters: sortParameters(p.parameters) }));
 }
+
+const sortParameters = (ps: readonly ParameterSpec[]): ParameterSpec[] =>
+  [...ps].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : x.in < y.in ? -1 : x.in > y.in ? 1 : 0));
 
 const watchOnly = new Set(['allowWatchBookmarks', 'sendInitialEvents', 'watch']);
 const isWatchParameter = (p: ParameterSpec): boolean => watchOnly.has(p.name);
@@ -208,11 +302,17 @@ export function groupVersionPaths(gv: OpenAPIGroupVersion, input: OpenAPIInput):
     paths.push({
       path: groupVersionPrefix(gv.group, gv.version),
       parameters: [],
-      operations: [{
-        method: 'get', operationId: `get${gvName}APIResources`, description: 'get available resources',
-        tags: [groupVersionTag(gv.group, gv.version, input.groupDomain)], parameters: [],
-        responses: [ok(apiResourceListSchema), unauthorized], produces: media(input).produces,
-      }],
+      operations: [
+        {
+          method: 'get',
+          operationId: `get${gvName}APIResources`,
+          description: 'get available resources',
+          tags: [groupVersionTag(gv.group, gv.version, input.groupDomain)],
+          parameters: [],
+          responses: [ok(apiResourceListSchema), unauthorized],
+          produces: media(input).produces,
+        },
+      ],
     });
   }
   for (const r of gv.resources) paths.push(...resourcePaths(gv, r, input));
@@ -250,7 +350,8 @@ export function servedKinds(groupVersions: readonly OpenAPIGroupVersion[]): Map<
   for (const gv of groupVersions) {
     for (const r of gv.resources) {
       add(r.schema.id, { group: gv.group, version: gv.version, kind: r.kind });
-      if (r.listSchema) add(r.listSchema.id, { group: gv.group, version: gv.version, kind: r.listKind ?? `${r.kind}List` });
+      if (r.listSchema)
+        add(r.listSchema.id, { group: gv.group, version: gv.version, kind: r.listKind ?? `${r.kind}List` });
     }
   }
   const sorted = [...groupVersions].sort((x, y) => (x.group === y.group ? 0 : x.group < y.group ? -1 : 1));

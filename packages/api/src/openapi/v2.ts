@@ -13,9 +13,18 @@ function parameterV2(p: ParameterSpec): JsonObject {
 
 function operationV2(o: OperationSpec): JsonObject {
   const parameters = o.parameters.map(parameterV2);
-  if (o.body) parameters.unshift({ name: 'body', in: 'body', required: o.body.required, schema: refSchema(o.body.schema.id, 'v2') });
+  if (o.body)
+    parameters.unshift({
+      name: 'body',
+      in: 'body',
+      required: o.body.required,
+      schema: refSchema(o.body.schema.id, 'v2'),
+    });
   const responses: JsonObject = {};
-  for (const r of o.responses) responses[r.code] = r.schema ? { description: r.description, schema: refSchema(r.schema.id, 'v2') } : { description: r.description };
+  for (const r of o.responses)
+    responses[r.code] = r.schema
+      ? { description: r.description, schema: refSchema(r.schema.id, 'v2') }
+      : { description: r.description };
   const out: JsonObject = { description: o.description };
   if (o.body) out['consumes'] = [...o.body.mediaTypes];
   out['produces'] = [...o.produces];

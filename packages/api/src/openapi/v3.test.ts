@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { coreEventListSchema, coreEventSchema, eventsV1EventListSchema, eventsV1EventSchema } from '../schema/event-schemas.js';
+import {
+  coreEventListSchema,
+  coreEventSchema,
+  eventsV1EventListSchema,
+  eventsV1EventSchema,
+} from '../schema/event-schemas.js';
 import { namespaceListSchema, namespaceSchema } from '../schema/openapi-extra-schemas.js';
 import type { OpenAPIInput, OpenAPIVerb } from './input.js';
 import type { JsonObject } from './json.js';
@@ -9,11 +14,44 @@ import { openAPIV3, openAPIV3GroupVersions } from './v3.js';
 const all: OpenAPIVerb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const served: OpenAPIInput = {
   groupVersions: [
-    { group: 'events.k8s.io', version: 'v1', discovery: true, resources: [{ resource: 'events', kind: 'Event', namespaced: true, schema: eventsV1EventSchema, listSchema: eventsV1EventListSchema, verbs: all, legacyWatchPaths: true }] },
     {
-      group: '', version: 'v1', discovery: true, resources: [
-        { resource: 'events', kind: 'Event', namespaced: true, schema: coreEventSchema, listSchema: coreEventListSchema, verbs: all, legacyWatchPaths: true },
-        { resource: 'namespaces', kind: 'Namespace', namespaced: false, schema: namespaceSchema, listSchema: namespaceListSchema, verbs: ['get', 'list'] },
+      group: 'events.k8s.io',
+      version: 'v1',
+      discovery: true,
+      resources: [
+        {
+          resource: 'events',
+          kind: 'Event',
+          namespaced: true,
+          schema: eventsV1EventSchema,
+          listSchema: eventsV1EventListSchema,
+          verbs: all,
+          legacyWatchPaths: true,
+        },
+      ],
+    },
+    {
+      group: '',
+      version: 'v1',
+      discovery: true,
+      resources: [
+        {
+          resource: 'events',
+          kind: 'Event',
+          namespaced: true,
+          schema: coreEventSchema,
+          listSchema: coreEventListSchema,
+          verbs: all,
+          legacyWatchPaths: true,
+        },
+        {
+          resource: 'namespaces',
+          kind: 'Namespace',
+          namespaced: false,
+          schema: namespaceSchema,
+          listSchema: namespaceListSchema,
+          verbs: ['get', 'list'],
+        },
       ],
     },
   ],
@@ -30,7 +68,9 @@ describe('openAPIV3', () => {
 
   it('is refused by the validator when broken, so the check above can fail', async () => {
     const doc = openAPIV3('events.k8s.io/v1', served);
-    at(doc, 'paths', '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}', 'get')['parameters'] = [{ name: 'x', in: 'body' }];
+    at(doc, 'paths', '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}', 'get')['parameters'] = [
+      { name: 'x', in: 'body' },
+    ];
     await expect(SwaggerParser.validate(doc as never)).rejects.toThrow();
     const dangling = openAPIV3('events.k8s.io/v1', served);
     delete at(dangling, 'components', 'schemas')['io.k8s.apimachinery.pkg.apis.meta.v1.Patch'];
@@ -52,19 +92,37 @@ describe('openAPIV3', () => {
   });
 
   it('lets kubectl find fieldValidation and strategic merge patch on the PATCH of the kind', () => {
-    const patch = at(openAPIV3('events.k8s.io/v1', served), 'paths', '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}', 'patch');
+    const patch = at(
+      openAPIV3('events.k8s.io/v1', served),
+      'paths',
+      '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}',
+      'patch',
+    );
     expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'events.k8s.io', kind: 'Event', version: 'v1' });
     // kubectl reads the parameter name directly, without resolving references
-    expect(patch['parameters']).toContainEqual(expect.objectContaining({ name: 'fieldValidation', in: 'query', schema: { type: 'string' } }));
-    expect(Object.keys(at(patch, 'requestBody', 'content'))).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
-    expect(at(patch, 'responses', '200', 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/io.k8s.api.events.v1.Event' });
+    expect(patch['parameters']).toContainEqual(
+      expect.objectContaining({ name: 'fieldValidation', in: 'query', schema: { type: 'string' } }),
+    );
+    expect(Object.keys(at(patch, 'requestBody', 'content'))).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+    ]);
+    expect(at(patch, 'responses', '200', 'content', 'application/json', 'schema')).toEqual({
+      $ref: '#/components/schemas/io.k8s.api.events.v1.Event',
+    });
   });
 
   it('marks the kinds with a gvk list and wraps described references in allOf (what kubectl explain walks)', () => {
     const schemas = at(openAPIV3('events.k8s.io/v1', served), 'components', 'schemas');
     const event = at(schemas, 'io.k8s.api.events.v1.Event');
-    expect(event['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.k8s.io', kind: 'Event', version: 'v1' }]);
-    expect(at(event, 'properties', 'series')).toEqual({ allOf: [{ $ref: '#/components/schemas/io.k8s.api.events.v1.EventSeries' }], description: expect.stringContaining('series') });
+    expect(event['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'events.k8s.io', kind: 'Event', version: 'v1' },
+    ]);
+    expect(at(event, 'properties', 'series')).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.events.v1.EventSeries' }],
+      description: expect.stringContaining('series'),
+    });
     expect(event['required']).toEqual(['eventTime']);
   });
 

@@ -25,7 +25,9 @@ function operationV3(o: OperationSpec): JsonObject {
   if (o.body) out['requestBody'] = { content: content(o.body.mediaTypes, o.body.schema.id), required: o.body.required };
   const responses: JsonObject = {};
   for (const r of o.responses) {
-    responses[r.code] = r.schema ? { description: r.description, content: content(o.produces, r.schema.id) } : { description: r.description };
+    responses[r.code] = r.schema
+      ? { description: r.description, content: content(o.produces, r.schema.id) }
+      : { description: r.description };
   }
   out['responses'] = responses;
   if (o.action) out['x-kubernetes-action'] = o.action;
@@ -64,7 +66,9 @@ const parseGroupVersion = (groupVersion: string): { group: string; version: stri
  */
 export function openAPIV3(groupVersion: string, input: OpenAPIInput): JsonObject {
   const { group, version } = parseGroupVersion(groupVersion);
-  const gv: OpenAPIGroupVersion | undefined = input.groupVersions.find((g) => g.group === group && g.version === version);
+  const gv: OpenAPIGroupVersion | undefined = input.groupVersions.find(
+    (g) => g.group === group && g.version === version,
+  );
   if (!gv) throw new Error(`group version ${groupVersion} is not served`);
   const paths = groupVersionPaths(gv, input);
   return {
@@ -74,7 +78,12 @@ export function openAPIV3(groupVersion: string, input: OpenAPIInput): JsonObject
     components: {
       schemas: buildDefinitions(pathSchemas(paths), 'v3', servedKinds(input.groupVersions)),
       securitySchemes: {
-        BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' },
+        BearerToken: {
+          type: 'apiKey',
+          description: 'Bearer Token authentication',
+          name: 'authorization',
+          in: 'header',
+        },
       },
     },
     security: [{ BearerToken: [] }],

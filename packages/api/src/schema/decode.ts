@@ -69,7 +69,9 @@ class Decoder {
   mismatch(v: unknown, t: FieldType): undefined {
     const goPath = this.#goPath();
     const where = goPath ? `Go struct field ${this.#root}.${goPath}` : 'Go value';
-    this.errors.push(`json: cannot unmarshal ${jsonTypeName(v).replace(/^number .*/, (m) => (t.kind === 'integer' ? m : 'number'))} into ${where} of type ${goTypeName(t)}`);
+    this.errors.push(
+      `json: cannot unmarshal ${jsonTypeName(v).replace(/^number .*/, (m) => (t.kind === 'integer' ? m : 'number'))} into ${where} of type ${goTypeName(t)}`,
+    );
     return undefined;
   }
 
@@ -101,7 +103,9 @@ class Decoder {
         if (v === '') return undefined;
         const n = t.precision === 'micros' ? normalizeMicroTime(v) : normalizeTime(v);
         if (n === undefined) {
-          this.errors.push(`parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`);
+          this.errors.push(
+            `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`,
+          );
         }
         return n;
       }

@@ -37,7 +37,7 @@ function encodeValue(v: unknown, t: FieldType): unknown {
 
 /**
  * Encodes an object in Go's field order with Go's omitempty rules: `omitempty` fields are
- * left out when zero, `always` fields appear with their zero value (`""`, `{}`, or `null` for
+ * left out when zero, `omitnil` fields (pointers to scalars) only when absent, `always` fields appear with their zero value (`""`, `{}`, or `null` for
  * times), map keys are sorted (as Go's encoding/json sorts them), and fields the schema does not
  * know are dropped.
  */
@@ -48,6 +48,8 @@ export function encodeObject(value: Record<string, unknown>, schema: ObjectSchem
     if (f.emit === 'omitempty') {
       if (isZero(v)) continue;
       if (f.type.kind === 'map' && Object.keys(v as object).length === 0) continue;
+    } else if (f.emit === 'omitnil' && (v === undefined || v === null)) {
+      continue;
     }
     out[f.name] = encodeValue(v, f.type);
   }

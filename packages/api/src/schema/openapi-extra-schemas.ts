@@ -6,22 +6,35 @@
  */
 import { field, str, int32, bool, time, obj, arrayOf } from './types.js';
 import type { ObjectSchema } from './types.js';
-import { listMetaSchema, objectMetaSchema } from './meta-schemas.js';
+import { listMetaSchema, objectMetaSchema, typeMetaFields } from './meta-schemas.js';
 
-const typeMeta = [
-  field('kind', str(), 'omitempty', 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.'),
-  field('apiVersion', str(), 'omitempty', 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.'),
-];
+const typeMeta = typeMetaFields();
 
 /** `metav1.StatusCause`: one cause of a failed operation. */
 export const statusCauseSchema: ObjectSchema = {
   id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause',
   goType: 'StatusCause',
-  description: 'StatusCause provides more information about an api.Status failure, including cases when multiple errors are encountered.',
+  description:
+    'StatusCause provides more information about an api.Status failure, including cases when multiple errors are encountered.',
   fields: [
-    field('reason', str(), 'omitempty', 'A machine-readable description of the cause of the error. If this value is empty there is no information available.'),
-    field('message', str(), 'omitempty', 'A human-readable description of the cause of the error.  This field may be presented as-is to a reader.'),
-    field('field', str(), 'omitempty', 'The field of the resource that has caused this error, as named by its JSON serialization. May include dot and postfix notation for nested attributes. Arrays are zero-indexed.'),
+    field(
+      'reason',
+      str(),
+      'omitempty',
+      'A machine-readable description of the cause of the error. If this value is empty there is no information available.',
+    ),
+    field(
+      'message',
+      str(),
+      'omitempty',
+      'A human-readable description of the cause of the error.  This field may be presented as-is to a reader.',
+    ),
+    field(
+      'field',
+      str(),
+      'omitempty',
+      'The field of the resource that has caused this error, as named by its JSON serialization. May include dot and postfix notation for nested attributes. Arrays are zero-indexed.',
+    ),
   ],
 };
 
@@ -29,14 +42,37 @@ export const statusCauseSchema: ObjectSchema = {
 export const statusDetailsSchema: ObjectSchema = {
   id: 'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails',
   goType: 'StatusDetails',
-  description: 'StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response. The Reason field of a Status object defines what attributes will be set. Clients must ignore fields that do not match the defined type of each attribute, and should assume that any attribute may be empty, invalid, or under defined.',
+  description:
+    'StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response. The Reason field of a Status object defines what attributes will be set. Clients must ignore fields that do not match the defined type of each attribute, and should assume that any attribute may be empty, invalid, or under defined.',
   fields: [
-    field('name', str(), 'omitempty', 'The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described).'),
+    field(
+      'name',
+      str(),
+      'omitempty',
+      'The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described).',
+    ),
     field('group', str(), 'omitempty', 'The group attribute of the resource associated with the status StatusReason.'),
-    field('kind', str(), 'omitempty', 'The kind attribute of the resource associated with the status StatusReason. On some operations may differ from the requested resource Kind.'),
-    field('uid', str(), 'omitempty', 'UID of the resource. (when there is a single resource which can be described).', { goName: 'UID' }),
-    field('causes', arrayOf(obj(() => statusCauseSchema)), 'omitempty', 'The Causes array includes more details associated with the StatusReason failure. Not all StatusReasons may provide detailed causes.'),
-    field('retryAfterSeconds', int32, 'omitempty', 'If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action.'),
+    field(
+      'kind',
+      str(),
+      'omitempty',
+      'The kind attribute of the resource associated with the status StatusReason. On some operations may differ from the requested resource Kind.',
+    ),
+    field('uid', str(), 'omitempty', 'UID of the resource. (when there is a single resource which can be described).', {
+      goName: 'UID',
+    }),
+    field(
+      'causes',
+      arrayOf(obj(() => statusCauseSchema)),
+      'omitempty',
+      'The Causes array includes more details associated with the StatusReason failure. Not all StatusReasons may provide detailed causes.',
+    ),
+    field(
+      'retryAfterSeconds',
+      int32,
+      'omitempty',
+      'If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action.',
+    ),
   ],
 };
 
@@ -44,15 +80,30 @@ export const statusDetailsSchema: ObjectSchema = {
 export const statusSchema: ObjectSchema = {
   id: 'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
   goType: 'Status',
-  description: 'Status is a return value for calls that don\'t return other objects.',
+  description: "Status is a return value for calls that don't return other objects.",
   gvk: { group: '', version: 'v1', kind: 'Status' },
   fields: [
     ...typeMeta,
-    field('metadata', obj(() => listMetaSchema), 'always', 'Standard list metadata.'),
+    field(
+      'metadata',
+      obj(() => listMetaSchema),
+      'always',
+      'Standard list metadata.',
+    ),
     field('status', str(), 'omitempty', 'Status of the operation. One of: "Success" or "Failure".'),
     field('message', str(), 'omitempty', 'A human-readable description of the status of this operation.'),
-    field('reason', str(), 'omitempty', 'A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it.'),
-    field('details', obj(() => statusDetailsSchema), 'omitempty', 'Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type.'),
+    field(
+      'reason',
+      str(),
+      'omitempty',
+      'A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it.',
+    ),
+    field(
+      'details',
+      obj(() => statusDetailsSchema),
+      'omitempty',
+      'Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type.',
+    ),
     field('code', int32, 'omitempty', 'Suggested HTTP return code for this status, 0 if not set.'),
   ],
 };
@@ -61,7 +112,8 @@ export const statusSchema: ObjectSchema = {
 export const rawExtensionSchema: ObjectSchema = {
   id: 'io.k8s.apimachinery.pkg.runtime.RawExtension',
   goType: 'RawExtension',
-  description: 'RawExtension is used to hold extensions in external versions. The object is a complete serialized object of any kind, with its own apiVersion and kind.',
+  description:
+    'RawExtension is used to hold extensions in external versions. The object is a complete serialized object of any kind, with its own apiVersion and kind.',
   fields: [],
 };
 
@@ -71,8 +123,16 @@ export const watchEventSchema: ObjectSchema = {
   goType: 'WatchEvent',
   description: 'Event represents a single event to a watched resource.',
   fields: [
-    field('type', str(), 'always', 'The type of the event: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.', { required: true }),
-    field('object', obj(() => rawExtensionSchema), 'always', 'Object is:\n * If Type is Added or Modified: the new state of the object.\n * If Type is Deleted: the state of the object immediately before deletion.\n * If Type is Bookmark: the object (instance of a type being watched) where only ResourceVersion field is set.\n * If Type is Error: *Status is recommended; other types may make sense depending on context.', { required: true }),
+    field('type', str(), 'always', 'The type of the event: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.', {
+      required: true,
+    }),
+    field(
+      'object',
+      obj(() => rawExtensionSchema),
+      'always',
+      'Object is:\n * If Type is Added or Modified: the new state of the object.\n * If Type is Deleted: the state of the object immediately before deletion.\n * If Type is Bookmark: the object (instance of a type being watched) where only ResourceVersion field is set.\n * If Type is Error: *Status is recommended; other types may make sense depending on context.',
+      { required: true },
+    ),
   ],
 };
 
@@ -91,15 +151,49 @@ export const apiResourceSchema: ObjectSchema = {
   description: 'APIResource specifies the name of a resource and whether it is namespaced.',
   fields: [
     field('name', str(), 'always', 'name is the plural name of the resource.', { required: true }),
-    field('singularName', str(), 'always', 'singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely.', { required: true }),
+    field(
+      'singularName',
+      str(),
+      'always',
+      'singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely.',
+      { required: true },
+    ),
     field('namespaced', bool, 'always', 'namespaced indicates if a resource is namespaced or not.', { required: true }),
-    field('group', str(), 'omitempty', 'group is the preferred group of the resource.  Empty implies the group of the containing resource list.'),
-    field('version', str(), 'omitempty', 'version is the preferred version of the resource.  Empty implies the version of the containing resource list.'),
-    field('kind', str(), 'always', "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')", { required: true }),
-    field('verbs', arrayOf(str()), 'always', 'verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)', { required: true }),
+    field(
+      'group',
+      str(),
+      'omitempty',
+      'group is the preferred group of the resource.  Empty implies the group of the containing resource list.',
+    ),
+    field(
+      'version',
+      str(),
+      'omitempty',
+      'version is the preferred version of the resource.  Empty implies the version of the containing resource list.',
+    ),
+    field('kind', str(), 'always', "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')", {
+      required: true,
+    }),
+    field(
+      'verbs',
+      arrayOf(str()),
+      'always',
+      'verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)',
+      { required: true },
+    ),
     field('shortNames', arrayOf(str()), 'omitempty', 'shortNames is a list of suggested short names of the resource.'),
-    field('categories', arrayOf(str()), 'omitempty', "categories is a list of the grouped resources this resource belongs to (e.g. 'all')"),
-    field('storageVersionHash', str(), 'omitempty', 'The hash value of the storage version, the version this resource is converted to when written to the data store.'),
+    field(
+      'categories',
+      arrayOf(str()),
+      'omitempty',
+      "categories is a list of the grouped resources this resource belongs to (e.g. 'all')",
+    ),
+    field(
+      'storageVersionHash',
+      str(),
+      'omitempty',
+      'The hash value of the storage version, the version this resource is converted to when written to the data store.',
+    ),
   ],
 };
 
@@ -107,12 +201,21 @@ export const apiResourceSchema: ObjectSchema = {
 export const apiResourceListSchema: ObjectSchema = {
   id: 'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
   goType: 'APIResourceList',
-  description: 'APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.',
+  description:
+    'APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.',
   gvk: { group: '', version: 'v1', kind: 'APIResourceList' },
   fields: [
     ...typeMeta,
-    field('groupVersion', str(), 'always', 'groupVersion is the group and version this APIResourceList is for.', { required: true }),
-    field('resources', arrayOf(obj(() => apiResourceSchema)), 'always', 'resources contains the name of the resources and if they are namespaced.', { required: true }),
+    field('groupVersion', str(), 'always', 'groupVersion is the group and version this APIResourceList is for.', {
+      required: true,
+    }),
+    field(
+      'resources',
+      arrayOf(obj(() => apiResourceSchema)),
+      'always',
+      'resources contains the name of the resources and if they are namespaced.',
+      { required: true },
+    ),
   ],
 };
 
@@ -125,7 +228,7 @@ export const namespaceConditionSchema: ObjectSchema = {
     field('type', str(), 'always', 'Type of namespace controller condition.', { required: true }),
     field('status', str(), 'always', 'Status of the condition, one of True, False, Unknown.', { required: true }),
     field('lastTransitionTime', time, 'omitempty', 'Last time the condition transitioned from one status to another.'),
-    field('reason', str(), 'omitempty', 'Unique, one-word, CamelCase reason for the condition\'s last transition.'),
+    field('reason', str(), 'omitempty', "Unique, one-word, CamelCase reason for the condition's last transition."),
     field('message', str(), 'omitempty', 'Human-readable message indicating details about last transition.'),
   ],
 };
@@ -136,7 +239,12 @@ export const namespaceSpecSchema: ObjectSchema = {
   goType: 'NamespaceSpec',
   description: 'NamespaceSpec describes the attributes on a Namespace.',
   fields: [
-    field('finalizers', arrayOf(str()), 'omitempty', 'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.'),
+    field(
+      'finalizers',
+      arrayOf(str()),
+      'omitempty',
+      'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.',
+    ),
   ],
 };
 
@@ -146,8 +254,18 @@ export const namespaceStatusSchema: ObjectSchema = {
   goType: 'NamespaceStatus',
   description: 'NamespaceStatus is information about the current status of a Namespace.',
   fields: [
-    field('phase', { kind: 'string', enum: ['Active', 'Terminating'] }, 'omitempty', 'Phase is the current lifecycle phase of the namespace.\n\nPossible enum values:\n - `"Active"` means the namespace is available for use in the system\n - `"Terminating"` means the namespace is undergoing graceful termination'),
-    field('conditions', arrayOf(obj(() => namespaceConditionSchema)), 'omitempty', 'Represents the latest available observations of a namespace\'s current state.'),
+    field(
+      'phase',
+      { kind: 'string', enum: ['Active', 'Terminating'] },
+      'omitempty',
+      'Phase is the current lifecycle phase of the namespace.\n\nPossible enum values:\n - `"Active"` means the namespace is available for use in the system\n - `"Terminating"` means the namespace is undergoing graceful termination',
+    ),
+    field(
+      'conditions',
+      arrayOf(obj(() => namespaceConditionSchema)),
+      'omitempty',
+      "Represents the latest available observations of a namespace's current state.",
+    ),
   ],
 };
 
@@ -159,9 +277,24 @@ export const namespaceSchema: ObjectSchema = {
   gvk: { group: '', version: 'v1', kind: 'Namespace' },
   fields: [
     ...typeMeta,
-    field('metadata', obj(() => objectMetaSchema), 'always', "Standard object's metadata."),
-    field('spec', obj(() => namespaceSpecSchema), 'always', 'Spec defines the behavior of the Namespace.'),
-    field('status', obj(() => namespaceStatusSchema), 'always', 'Status describes the current status of a Namespace.'),
+    field(
+      'metadata',
+      obj(() => objectMetaSchema),
+      'always',
+      "Standard object's metadata.",
+    ),
+    field(
+      'spec',
+      obj(() => namespaceSpecSchema),
+      'always',
+      'Spec defines the behavior of the Namespace.',
+    ),
+    field(
+      'status',
+      obj(() => namespaceStatusSchema),
+      'always',
+      'Status describes the current status of a Namespace.',
+    ),
   ],
 };
 
@@ -173,7 +306,18 @@ export const namespaceListSchema: ObjectSchema = {
   gvk: { group: '', version: 'v1', kind: 'NamespaceList' },
   fields: [
     ...typeMeta,
-    field('metadata', obj(() => listMetaSchema), 'always', 'Standard list metadata.'),
-    field('items', arrayOf(obj(() => namespaceSchema)), 'always', 'Items is the list of Namespace objects in the list.', { required: true }),
+    field(
+      'metadata',
+      obj(() => listMetaSchema),
+      'always',
+      'Standard list metadata.',
+    ),
+    field(
+      'items',
+      arrayOf(obj(() => namespaceSchema)),
+      'always',
+      'Items is the list of Namespace objects in the list.',
+      { required: true },
+    ),
   ],
 };

@@ -16,7 +16,16 @@ const meta = {
   annotations: { note: 'quote " and \\ and é' },
   ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }],
   finalizers: ['f1', 'f2'],
-  managedFields: [{ manager: 'kubectl', operation: 'Update' as const, apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+  managedFields: [
+    {
+      manager: 'kubectl',
+      operation: 'Update' as const,
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+    },
+  ],
 };
 
 const shapes: Event[] = [
@@ -30,7 +39,15 @@ const shapes: Event[] = [
     reportingInstance: 'c-1',
     action: 'Act',
     reason: 'Why',
-    regarding: { kind: 'Pod', namespace: 'ns', name: 'p', uid: 'p-1', apiVersion: 'v1', resourceVersion: '3', fieldPath: 'spec.containers{a}' },
+    regarding: {
+      kind: 'Pod',
+      namespace: 'ns',
+      name: 'p',
+      uid: 'p-1',
+      apiVersion: 'v1',
+      resourceVersion: '3',
+      fieldPath: 'spec.containers{a}',
+    },
     related: {},
     note: 'line one\nline two\t"quoted"',
     type: 'Warning',
@@ -55,7 +72,15 @@ describe('serializeObject', () => {
       same(core, coreEventSchema);
       same(coreToEvent(core), eventsV1EventSchema);
     }
-    same({ kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'abc' }, items: shapes.map(eventToCore) }, coreEventListSchema);
+    same(
+      {
+        kind: 'EventList',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: '9', continue: 'abc' },
+        items: shapes.map(eventToCore),
+      },
+      coreEventListSchema,
+    );
     same({ kind: 'EventList', apiVersion: 'v1', metadata: {}, items: [] }, coreEventListSchema);
   });
 

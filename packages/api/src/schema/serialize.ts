@@ -53,6 +53,7 @@ function compileSchema(schema: ObjectSchema): Write {
     name: f.name,
     prefix: `${JSON.stringify(f.name)}:`,
     omit: f.emit === 'omitempty',
+    omitNil: f.emit === 'omitnil',
     isMap: f.type.kind === 'map',
     write: compileType(f.type),
   }));
@@ -62,6 +63,7 @@ function compileSchema(schema: ObjectSchema): Write {
     for (const f of fields) {
       const x = o[f.name];
       if (f.omit && (isZero(x) || (f.isMap && Object.keys(x as object).length === 0))) continue;
+      if (f.omitNil && (x === undefined || x === null)) continue;
       out += `${out.length > 1 ? ',' : ''}${f.prefix}${f.write(x)}`;
     }
     return `${out}}`;

@@ -6,8 +6,13 @@
 
 /** How a field is emitted when it holds its zero value, following Go's encoding/json. */
 export type Emit =
-  /** `omitempty` on a scalar, map, slice or pointer: left out when zero/empty/absent. */
+  /** `omitempty` on a scalar, map, slice or pointer to a struct: left out when zero/empty/absent. */
   | 'omitempty'
+  /**
+   * `omitempty` on a pointer to a scalar (`*int32`, `*string`, `*metav1.MicroTime`): left out
+   * only when nil (absent or null); a zero value behind the pointer (`0`, `""`) is emitted.
+   */
+  | 'omitnil'
   /** No `omitempty`, or a non-pointer struct: always emitted (zero value when absent). */
   | 'always';
 

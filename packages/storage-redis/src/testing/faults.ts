@@ -28,7 +28,8 @@ export async function createWhenAvailable(storage: Storage, ns: string, name: st
   await waitFor(
     async () => {
       created = await storage.create(keyOf(ns, name), testObject(ns, name)).catch(async (err: unknown) => {
-        if (isStorageError(err, 'AlreadyExists')) return storage.get<TestObject>(keyOf(ns, name)).catch(() => undefined);
+        if (isStorageError(err, 'AlreadyExists'))
+          return storage.get<TestObject>(keyOf(ns, name)).catch(() => undefined);
         if (isStorageError(err, 'Unavailable')) return undefined;
         throw err;
       });

@@ -90,12 +90,30 @@ export class RedisServer {
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
     const port = options.port ?? (await freePort());
     const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'kevents-redis-'));
-    const head = options.configFile === undefined ? [] : [options.configFile, ...(options.sentinel === true ? ['--sentinel'] : [])];
-    const persistence = options.sentinel === true ? [] : options.appendOnly === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no', '--save', ''];
+    const head =
+      options.configFile === undefined
+        ? []
+        : [options.configFile, ...(options.sentinel === true ? ['--sentinel'] : [])];
+    const persistence =
+      options.sentinel === true
+        ? []
+        : options.appendOnly === true
+          ? ['--appendonly', 'yes', '--appendfsync', 'always']
+          : ['--appendonly', 'no', '--save', ''];
     const args = [
       ...head,
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'no',
-      '--protected-mode', 'no', '--loglevel', 'warning',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'no',
+      '--loglevel',
+      'warning',
       ...persistence,
       ...(options.args ?? []),
     ];
@@ -126,7 +144,11 @@ export class RedisServer {
       if (this.proc === p) this.proc = undefined;
     });
     const probe = this.password === undefined ? ['PING', '+PONG'] : [`AUTH ${this.password}`, '+OK'];
-    await waitFor(async () => (await redisCommand(this.port, probe[0]!)) === probe[1], 10_000, () => `redis-server on ${this.port} did not start: ${this.log}`);
+    await waitFor(
+      async () => (await redisCommand(this.port, probe[0]!)) === probe[1],
+      10_000,
+      () => `redis-server on ${this.port} did not start: ${this.log}`,
+    );
   }
 
   /** Kills the process (SIGKILL by default: a crash) and waits for it to exit. */
@@ -157,7 +179,11 @@ export class RedisServer {
 }
 
 /** Polls `check` until it is true, else throws `message()` after `ms`. */
-export async function waitFor(check: () => Promise<boolean> | boolean, ms: number, message: () => string): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  message: () => string,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return;
@@ -175,7 +201,12 @@ export class RedisSentinelSet {
   readonly replicas: readonly RedisServer[];
   readonly sentinels: readonly RedisServer[];
 
-  private constructor(master: RedisServer, replicas: RedisServer[], sentinels: RedisServer[], sentinelPassword: string | undefined) {
+  private constructor(
+    master: RedisServer,
+    replicas: RedisServer[],
+    sentinels: RedisServer[],
+    sentinelPassword: string | undefined,
+  ) {
     this.master = master;
     this.replicas = replicas;
     this.sentinels = sentinels;
@@ -193,24 +224,44 @@ export class RedisSentinelSet {
       for (let i = 0; i < replicaCount; i++) {
         const r = await RedisServer.start({ args: ['--replicaof', '127.0.0.1', String(master.port)] });
         replicas.push(r);
-        await waitFor(async () => (await infoField(r.port, 'replication', 'master_link_status')) === 'up', 10_000, () => `replica ${r.port} did not sync`);
+        await waitFor(
+          async () => (await infoField(r.port, 'replication', 'master_link_status')) === 'up',
+          10_000,
+          () => `replica ${r.port} did not sync`,
+        );
       }
       for (let i = 0; i < sentinelCount; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'kevents-sentinel-'));
         const port = await freePort();
         const conf = join(dir, 'sentinel.conf');
-        writeFileSync(conf, [
-          `port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'protected-mode no',
-          `sentinel monitor mymaster 127.0.0.1 ${master.port} 1`,
-          'sentinel down-after-milliseconds mymaster 1000',
-          'sentinel failover-timeout mymaster 5000',
-          ...(sentinelPassword === undefined ? [] : [`requirepass ${sentinelPassword}`]),
-          '',
-        ].join('\n'));
-        const sentinel = await RedisServer.start({ dir, port, configFile: conf, sentinel: true, ...(sentinelPassword === undefined ? {} : { password: sentinelPassword }) });
+        writeFileSync(
+          conf,
+          [
+            `port ${port}`,
+            'bind 127.0.0.1',
+            `dir ${dir}`,
+            'protected-mode no',
+            `sentinel monitor mymaster 127.0.0.1 ${master.port} 1`,
+            'sentinel down-after-milliseconds mymaster 1000',
+            'sentinel failover-timeout mymaster 5000',
+            ...(sentinelPassword === undefined ? [] : [`requirepass ${sentinelPassword}`]),
+            '',
+          ].join('\n'),
+        );
+        const sentinel = await RedisServer.start({
+          dir,
+          port,
+          configFile: conf,
+          sentinel: true,
+          ...(sentinelPassword === undefined ? {} : { password: sentinelPassword }),
+        });
         sentinels.push(sentinel);
         // A Sentinel learns the replicas from the master's INFO; it can fail over only once it knows them.
-        await waitFor(async () => (await sentinelReplicaCount(sentinel.port, sentinelPassword)) >= replicaCount, 15_000, () => `sentinel ${port} did not discover the replicas`);
+        await waitFor(
+          async () => (await sentinelReplicaCount(sentinel.port, sentinelPassword)) >= replicaCount,
+          15_000,
+          () => `sentinel ${port} did not discover the replicas`,
+        );
       }
     } catch (err) {
       await master.stop();
@@ -223,7 +274,18 @@ export class RedisSentinelSet {
 
   /** The port of the server the Sentinels name as master now. */
   currentMasterPort(): number | undefined {
-    const r = spawnSync('redis-cli', ['-p', String(this.sentinels[0].port), ...authArgs(this.sentinelPassword), 'sentinel', 'get-master-addr-by-name', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+    const r = spawnSync(
+      'redis-cli',
+      [
+        '-p',
+        String(this.sentinels[0].port),
+        ...authArgs(this.sentinelPassword),
+        'sentinel',
+        'get-master-addr-by-name',
+        'mymaster',
+      ],
+      { encoding: 'utf8', timeout: 2_000 },
+    );
     const port = Number(r.stdout.trim().split('\n')[1]);
     return Number.isFinite(port) && port > 0 ? port : undefined;
   }
@@ -252,8 +314,13 @@ export async function waitReplicated(port: number, ms = 10_000): Promise<void> {
   const target = Number(infoField(port, 'replication', 'master_repl_offset'));
   await waitFor(
     () => {
-      const r = spawnSync('redis-cli', ['-p', String(port), 'info', 'replication'], { encoding: 'utf8', timeout: 2_000 });
-      return [...(r.stdout ?? '').matchAll(/^slave\d+:.*state=online,offset=(\d+)/gm)].some((m) => Number(m[1]) >= target);
+      const r = spawnSync('redis-cli', ['-p', String(port), 'info', 'replication'], {
+        encoding: 'utf8',
+        timeout: 2_000,
+      });
+      return [...(r.stdout ?? '').matchAll(/^slave\d+:.*state=online,offset=(\d+)/gm)].some(
+        (m) => Number(m[1]) >= target,
+      );
     },
     ms,
     () => `no replica of ${port} reached offset ${target}`,
@@ -267,11 +334,15 @@ function infoField(port: number, section: string, field: string): string | undef
 }
 
 /** redis-cli arguments that authenticate with `password`, if any. */
-const authArgs = (password: string | undefined): string[] => (password === undefined ? [] : ['-a', password, '--no-auth-warning']);
+const authArgs = (password: string | undefined): string[] =>
+  password === undefined ? [] : ['-a', password, '--no-auth-warning'];
 
 /** How many replicas a Sentinel knows for `mymaster`. */
 function sentinelReplicaCount(port: number, password?: string): number {
-  const r = spawnSync('redis-cli', ['-p', String(port), ...authArgs(password), 'sentinel', 'replicas', 'mymaster'], { encoding: 'utf8', timeout: 2_000 });
+  const r = spawnSync('redis-cli', ['-p', String(port), ...authArgs(password), 'sentinel', 'replicas', 'mymaster'], {
+    encoding: 'utf8',
+    timeout: 2_000,
+  });
   return (r.stdout.match(/^name$/gm) ?? []).length;
 }
 
@@ -287,15 +358,33 @@ export class RedisClusterSet {
     const nodes: RedisServer[] = [];
     try {
       for (let i = 0; i < size * (1 + replicas); i++) {
-        nodes.push(await RedisServer.start({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'] }));
+        nodes.push(
+          await RedisServer.start({
+            args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'],
+          }),
+        );
       }
-      const r = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const r = spawnSync(
+        'redis-cli',
+        [
+          '--cluster',
+          'create',
+          ...nodes.map((n) => `127.0.0.1:${n.port}`),
+          '--cluster-replicas',
+          String(replicas),
+          '--cluster-yes',
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
       if (r.status !== 0) throw new Error(`redis-cli --cluster create failed: ${r.stdout}${r.stderr}`);
       await waitFor(
-        async () => (await Promise.all(nodes.map((n) => redisCommand(n.port, 'CLUSTER INFO', 500).then(() => clusterOk(n.port))))).every(Boolean),
+        async () =>
+          (
+            await Promise.all(nodes.map((n) => redisCommand(n.port, 'CLUSTER INFO', 500).then(() => clusterOk(n.port))))
+          ).every(Boolean),
         15_000,
         () => 'the cluster did not become ok',
       );
@@ -315,8 +404,15 @@ export class RedisClusterSet {
   masterOf(key: string): RedisServer | undefined {
     for (const n of this.nodes) {
       if (!n.running) continue;
-      const slot = Number(spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'keyslot', key], { encoding: 'utf8', timeout: 2_000 }).stdout.trim());
-      const table = spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'nodes'], { encoding: 'utf8', timeout: 2_000 }).stdout ?? '';
+      const slot = Number(
+        spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'keyslot', key], {
+          encoding: 'utf8',
+          timeout: 2_000,
+        }).stdout.trim(),
+      );
+      const table =
+        spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'nodes'], { encoding: 'utf8', timeout: 2_000 })
+          .stdout ?? '';
       for (const line of table.split('\n')) {
         const [, addr = '', flags = '', , , , , state = '', ...ranges] = line.split(' ');
         if (!flags.includes('master') || flags.includes('fail') || state !== 'connected') continue;

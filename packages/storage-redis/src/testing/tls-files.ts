@@ -36,7 +36,13 @@ export async function writeTlsFiles(dir: string): Promise<TlsFiles> {
         { name: 'basicConstraints', cA: false, critical: true },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
         { name: 'extKeyUsage', ...usage },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
       ] as Extensions,
     } as Parameters<typeof generate>[1]);
   const server = await leaf('redis-server', { serverAuth: true });
@@ -58,8 +64,12 @@ export async function writeTlsFiles(dir: string): Promise<TlsFiles> {
 
 /** redis-server arguments for a TLS port (clients must present a certificate from the CA, Redis's default). */
 export const redisTlsArgs = (tlsPort: number, files: TlsFiles): string[] => [
-  '--tls-port', String(tlsPort),
-  '--tls-cert-file', files.serverCertFile,
-  '--tls-key-file', files.serverKeyFile,
-  '--tls-ca-cert-file', files.caFile,
+  '--tls-port',
+  String(tlsPort),
+  '--tls-cert-file',
+  files.serverCertFile,
+  '--tls-key-file',
+  files.serverKeyFile,
+  '--tls-ca-cert-file',
+  files.caFile,
 ];

@@ -27,7 +27,8 @@ describe('MemoryStorage', () => {
     expect(page.remainingItemCount).toBe(2_990);
     for (let i = 0; i < 3_000; i += 2) await s.delete(keyOf(`ns${i % 7}`, `k${i}`));
     await s.compact(await s.currentResourceVersion());
-    for (let i = 0; i < 10; i += 2) await s.create(keyOf(`ns${i % 7}`, `k${i}`), testObject(`ns${i % 7}`, `k${i}`, { note: 'again' }));
+    for (let i = 0; i < 10; i += 2)
+      await s.create(keyOf(`ns${i % 7}`, `k${i}`), testObject(`ns${i % 7}`, `k${i}`, { note: 'again' }));
     const all = await s.list({ resource: 'events' });
     expect(all.items).toHaveLength(1_505);
     expect(new Set(all.items.map((o) => o.metadata.name)).size).toBe(1_505);
@@ -44,7 +45,9 @@ describe('MemoryStorage', () => {
     for (let i = 0; i < 600; i++) await s.create(keyOf(`ns${i % 3}`, name(i)), testObject(`ns${i % 3}`, name(i)));
     for (let i = 0; i < 600; i += 7) await s.delete(keyOf(`ns${i % 3}`, name(i)));
     const liveNow = async (namespace: string | undefined): Promise<string[]> =>
-      (await s.list({ resource: 'events', ...(namespace === undefined ? {} : { namespace }) })).items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+      (await s.list({ resource: 'events', ...(namespace === undefined ? {} : { namespace }) })).items.map(
+        (o) => `${o.metadata.namespace}/${o.metadata.name}`,
+      );
     for (const namespace of [undefined, 'ns1']) {
       const expected = await liveNow(namespace);
       const prefix = { resource: 'events', ...(namespace === undefined ? {} : { namespace }) };

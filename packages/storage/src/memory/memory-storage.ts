@@ -29,7 +29,15 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, toBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
-import { type KeyEntry, live, liveAt, type LiveVersion, lowerBound, ResourceTable, storageKey } from './resource-table.js';
+import {
+  type KeyEntry,
+  live,
+  liveAt,
+  type LiveVersion,
+  lowerBound,
+  ResourceTable,
+  storageKey,
+} from './resource-table.js';
 import { memoryChangeSource } from './change-source.js';
 import { openCursorWatch, type ChangeSource } from '../cursor-watcher.js';
 
@@ -65,7 +73,8 @@ export class MemoryStorage implements Storage {
 
   async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
     this.checkOpen();
-    if (!isUnsetResourceVersion(options.resourceVersion)) await this.waitFor(parseResourceVersion(options.resourceVersion));
+    if (!isUnsetResourceVersion(options.resourceVersion))
+      await this.waitFor(parseResourceVersion(options.resourceVersion));
     const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
     if (v === undefined) throw notFoundError(key);
     return fromBody<T>(v.body, v.rv);
@@ -138,7 +147,8 @@ export class MemoryStorage implements Storage {
       if (live(table.entries.get(k)) !== cur) continue;
       const body = toBody(next);
       const uid = next.metadata?.uid;
-      if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined, next);
+      if (cur === undefined)
+        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined, next);
       return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid, next);
     }
   }
@@ -167,7 +177,12 @@ export class MemoryStorage implements Storage {
     const initial = (function* () {
       for (const { body, rv } of snapshot) yield fromBody<T>(body, rv);
     })();
-    return openCursorWatch<T>(this.source, this.watchers, { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs }, options);
+    return openCursorWatch<T>(
+      this.source,
+      this.watchers,
+      { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs },
+      options,
+    );
   }
 
   async currentResourceVersion(): Promise<string> {
@@ -203,7 +218,13 @@ export class MemoryStorage implements Storage {
   }
 
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
-  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, uid: string | undefined, obj: T): T {
+  private replace<T extends KubeObject>(
+    entry: KeyEntry,
+    cur: LiveVersion,
+    body: string,
+    uid: string | undefined,
+    obj: T,
+  ): T {
     if (body === cur.body) return fromBody<T>(body, cur.rv);
     return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body, obj);
   }
@@ -220,7 +241,16 @@ export class MemoryStorage implements Storage {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
     entry.versions.push({ rv, body, uid });
-    this.log.append({ rv, type, entry, resource: entry.resource, namespace: entry.namespace, body: state, prev, time: this.historyMaxAgeMs === undefined ? 0 : this.clock() });
+    this.log.append({
+      rv,
+      type,
+      entry,
+      resource: entry.resource,
+      namespace: entry.namespace,
+      body: state,
+      prev,
+      time: this.historyMaxAgeMs === undefined ? 0 : this.clock(),
+    });
     if (this.log.size > this.historyLimit) this.dropOldest();
     this.trimByAge();
     this.log.notify();
@@ -326,7 +356,13 @@ export class MemoryStorage implements Storage {
     let notLive = 0;
     for (let rv = this.log.compacted + 1; rv <= this.log.rv; rv++) {
       const e = this.log.at(rv)!.entry;
-      if (e.resource !== prefix.resource || e.key < first || (namespace !== undefined && e.namespace !== namespace) || seen.has(e)) continue;
+      if (
+        e.resource !== prefix.resource ||
+        e.key < first ||
+        (namespace !== undefined && e.namespace !== namespace) ||
+        seen.has(e)
+      )
+        continue;
       seen.add(e);
       if (liveAt(e, at) === undefined) notLive++;
     }

@@ -39,7 +39,8 @@ export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | u
 }
 
 /** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
-export const storageKey = (namespace: string, name: string): string => (namespace === '' ? name : `${namespace}/${name}`);
+export const storageKey = (namespace: string, name: string): string =>
+  namespace === '' ? name : `${namespace}/${name}`;
 
 /** First index whose key is `>= key` in an array sorted by key. */
 export function lowerBound(entries: readonly KeyEntry[], key: string): number {

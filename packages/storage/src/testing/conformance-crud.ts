@@ -26,7 +26,8 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const s = await ctx.open();
       const writer = async (w: number): Promise<number[]> => {
         const out: number[] = [];
-        for (let i = 0; i < 50; i++) out.push(rvOf(await s.create(keyOf(`ns${w % 3}`, `w${w}-${i}`), testObject(`ns${w % 3}`, `w${w}-${i}`))));
+        for (let i = 0; i < 50; i++)
+          out.push(rvOf(await s.create(keyOf(`ns${w % 3}`, `w${w}-${i}`), testObject(`ns${w % 3}`, `w${w}-${i}`))));
         return out;
       };
       const all = (await Promise.all(Array.from({ length: 20 }, (_, w) => writer(w)))).flat();
@@ -45,7 +46,10 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const created = await s.create(keyOf('ns', 'a'), obj);
       expect(created.metadata.resourceVersion).not.toBe('12345');
       const { resourceVersion: _rv, ...meta } = created.metadata;
-      expect({ ...created, metadata: meta }).toEqual({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
+      expect({ ...created, metadata: meta }).toEqual({
+        ...obj,
+        metadata: { ...obj.metadata, resourceVersion: undefined },
+      });
       expect(await s.get(keyOf('ns', 'a'))).toEqual(created);
       expect(await s.get(keyOf('ns', 'a'), { resourceVersion: '0' })).toEqual(created);
       expect(await s.get(keyOf('ns', 'a'), { resourceVersion: rvs(created) })).toEqual(created);
@@ -75,7 +79,10 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
     it('fails a get for a future resourceVersion with TooLargeResourceVersion', async () => {
       const s = await ctx.open();
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
-      const e = await expectStorageError(s.get(keyOf('ns', 'a'), { resourceVersion: String(rvOf(c) + 100) }), 'TooLargeResourceVersion');
+      const e = await expectStorageError(
+        s.get(keyOf('ns', 'a'), { resourceVersion: String(rvOf(c) + 100) }),
+        'TooLargeResourceVersion',
+      );
       expect(e.message).toBe(`Too large resource version: ${rvOf(c) + 100}, current: ${rvOf(c)}`);
     });
   });
@@ -107,7 +114,11 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       expect((await s.get<TestObject>(keyOf('ns', 'a'))).note).toBe('v2');
       const u3 = await s.update(keyOf('ns', 'a'), { ...u, note: 'v3' });
       expect(u3.note).toBe('v3');
-      const u4 = await s.update(keyOf('ns', 'a'), { ...u3, note: 'v4', metadata: { ...u3.metadata, resourceVersion: '' } });
+      const u4 = await s.update(keyOf('ns', 'a'), {
+        ...u3,
+        note: 'v4',
+        metadata: { ...u3.metadata, resourceVersion: '' },
+      });
       expect(u4.note).toBe('v4');
     });
 
@@ -115,12 +126,28 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const s = await ctx.open();
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const uid = uidOf(c);
-      let e = await expectStorageError(s.update(keyOf('ns', 'a'), { ...c, note: 'x' }, { preconditions: { uid: 'other' } }), 'Conflict');
+      let e = await expectStorageError(
+        s.update(keyOf('ns', 'a'), { ...c, note: 'x' }, { preconditions: { uid: 'other' } }),
+        'Conflict',
+      );
       expect(e.message).toBe(`Precondition failed: UID in precondition: other, UID in object meta: ${uid}`);
-      e = await expectStorageError(s.update(keyOf('ns', 'a'), { ...c, note: 'x' }, { preconditions: { resourceVersion: '1' + c.metadata.resourceVersion } }), 'Conflict');
-      expect(e.message).toBe(`Precondition failed: ResourceVersion in precondition: 1${c.metadata.resourceVersion}, ResourceVersion in object meta: ${c.metadata.resourceVersion}`);
+      e = await expectStorageError(
+        s.update(
+          keyOf('ns', 'a'),
+          { ...c, note: 'x' },
+          { preconditions: { resourceVersion: '1' + c.metadata.resourceVersion } },
+        ),
+        'Conflict',
+      );
+      expect(e.message).toBe(
+        `Precondition failed: ResourceVersion in precondition: 1${c.metadata.resourceVersion}, ResourceVersion in object meta: ${c.metadata.resourceVersion}`,
+      );
       expect(await s.get(keyOf('ns', 'a'))).toEqual(c);
-      const u = await s.update(keyOf('ns', 'a'), { ...c, note: 'ok' }, { preconditions: { uid, resourceVersion: rvs(c) } });
+      const u = await s.update(
+        keyOf('ns', 'a'),
+        { ...c, note: 'ok' },
+        { preconditions: { uid, resourceVersion: rvs(c) } },
+      );
       expect(u.note).toBe('ok');
     });
 
@@ -152,7 +179,10 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const e = await expectStorageError(s.delete(keyOf('ns', 'a'), { preconditions: { uid: 'nope' } }), 'Conflict');
       expect(e.message).toBe(`Precondition failed: UID in precondition: nope, UID in object meta: ${uidOf(c)}`);
-      await expectStorageError(s.delete(keyOf('ns', 'a'), { preconditions: { resourceVersion: '999999' } }), 'Conflict');
+      await expectStorageError(
+        s.delete(keyOf('ns', 'a'), { preconditions: { resourceVersion: '999999' } }),
+        'Conflict',
+      );
       expect(await s.get(keyOf('ns', 'a'))).toEqual(c);
       await s.delete(keyOf('ns', 'a'), { preconditions: { uid: uidOf(c), resourceVersion: rvs(c) } });
       await expectStorageError(s.get(keyOf('ns', 'a')), 'NotFound');
@@ -174,7 +204,10 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
 
     it('answers NotFound, or creates from undefined with ignoreNotFound', async () => {
       const s = await ctx.open();
-      await expectStorageError(s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!), 'NotFound');
+      await expectStorageError(
+        s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!),
+        'NotFound',
+      );
       const created = await s.guaranteedUpdate<TestObject>(
         keyOf('ns', 'a'),
         (cur) => {
@@ -210,7 +243,12 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       let calls = 0;
       const u = await s.guaranteedUpdate<TestObject>(keyOf('ns', 'a'), async (cur) => {
         calls++;
-        if (calls === 1) await s.update(keyOf('ns', 'a'), { ...cur!, note: 'concurrent', metadata: { ...cur!.metadata, resourceVersion: '' } });
+        if (calls === 1)
+          await s.update(keyOf('ns', 'a'), {
+            ...cur!,
+            note: 'concurrent',
+            metadata: { ...cur!.metadata, resourceVersion: '' },
+          });
         return { ...cur!, count: cur!.count! + 1 };
       });
       expect(calls).toBe(2);
@@ -222,10 +260,20 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       const s = await ctx.open();
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const boom = new Error('boom');
-      await expect(s.guaranteedUpdate(keyOf('ns', 'a'), () => { throw boom; })).rejects.toBe(boom);
+      await expect(
+        s.guaranteedUpdate(keyOf('ns', 'a'), () => {
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
       await expect(s.guaranteedUpdate(keyOf('ns', 'a'), () => Promise.reject(boom))).rejects.toBe(boom);
-      await expectStorageError(s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!, { preconditions: { uid: 'other' } }), 'Conflict');
-      await expectStorageError(s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!, { preconditions: { resourceVersion: '999999' } }), 'Conflict');
+      await expectStorageError(
+        s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!, { preconditions: { uid: 'other' } }),
+        'Conflict',
+      );
+      await expectStorageError(
+        s.guaranteedUpdate(keyOf('ns', 'a'), (cur) => cur!, { preconditions: { resourceVersion: '999999' } }),
+        'Conflict',
+      );
       expect(await s.currentResourceVersion()).toBe(c.metadata.resourceVersion);
     });
   });

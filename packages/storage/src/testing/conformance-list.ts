@@ -5,10 +5,12 @@ import type { KeyPrefix, ListOptions, Storage } from '../interface.js';
 import type { ConformanceContext } from './conformance.js';
 import { expectStorageError, keyOf, rvOf, testObject, type TestObject } from './helpers.js';
 
-const names = (items: readonly TestObject[]): string[] => items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`);
+const names = (items: readonly TestObject[]): string[] =>
+  items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`);
 
 /** Byte order of `<namespace>/<name>`. */
-const byteOrder = (keys: string[]): string[] => [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+const byteOrder = (keys: string[]): string[] =>
+  [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
 async function seed(s: Storage, keys: readonly string[], resource = 'events'): Promise<void> {
   for (const k of keys) {
@@ -18,14 +20,23 @@ async function seed(s: Storage, keys: readonly string[], resource = 'events'): P
 }
 
 /** Reads every page and returns the names, checking that every page has the first page's resourceVersion. */
-async function listAll(s: Storage, prefix: KeyPrefix, options: ListOptions<TestObject>, between?: (page: number) => Promise<void>): Promise<string[]> {
+async function listAll(
+  s: Storage,
+  prefix: KeyPrefix,
+  options: ListOptions<TestObject>,
+  between?: (page: number) => Promise<void>,
+): Promise<string[]> {
   const out: string[] = [];
   let page = await s.list<TestObject>(prefix, options);
   const rv = page.resourceVersion;
   out.push(...names(page.items));
   for (let n = 1; page.continue !== undefined; n++) {
     await between?.(n);
-    page = await s.list<TestObject>(prefix, { limit: options.limit, predicate: options.predicate, continue: page.continue });
+    page = await s.list<TestObject>(prefix, {
+      limit: options.limit,
+      predicate: options.predicate,
+      continue: page.continue,
+    });
     expect(page.resourceVersion).toBe(rv);
     out.push(...names(page.items));
   }
@@ -51,7 +62,12 @@ export function defineListConformance(ctx: ConformanceContext): void {
     it('lists one namespace only (not a namespace it is a prefix of)', async () => {
       const s = await ctx.open();
       await seed(s, keys);
-      expect(names((await s.list<TestObject>({ resource: 'events', namespace: 'a' })).items)).toEqual(['a/a', 'a/a-b', 'a/a.b', 'a/y']);
+      expect(names((await s.list<TestObject>({ resource: 'events', namespace: 'a' })).items)).toEqual([
+        'a/a',
+        'a/a-b',
+        'a/a.b',
+        'a/y',
+      ]);
       expect(names((await s.list<TestObject>({ resource: 'events', namespace: 'ab' })).items)).toEqual(['ab/c']);
       expect((await s.list({ resource: 'events', namespace: 'none' })).items).toEqual([]);
     });
@@ -91,7 +107,11 @@ export function defineListConformance(ctx: ConformanceContext): void {
       expect(first.items).toHaveLength(3);
       expect(first.remainingItemCount).toBe(7);
       const raw = JSON.parse(Buffer.from(first.continue!, 'base64url').toString()) as Record<string, unknown>;
-      expect(raw).toEqual({ v: 'meta.k8s.io/v1', rv: rvOf(first.resourceVersion), start: `${names(first.items)[2]}\u0000` });
+      expect(raw).toEqual({
+        v: 'meta.k8s.io/v1',
+        rv: rvOf(first.resourceVersion),
+        start: `${names(first.items)[2]}\u0000`,
+      });
       expect(first.continue).not.toMatch(/[=+/]/);
       const second = await s.list<TestObject>({ resource: 'events' }, { limit: 3, continue: first.continue });
       expect(second.remainingItemCount).toBe(4);
@@ -100,7 +120,12 @@ export function defineListConformance(ctx: ConformanceContext): void {
       const exact = await s.list({ resource: 'events' }, { limit: 10 });
       expect(exact.continue).toBeUndefined();
       expect(exact.remainingItemCount).toBeUndefined();
-      expect(await listAll(s, { resource: 'events', namespace: 'a' }, { limit: 2 })).toEqual(['a/a', 'a/a-b', 'a/a.b', 'a/y']);
+      expect(await listAll(s, { resource: 'events', namespace: 'a' }, { limit: 2 })).toEqual([
+        'a/a',
+        'a/a-b',
+        'a/a.b',
+        'a/y',
+      ]);
     });
 
     it('stays consistent at the first page resourceVersion while creates, updates and deletes go on', async () => {
@@ -118,7 +143,11 @@ export function defineListConformance(ctx: ConformanceContext): void {
         const victim = expected[expected.length - n];
         const [ns, name] = victim!.split('/') as [string, string];
         await s.delete(keyOf(ns, name));
-        await s.guaranteedUpdate<TestObject>(keyOf('b', 'z'), (o) => o === undefined ? testObject('b', 'z', { note: 'recreated' }) : { ...o, note: `changed-${n}` }, { ignoreNotFound: true });
+        await s.guaranteedUpdate<TestObject>(
+          keyOf('b', 'z'),
+          (o) => (o === undefined ? testObject('b', 'z', { note: 'recreated' }) : { ...o, note: `changed-${n}` }),
+          { ignoreNotFound: true },
+        );
         const page = await s.list<TestObject>({ resource: 'events' }, { limit: 2, continue: token });
         expect(page.resourceVersion).toBe(first.resourceVersion);
         for (const o of page.items) expect(o.note).toBe('hello');
@@ -158,10 +187,16 @@ export function defineListConformance(ctx: ConformanceContext): void {
         tok({ v: 'meta.k8s.io/v1', rv: 'x', start: 'a/a' }),
       ];
       for (const c of bad) {
-        const e = await expectStorageError(s.list({ resource: 'events' }, { limit: 1, continue: c }), 'InvalidContinue');
+        const e = await expectStorageError(
+          s.list({ resource: 'events' }, { limit: 1, continue: c }),
+          'InvalidContinue',
+        );
         expect(e.message).toMatch(/^continue key is not valid/);
       }
-      expect(decodeContinue(tok({ v: 'meta.k8s.io/v1', rv: 5, start: '/a/b\u0000' }))).toEqual({ start: 'a/b\u0000', resourceVersion: 5 });
+      expect(decodeContinue(tok({ v: 'meta.k8s.io/v1', rv: 5, start: '/a/b\u0000' }))).toEqual({
+        start: 'a/b\u0000',
+        resourceVersion: 5,
+      });
     });
 
     it('expires a continue token after compaction, offering a token that continues from the latest state', async () => {
@@ -171,7 +206,10 @@ export function defineListConformance(ctx: ConformanceContext): void {
       await s.create(keyOf('a', '5'), testObject('a', '5'));
       await s.delete(keyOf('a', '4'));
       await s.compact(await s.currentResourceVersion());
-      const e = await expectStorageError(s.list({ resource: 'events' }, { limit: 2, continue: first.continue }), 'Expired');
+      const e = await expectStorageError(
+        s.list({ resource: 'events' }, { limit: 2, continue: first.continue }),
+        'Expired',
+      );
       expect(e.message).toBe(expiredContinueMessage);
       expect(decodeContinue(e.continue!)).toEqual({ start: 'a/2\u0000', resourceVersion: -1 });
       const rest = await s.list<TestObject>({ resource: 'events' }, { limit: 10, continue: e.continue });
@@ -182,7 +220,10 @@ export function defineListConformance(ctx: ConformanceContext): void {
     it('continues from the latest state for a token with resourceVersion -1', async () => {
       const s = await ctx.open();
       await seed(s, ['a/1', 'a/2', 'a/3']);
-      const l = await s.list<TestObject>({ resource: 'events' }, { limit: 1, continue: encodeContinue('a/1\u0000', -1) });
+      const l = await s.list<TestObject>(
+        { resource: 'events' },
+        { limit: 1, continue: encodeContinue('a/1\u0000', -1) },
+      );
       expect(names(l.items)).toEqual(['a/2']);
       expect(l.resourceVersion).toBe(await s.currentResourceVersion());
       expect(decodeContinue(l.continue!).resourceVersion).toBe(rvOf(l.resourceVersion));
@@ -198,7 +239,10 @@ export function defineListConformance(ctx: ConformanceContext): void {
       await s.delete(keyOf('a', '1'));
       await s.guaranteedUpdate<TestObject>(keyOf('a', '2'), (o) => ({ ...o!, note: 'later' }));
       await s.create(keyOf('a', '0'), testObject('a', '0'));
-      const exact = await s.list<TestObject>({ resource: 'events' }, { resourceVersion: at, resourceVersionMatch: 'Exact' });
+      const exact = await s.list<TestObject>(
+        { resource: 'events' },
+        { resourceVersion: at, resourceVersionMatch: 'Exact' },
+      );
       expect(exact.resourceVersion).toBe(at);
       expect(exact.items).toEqual(before);
       const legacy = await s.list<TestObject>({ resource: 'events' }, { resourceVersion: at, limit: 2 });
@@ -227,7 +271,10 @@ export function defineListConformance(ctx: ConformanceContext): void {
       }
       const any = await s.list<TestObject>({ resource: 'events' }, { resourceVersion: '0' });
       expect(rvOf(any.resourceVersion)).toBeGreaterThan(0);
-      const anyNot = await s.list<TestObject>({ resource: 'events' }, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' });
+      const anyNot = await s.list<TestObject>(
+        { resource: 'events' },
+        { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' },
+      );
       expect(rvOf(anyNot.resourceVersion)).toBeGreaterThan(0);
     });
 
@@ -236,11 +283,17 @@ export function defineListConformance(ctx: ConformanceContext): void {
       await seed(s, ['a/1']);
       const now = rvOf(await s.currentResourceVersion());
       for (const match of ['Exact', 'NotOlderThan'] as const) {
-        const e = await expectStorageError(s.list({ resource: 'events' }, { resourceVersion: String(now + 5), resourceVersionMatch: match }), 'TooLargeResourceVersion');
+        const e = await expectStorageError(
+          s.list({ resource: 'events' }, { resourceVersion: String(now + 5), resourceVersionMatch: match }),
+          'TooLargeResourceVersion',
+        );
         expect(e.message).toBe(`Too large resource version: ${now + 5}, current: ${now}`);
         expect(e.retryAfterSeconds).toBeGreaterThan(0);
       }
-      const pending = s.list<TestObject>({ resource: 'events' }, { resourceVersion: String(now + 1), resourceVersionMatch: 'NotOlderThan' });
+      const pending = s.list<TestObject>(
+        { resource: 'events' },
+        { resourceVersion: String(now + 1), resourceVersionMatch: 'NotOlderThan' },
+      );
       await s.create(keyOf('a', '2'), testObject('a', '2'));
       expect(names((await pending).items)).toEqual(['a/1', 'a/2']);
     });
@@ -251,9 +304,15 @@ export function defineListConformance(ctx: ConformanceContext): void {
       const at = await s.currentResourceVersion();
       await seed(s, ['a/2', 'a/3']);
       await s.compact(await s.currentResourceVersion());
-      const e = await expectStorageError(s.list({ resource: 'events' }, { resourceVersion: at, resourceVersionMatch: 'Exact' }), 'Expired');
+      const e = await expectStorageError(
+        s.list({ resource: 'events' }, { resourceVersion: at, resourceVersionMatch: 'Exact' }),
+        'Expired',
+      );
       expect(e.message).toBe(expiredListMessage);
-      const still = await s.list({ resource: 'events' }, { resourceVersion: await s.currentResourceVersion(), resourceVersionMatch: 'Exact' });
+      const still = await s.list(
+        { resource: 'events' },
+        { resourceVersion: await s.currentResourceVersion(), resourceVersionMatch: 'Exact' },
+      );
       expect(still.items).toHaveLength(3);
     });
 
@@ -264,7 +323,10 @@ export function defineListConformance(ctx: ConformanceContext): void {
       const first = await s.list({ resource: 'events' }, { limit: 1 });
       await seed(s, ['a/3', 'a/4', 'a/5', 'a/6', 'a/7', 'a/8']);
       await expectStorageError(s.list({ resource: 'events' }, { limit: 1, continue: first.continue }), 'Expired');
-      await expectStorageError(s.list({ resource: 'events' }, { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' }), 'Expired');
+      await expectStorageError(
+        s.list({ resource: 'events' }, { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' }),
+        'Expired',
+      );
       expect((await s.list({ resource: 'events' })).items).toHaveLength(8);
     });
   });

@@ -1,7 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import type { StorageWatchEvent } from '../interface.js';
 import type { ConformanceContext } from './conformance.js';
-import { brief, expectStorageError, keyOf, rvOf, rvs, sleep, testObject, type TestObject, WatchReader } from './helpers.js';
+import {
+  brief,
+  expectStorageError,
+  keyOf,
+  rvOf,
+  rvs,
+  sleep,
+  testObject,
+  type TestObject,
+  WatchReader,
+} from './helpers.js';
 
 type Ev = StorageWatchEvent<TestObject>;
 const objectOf = (e: Ev): TestObject => {
@@ -24,11 +34,7 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const u = await s.update(keyOf('ns', 'a'), { ...c, note: 'v2' });
       const d = await s.delete(keyOf('ns', 'a'));
       const evs = await r.take(3, T);
-      expect(evs.map(brief)).toEqual([
-        `ADDED ns/a@${rvs(c)}`,
-        `MODIFIED ns/a@${rvs(u)}`,
-        `DELETED ns/a@${rvs(d)}`,
-      ]);
+      expect(evs.map(brief)).toEqual([`ADDED ns/a@${rvs(c)}`, `MODIFIED ns/a@${rvs(u)}`, `DELETED ns/a@${rvs(d)}`]);
       expect(objectOf(evs[0])).toEqual(c);
       expect(objectOf(evs[1])).toEqual(u);
       expect(objectOf(evs[2])).toEqual(d);
@@ -54,7 +60,8 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const s = await ctx.open();
       const w = await s.watch<TestObject>({ resource: 'events', namespace: 'a' });
       const r = new WatchReader(w);
-      for (const ns of ['ab', 'a', 'b', 'a-b', 'a']) await s.create(keyOf(ns, `x-${ns}-${Math.random()}`), testObject(ns, 'x'));
+      for (const ns of ['ab', 'a', 'b', 'a-b', 'a'])
+        await s.create(keyOf(ns, `x-${ns}-${Math.random()}`), testObject(ns, 'x'));
       expect((await r.take(2, T)).map((e) => objectOf(e).metadata.namespace)).toEqual(['a', 'a']);
       await r.expectQuiet(ctx.quietMs);
     });
@@ -98,11 +105,16 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
         const added = initial.slice(0, 2);
         expect(added.map((e) => e.type)).toEqual(['ADDED', 'ADDED']);
         expect(added.map(objectOf).sort((x, y) => (x.metadata.name! < y.metadata.name! ? -1 : 1))).toEqual([a, b]);
-        expect(added.map((e) => e.resourceVersion).sort()).toEqual([a.metadata.resourceVersion, b.metadata.resourceVersion].sort());
+        expect(added.map((e) => e.resourceVersion).sort()).toEqual(
+          [a.metadata.resourceVersion, b.metadata.resourceVersion].sort(),
+        );
         expect(initial[2]).toEqual({ type: 'BOOKMARK', resourceVersion: now, initialEventsEnd: true });
         w.stop();
       }
-      const w = await s.watch<TestObject>({ resource: 'events', namespace: 'ns' }, { sendInitialEvents: true, predicate: (o) => o.metadata.name === 'b' });
+      const w = await s.watch<TestObject>(
+        { resource: 'events', namespace: 'ns' },
+        { sendInitialEvents: true, predicate: (o) => o.metadata.name === 'b' },
+      );
       const r = new WatchReader(w);
       expect((await r.take(1, T)).map(brief)).toEqual([`ADDED ns/b@${rvs(b)}`]);
       const u = await s.update(keyOf('ns', 'b'), { ...b, note: 'x' });
@@ -115,7 +127,11 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a', { reason: 'Other' }));
       const w = await s.watch<TestObject>({ resource: 'events' }, { predicate: (o) => o.reason === 'Match' });
       const r = new WatchReader(w);
-      const v1 = await s.update(keyOf('ns', 'a'), { ...c, note: 'still other', metadata: { ...c.metadata, resourceVersion: '' } });
+      const v1 = await s.update(keyOf('ns', 'a'), {
+        ...c,
+        note: 'still other',
+        metadata: { ...c.metadata, resourceVersion: '' },
+      });
       const v2 = await s.update(keyOf('ns', 'a'), { ...v1, reason: 'Match' });
       const v3 = await s.update(keyOf('ns', 'a'), { ...v2, note: 'matching change' });
       const v4 = await s.update(keyOf('ns', 'a'), { ...v3, reason: 'Other' });
@@ -131,7 +147,10 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
         `ADDED ns/b@${rvs(v6)}`,
         `DELETED ns/b@${rvs(v7)}`,
       ]);
-      expect(objectOf(evs[2])).toEqual({ ...v3, metadata: { ...v3.metadata, resourceVersion: v4.metadata.resourceVersion } });
+      expect(objectOf(evs[2])).toEqual({
+        ...v3,
+        metadata: { ...v3.metadata, resourceVersion: v4.metadata.resourceVersion },
+      });
       await r.expectQuiet(ctx.quietMs);
     });
 
@@ -167,10 +186,16 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c2) });
       expect((await new WatchReader(w).take(1, T)).map((x) => objectOf(x).metadata.name)).toEqual(['c']);
       w.stop();
-      const initial = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c1), sendInitialEvents: true });
+      const initial = await s.watch<TestObject>(
+        { resource: 'events' },
+        { resourceVersion: rvs(c1), sendInitialEvents: true },
+      );
       expect(await new WatchReader(initial).take(3, T)).toHaveLength(3);
       initial.stop();
-      await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: String(rvOf(c2) + 100) }), 'TooLargeResourceVersion');
+      await expectStorageError(
+        s.watch({ resource: 'events' }, { resourceVersion: String(rvOf(c2) + 100) }),
+        'TooLargeResourceVersion',
+      );
     });
 
     it('ends a watch that falls behind the retained history with Expired', async () => {
@@ -203,7 +228,10 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
         const rvs: number[] = [];
         for (let i = 0; i < 50; i++) {
           const key = keyOf(`ns${w % 2}`, `w${w}`);
-          const o = i === 0 ? await s.create(key, testObject(key.namespace, key.name, { count: 0 })) : await s.guaranteedUpdate<TestObject>(key, (cur) => ({ ...cur!, count: i }));
+          const o =
+            i === 0
+              ? await s.create(key, testObject(key.namespace, key.name, { count: 0 }))
+              : await s.guaranteedUpdate<TestObject>(key, (cur) => ({ ...cur!, count: i }));
           rvs.push(rvOf(o));
         }
         return rvs;
@@ -228,7 +256,10 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
     it('hands out the same events in batches: writes made while the consumer was busy arrive together, in order', async () => {
       const s = await ctx.open();
       const from = await s.create(keyOf('ns', 'before'), testObject('ns', 'before'));
-      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(from), sendInitialEvents: false });
+      const w = await s.watch<TestObject>(
+        { resource: 'events' },
+        { resourceVersion: rvs(from), sendInitialEvents: false },
+      );
       const written: number[] = [];
       for (let i = 0; i < 30; i++) written.push(rvOf(await s.create(keyOf('ns', `b${i}`), testObject('ns', `b${i}`))));
       const it = w.batches()[Symbol.asyncIterator]();

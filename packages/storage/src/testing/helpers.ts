@@ -20,7 +20,11 @@ export const testObject = (namespace: string, name: string, extra: Partial<TestO
 });
 
 /** The key of an object of `resource` (default `events`). */
-export const keyOf = (namespace: string, name: string, resource = 'events'): ObjectKey => ({ resource, namespace, name });
+export const keyOf = (namespace: string, name: string, resource = 'events'): ObjectKey => ({
+  resource,
+  namespace,
+  name,
+});
 
 /** Awaits a rejection with a StorageError of `code` and returns it. */
 export async function expectStorageError(p: Promise<unknown>, code: StorageErrorCode): Promise<StorageError> {
@@ -29,9 +33,12 @@ export async function expectStorageError(p: Promise<unknown>, code: StorageError
     result = await p;
   } catch (err) {
     if (isStorageError(err, code)) return err;
-    throw new Error(`expected StorageError ${code}, got ${String(err)} (${(err as { code?: string }).code ?? 'no code'})`, {
-      cause: err,
-    });
+    throw new Error(
+      `expected StorageError ${code}, got ${String(err)} (${(err as { code?: string }).code ?? 'no code'})`,
+      {
+        cause: err,
+      },
+    );
   }
   throw new Error(`expected StorageError ${code}, got a result: ${JSON.stringify(result)}`);
 }

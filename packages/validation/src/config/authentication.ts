@@ -1,4 +1,10 @@
-import type { AuthenticationConfiguration, ClaimMappings, Issuer, JWTAuthenticator, PrefixedClaimOrExpression } from '@kevents/api';
+import type {
+  AuthenticationConfiguration,
+  ClaimMappings,
+  Issuer,
+  JWTAuthenticator,
+  PrefixedClaimOrExpression,
+} from '@kevents/api';
 import { selectsField, type CompiledExpression } from '@kevents/cel';
 import { FieldPath } from '../field/path.js';
 import { duplicate, invalid, required, tooMany, type FieldError } from '../field/error.js';
@@ -49,7 +55,13 @@ export function validateAuthenticationConfiguration(
 
   const anon = c.anonymous;
   if (anon && !anon.enabled && (anon.conditions?.length ?? 0) > 0) {
-    errs.push(invalid(FieldPath.root('anonymous', 'conditions'), anon.conditions, 'enabled should be set to true when conditions are defined'));
+    errs.push(
+      invalid(
+        FieldPath.root('anonymous', 'conditions'),
+        anon.conditions,
+        'enabled should be set to true when conditions are defined',
+      ),
+    );
   }
   return errs;
 }
@@ -77,7 +89,12 @@ export function validateJWTAuthenticator(
   ];
 }
 
-function validateIssuer(issuer: Issuer, p: FieldPath, disallowed: ReadonlySet<string>, egressGate: boolean): FieldError[] {
+function validateIssuer(
+  issuer: Issuer,
+  p: FieldPath,
+  disallowed: ReadonlySet<string>,
+  egressGate: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const url = issuer.url ?? '';
   const urlPath = p.child('url');
@@ -105,9 +122,16 @@ function validateIssuer(issuer: Issuer, p: FieldPath, disallowed: ReadonlySet<st
   if (egress !== '') {
     const ep = p.child('egressSelectorType');
     if (!egressGate) {
-      errs.push(invalid(ep, egress, 'egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled'));
+      errs.push(
+        invalid(
+          ep,
+          egress,
+          'egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled',
+        ),
+      );
     }
-    if (egress !== 'controlplane' && egress !== 'cluster') errs.push(invalid(ep, egress, 'egress selector must be either controlplane or cluster'));
+    if (egress !== 'controlplane' && egress !== 'cluster')
+      errs.push(invalid(ep, egress, 'egress selector must be either controlplane or cluster'));
   }
   return errs;
 }
@@ -168,7 +192,10 @@ function validateClaimValidationRules(a: JWTAuthenticator, p: FieldPath, state: 
       if (seenClaims.has(claim)) errs.push(duplicate(rp.child('claim'), claim));
       seenClaims.add(claim);
     } else {
-      if (rule.requiredValue) errs.push(invalid(rp.child('requiredValue'), rule.requiredValue, 'may not be specified when expression is set'));
+      if (rule.requiredValue)
+        errs.push(
+          invalid(rp.child('requiredValue'), rule.requiredValue, 'may not be specified when expression is set'),
+        );
       if (seenExpressions.has(expression)) {
         errs.push(duplicate(rp.child('expression'), expression));
         return;
@@ -182,7 +209,11 @@ function validateClaimValidationRules(a: JWTAuthenticator, p: FieldPath, state: 
   return errs;
 }
 
-function validatePrefixed(m: PrefixedClaimOrExpression | undefined, p: FieldPath, requiredMapping: boolean): { errs: FieldError[]; compiled?: CompiledExpression } {
+function validatePrefixed(
+  m: PrefixedClaimOrExpression | undefined,
+  p: FieldPath,
+  requiredMapping: boolean,
+): { errs: FieldError[]; compiled?: CompiledExpression } {
   const errs: FieldError[] = [];
   const claim = m?.claim ?? '';
   const expression = m?.expression ?? '';
@@ -192,12 +223,18 @@ function validatePrefixed(m: PrefixedClaimOrExpression | undefined, p: FieldPath
   } else if (claim === '' && expression === '') {
     if (requiredMapping) errs.push(required(p, 'claim or expression is required'));
   } else if (expression !== '') {
-    if (m?.prefix !== undefined && m.prefix !== null) errs.push(invalid(p.child('prefix'), m.prefix, 'may not be specified when expression is set'));
+    if (m?.prefix !== undefined && m.prefix !== null)
+      errs.push(invalid(p.child('prefix'), m.prefix, 'may not be specified when expression is set'));
     const r = compileAt(p.child('expression'), 'claims', expression);
     if (r.error) errs.push(r.error);
     compiled = r.compiled;
   } else if (m?.prefix === undefined || m.prefix === null) {
-    errs.push(required(p.child('prefix'), 'prefix is required when claim is set. It can be set to an empty string to disable prefixing'));
+    errs.push(
+      required(
+        p.child('prefix'),
+        'prefix is required when claim is set. It can be set to an empty string to disable prefixing',
+      ),
+    );
   }
   return { errs, compiled };
 }
@@ -214,7 +251,8 @@ function validateClaimMappings(m: ClaimMappings, p: FieldPath, state: State): Fi
 
   const uidClaim = m.uid?.claim ?? '';
   const uidExpression = m.uid?.expression ?? '';
-  if (uidClaim !== '' && uidExpression !== '') errs.push(invalid(p.child('uid'), '', "claim and expression can't both be set"));
+  if (uidClaim !== '' && uidExpression !== '')
+    errs.push(invalid(p.child('uid'), '', "claim and expression can't both be set"));
   else if (uidExpression !== '') {
     const r = compileAt(p.child('uid', 'expression'), 'claims', uidExpression);
     if (r.error) errs.push(r.error);
@@ -227,7 +265,8 @@ function validateClaimMappings(m: ClaimMappings, p: FieldPath, state: State): Fi
     const kp = ep.child('key');
     errs.push(...isDomainPrefixedPath(kp, key));
     if (key !== key.toLowerCase()) errs.push(invalid(kp, key, 'must be lowercase'));
-    if (isKubernetesDomainPrefix(key)) errs.push(invalid(kp, key, 'k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use'));
+    if (isKubernetesDomainPrefix(key))
+      errs.push(invalid(kp, key, 'k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use'));
     if (seenKeys.has(key)) {
       errs.push(duplicate(kp, key));
       return;
@@ -259,7 +298,9 @@ function isKubernetesDomainPrefix(key: string): boolean {
   const slash = key.indexOf('/');
   if (slash < 0) return false;
   const domain = key.slice(0, slash);
-  return domain === 'kubernetes.io' || domain.endsWith('.kubernetes.io') || domain === 'k8s.io' || domain.endsWith('.k8s.io');
+  return (
+    domain === 'kubernetes.io' || domain.endsWith('.kubernetes.io') || domain === 'k8s.io' || domain.endsWith('.k8s.io')
+  );
 }
 
 function validateUserValidationRules(a: JWTAuthenticator, p: FieldPath): FieldError[] {

@@ -23,12 +23,16 @@ export interface AuthorizationValidationOptions {
  * `ValidateAuthorizationConfiguration` (after v1beta1 defaulting), reporting webhook errors under
  * `authorizers[i].webhook.` (Kubernetes prints them without the `webhook` segment).
  */
-export function validateAuthorizationConfiguration(c: AuthorizationConfiguration, options: AuthorizationValidationOptions = {}): FieldError[] {
+export function validateAuthorizationConfiguration(
+  c: AuthorizationConfiguration,
+  options: AuthorizationValidationOptions = {},
+): FieldError[] {
   const known = [...(options.knownTypes ?? knownAuthorizerTypes)].sort();
   const repeatable = new Set(options.repeatableTypes ?? repeatableAuthorizerTypes);
   const errs: FieldError[] = [];
   const authorizers = c.authorizers ?? [];
-  if (authorizers.length === 0) errs.push(required(FieldPath.root('authorizers'), 'at least one authorization mode must be defined'));
+  if (authorizers.length === 0)
+    errs.push(required(FieldPath.root('authorizers'), 'at least one authorization mode must be defined'));
 
   const seenTypes = new Set<string>();
   const seenNames = new Set<string>();
@@ -54,7 +58,8 @@ export function validateAuthorizationConfiguration(c: AuthorizationConfiguration
     else if (seenNames.has(name)) errs.push(duplicate(p.child('name'), name));
     else {
       const reasons = isDNS1123Subdomain(name);
-      if (reasons.length) errs.push(invalid(p.child('name'), name, `authorizer name is invalid: ${reasons.join(', ')}`));
+      if (reasons.length)
+        errs.push(invalid(p.child('name'), name, `authorizer name is invalid: ${reasons.join(', ')}`));
     }
     seenNames.add(name);
 
@@ -75,7 +80,8 @@ export function validateWebhookConfiguration(c: WebhookConfiguration, p: FieldPa
   const errs: FieldError[] = [];
   const timeout = c.timeout ?? 0;
   if (timeout === 0) errs.push(required(p.child('timeout')));
-  else if (timeout > maxTimeout || timeout < 0) errs.push(invalid(p.child('timeout'), formatDuration(timeout), 'must be > 0s and <= 30s'));
+  else if (timeout > maxTimeout || timeout < 0)
+    errs.push(invalid(p.child('timeout'), formatDuration(timeout), 'must be > 0s and <= 30s'));
 
   for (const f of ['authorizedTTL', 'unauthorizedTTL'] as const) {
     const ttl = c[f] ?? 0;
@@ -92,14 +98,18 @@ export function validateWebhookConfiguration(c: WebhookConfiguration, p: FieldPa
   const conditions = c.matchConditions ?? [];
   const mcVersion = c.matchConditionSubjectAccessReviewVersion ?? '';
   if (mcVersion === '') {
-    if (conditions.length > 0) errs.push(required(p.child('matchConditionSubjectAccessReviewVersion'), 'required if match conditions are specified'));
+    if (conditions.length > 0)
+      errs.push(
+        required(p.child('matchConditionSubjectAccessReviewVersion'), 'required if match conditions are specified'),
+      );
   } else if (mcVersion !== 'v1') {
     errs.push(notSupported(p.child('matchConditionSubjectAccessReviewVersion'), mcVersion, ['v1']));
   }
 
   const policy = c.failurePolicy ?? '';
   if (policy === '') errs.push(required(p.child('failurePolicy')));
-  else if (policy !== 'NoOpinion' && policy !== 'Deny') errs.push(notSupported(p.child('failurePolicy'), policy, ['NoOpinion', 'Deny']));
+  else if (policy !== 'NoOpinion' && policy !== 'Deny')
+    errs.push(notSupported(p.child('failurePolicy'), policy, ['NoOpinion', 'Deny']));
 
   errs.push(...validateConnectionInfo(c, p.child('connectionInfo')));
   errs.push(...validateMatchConditions(conditions, p.child('matchConditions')));
@@ -116,7 +126,9 @@ function validateConnectionInfo(c: WebhookConfiguration, p: FieldPath): FieldErr
   const fp = p.child(fileField);
   const errs: FieldError[] = [];
   if (info.platformConfigFile !== undefined && info.kubeConfigFile !== undefined) {
-    errs.push(invalid(p.child('kubeConfigFile'), info.kubeConfigFile, 'may not be set together with platformConfigFile'));
+    errs.push(
+      invalid(p.child('kubeConfigFile'), info.kubeConfigFile, 'may not be set together with platformConfigFile'),
+    );
   }
   switch (type) {
     case '':
@@ -142,7 +154,10 @@ function validateConnectionInfo(c: WebhookConfiguration, p: FieldPath): FieldErr
   return errs;
 }
 
-function validateMatchConditions(conditions: NonNullable<WebhookConfiguration['matchConditions']>, p: FieldPath): FieldError[] {
+function validateMatchConditions(
+  conditions: NonNullable<WebhookConfiguration['matchConditions']>,
+  p: FieldPath,
+): FieldError[] {
   if (conditions.length > maxMatchConditions) return [tooMany(p, conditions.length, maxMatchConditions)];
   const errs: FieldError[] = [];
   const seen = new Set<string>();

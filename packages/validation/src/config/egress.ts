@@ -36,11 +36,13 @@ function validateConnection(c: Connection, p: FieldPath): FieldError[] {
   const tp = p.child('transport');
   switch (c.proxyProtocol) {
     case 'Direct':
-      if (transport !== undefined && transport !== null) errs.push(invalid(tp, 'direct', 'config must be absent for direct connect'));
+      if (transport !== undefined && transport !== null)
+        errs.push(invalid(tp, 'direct', 'config must be absent for direct connect'));
       break;
     case 'HTTPConnect':
       if (!transport) errs.push(required(tp, 'transport must be set for HTTPConnect'));
-      else if (transport.tcp && transport.uds) errs.push(invalid(tp.child('tcp'), transport.tcp, 'TCP and UDS cannot both be set'));
+      else if (transport.tcp && transport.uds)
+        errs.push(invalid(tp.child('tcp'), transport.tcp, 'TCP and UDS cannot both be set'));
       else if (!transport.tcp && !transport.uds) errs.push(required(tp.child('tcp'), 'One of TCP or UDS must be set'));
       else if (transport.tcp) errs.push(...validateTCP(transport.tcp, tp.child('tcp')));
       else if (transport.uds && !transport.uds.udsName) {
@@ -50,7 +52,8 @@ function validateConnection(c: Connection, p: FieldPath): FieldError[] {
     case 'GRPC':
       if (!transport) errs.push(required(tp, 'transport must be set for GRPC'));
       else if (!transport.uds) errs.push(required(tp.child('uds'), 'UDS must be set with GRPC'));
-      else if (!transport.uds.udsName) errs.push(invalid(tp.child('uds', 'udsName'), 'nil', 'must be present for UDS connections'));
+      else if (!transport.uds.udsName)
+        errs.push(invalid(tp.child('uds', 'udsName'), 'nil', 'must be present for UDS connections'));
       break;
     default:
       errs.push(notSupported(p.child('proxyProtocol'), c.proxyProtocol ?? '', ['Direct', 'HTTPConnect', 'GRPC']));
@@ -64,15 +67,20 @@ function validateTCP(tcp: TCPTransport, p: FieldPath): FieldError[] {
   const tls = tcp.tlsConfig;
   const tlsPath = p.child('tlsConfig');
   if (url.startsWith('http://')) {
-    if (tls !== undefined && tls !== null) errs.push(invalid(tlsPath, 'nil', 'config must not be present when using HTTP'));
+    if (tls !== undefined && tls !== null)
+      errs.push(invalid(tlsPath, 'nil', 'config must not be present when using HTTP'));
   } else if (url.startsWith('https://')) {
     if (!tls) errs.push(required(tlsPath, 'TLSConfig must be present when using HTTPS'));
     else {
-      if (tls.caBundle && !fileExists(tls.caBundle)) errs.push(invalid(tlsPath.child('caBundle'), tls.caBundle, 'TLS config ca bundle does not exist'));
+      if (tls.caBundle && !fileExists(tls.caBundle))
+        errs.push(invalid(tlsPath.child('caBundle'), tls.caBundle, 'TLS config ca bundle does not exist'));
       if (!tls.clientCert) errs.push(invalid(tlsPath.child('clientCert'), 'nil', 'Using TLS requires clientCert'));
-      else if (!fileExists(tls.clientCert)) errs.push(invalid(tlsPath.child('clientCert'), tls.clientCert, 'TLS client cert does not exist'));
-      if (!tls.clientKey) errs.push(invalid(tlsPath.child('clientKey'), 'nil', 'Using TLS requires requires clientKey'));
-      else if (!fileExists(tls.clientKey)) errs.push(invalid(tlsPath.child('clientKey'), tls.clientKey, 'TLS client key does not exist'));
+      else if (!fileExists(tls.clientCert))
+        errs.push(invalid(tlsPath.child('clientCert'), tls.clientCert, 'TLS client cert does not exist'));
+      if (!tls.clientKey)
+        errs.push(invalid(tlsPath.child('clientKey'), 'nil', 'Using TLS requires requires clientKey'));
+      else if (!fileExists(tls.clientKey))
+        errs.push(invalid(tlsPath.child('clientKey'), tls.clientKey, 'TLS client key does not exist'));
     }
   } else {
     errs.push(invalid(p.child('url'), url, 'supported connection protocols are http:// and https://'));

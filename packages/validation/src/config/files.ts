@@ -7,7 +7,13 @@ export function statFile(path: string): { stats?: Stats; error?: string } {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const reason =
-      code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'not a directory' : (e as Error).message;
+      code === 'ENOENT'
+        ? 'no such file or directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'ENOTDIR'
+            ? 'not a directory'
+            : (e as Error).message;
     return { error: `stat ${path}: ${reason}` };
   }
 }

@@ -1,4 +1,8 @@
-export { validateAuthenticationConfiguration, validateJWTAuthenticator, maxJWTAuthenticators } from './authentication.js';
+export {
+  validateAuthenticationConfiguration,
+  validateJWTAuthenticator,
+  maxJWTAuthenticators,
+} from './authentication.js';
 export type { AuthenticationValidationOptions } from './authentication.js';
 export {
   validateAuthorizationConfiguration,

@@ -17,6 +17,7 @@ export function isDomainPrefixedPath(path: FieldPath, value: string): FieldError
   const host = value.slice(0, slash);
   const errs = isDNS1123Subdomain(host).map((e) => invalid(path, host, e));
   const rest = value.slice(slash + 1);
-  if (!httpPathRe.test(rest)) errs.push(invalid(path, rest, `Invalid path (regex used for validation is '${httpPathFmt}')`));
+  if (!httpPathRe.test(rest))
+    errs.push(invalid(path, rest, `Invalid path (regex used for validation is '${httpPathFmt}')`));
   return errs;
 }

@@ -12,7 +12,8 @@ export function validateTracingConfiguration(c: TracingConfiguration): FieldErro
   const rp = FieldPath.root('samplingRatePerMillion');
   if (rate !== undefined && rate !== null) {
     if (rate < 0) errs.push(invalid(rp, rate, 'sampling rate must be positive'));
-    if (rate > maxSamplingRatePerMillion) errs.push(invalid(rp, rate, 'sampling rate per million must be less than or equal to one million'));
+    if (rate > maxSamplingRatePerMillion)
+      errs.push(invalid(rp, rate, 'sampling rate per million must be less than or equal to one million'));
   }
   if (c.endpoint !== undefined && c.endpoint !== null) {
     const ep = FieldPath.root('endpoint');

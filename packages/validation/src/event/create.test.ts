@@ -9,7 +9,13 @@ const subdomainMsg =
 /** The internal form of an events.k8s.io/v1 Event as client-go's events library creates it. */
 const v1Event = (over: Partial<CoreEvent> = {}): CoreEvent => ({
   metadata: { name: 'nginx-7c5ddbdf54-x8f9k.17d0a4b2c3d4e5f6', namespace: 'default' },
-  involvedObject: { kind: 'Pod', namespace: 'default', name: 'nginx-7c5ddbdf54-x8f9k', uid: 'b6f1c2a5', apiVersion: 'v1' },
+  involvedObject: {
+    kind: 'Pod',
+    namespace: 'default',
+    name: 'nginx-7c5ddbdf54-x8f9k',
+    uid: 'b6f1c2a5',
+    apiVersion: 'v1',
+  },
   eventTime: '2024-01-02T03:04:05.123456Z',
   reportingComponent: 'kubelet',
   reportingInstance: 'node-1',
@@ -25,7 +31,9 @@ const core = (e: CoreEvent) => validateEventCreate(e, 'core/v1').map(String);
 describe('validateEventCreate through events.k8s.io/v1', () => {
   it('accepts a well-formed event, with or without a series', () => {
     expect(strict(v1Event())).toEqual([]);
-    expect(strict(v1Event({ type: 'Warning', series: { count: 2, lastObservedTime: '2024-01-02T03:05:05.000000Z' } }))).toEqual([]);
+    expect(
+      strict(v1Event({ type: 'Warning', series: { count: 2, lastObservedTime: '2024-01-02T03:05:05.000000Z' } })),
+    ).toEqual([]);
     expect(strict(v1Event({ message: '', related: { kind: 'Node', name: 'node-1' } }))).toEqual([]);
   });
 
@@ -40,19 +48,24 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
 
   it('limits the name to 253 characters', () => {
     const name = 'a'.repeat(254);
-    expect(strict(v1Event({ metadata: { name, namespace: 'default' } })))
-      .toEqual([`metadata.name: Invalid value: "${name}": must be no more than 253 characters`]);
+    expect(strict(v1Event({ metadata: { name, namespace: 'default' } }))).toEqual([
+      `metadata.name: Invalid value: "${name}": must be no more than 253 characters`,
+    ]);
   });
 
   it('requires a name or generateName', () => {
     const errs = validateEventCreate(v1Event({ metadata: { namespace: 'default' } }), 'events.k8s.io/v1');
     expect(errs.map(String)).toEqual(['metadata.name: Required value: name or generateName is required']);
     expect(errs.map((e) => e.type)).toEqual(['FieldValueRequired']);
-    expect(strict(v1Event({ metadata: { generateName: 'nginx-', name: 'nginx-x2b4z', namespace: 'default' } }))).toEqual([]);
+    expect(
+      strict(v1Event({ metadata: { generateName: 'nginx-', name: 'nginx-x2b4z', namespace: 'default' } })),
+    ).toEqual([]);
   });
 
   it('requires a namespace (Kubernetes "missing namespace in objectMeta")', () => {
-    expect(strict(v1Event({ metadata: { name: 'test' }, involvedObject: { kind: 'Node', name: 'n', apiVersion: 'v1' } }))).toEqual([
+    expect(
+      strict(v1Event({ metadata: { name: 'test' }, involvedObject: { kind: 'Node', name: 'n', apiVersion: 'v1' } })),
+    ).toEqual([
       'involvedObject.namespace: Invalid value: "": does not match event.namespace',
       `namespace: Invalid value: "": ${subdomainMsg}`,
       'metadata.namespace: Required value',
@@ -60,13 +73,20 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
   });
 
   it('checks the metadata namespace as a DNS label although the legacy rule allows a subdomain', () => {
-    const e = v1Event({ metadata: { name: 'x', namespace: 'team.a' }, involvedObject: { kind: 'Pod', namespace: 'team.a', name: 'p' } });
+    const e = v1Event({
+      metadata: { name: 'x', namespace: 'team.a' },
+      involvedObject: { kind: 'Pod', namespace: 'team.a', name: 'p' },
+    });
     expect(core(e)).toEqual([]);
     expect(strict(e)).toEqual(['metadata.namespace: Invalid value: "team.a": must not contain dots']);
   });
 
   it('validates labels, annotations and core finalizer names', () => {
-    expect(strict(v1Event({ metadata: { name: 'x', namespace: 'default', labels: { 'a/b/c': 'v' }, finalizers: ['mine'] } }))).toEqual([
+    expect(
+      strict(
+        v1Event({ metadata: { name: 'x', namespace: 'default', labels: { 'a/b/c': 'v' }, finalizers: ['mine'] } }),
+      ),
+    ).toEqual([
       "metadata.labels: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
       'metadata.finalizers[0]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified',
     ]);
@@ -77,8 +97,18 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
     const errs = validateEventCreate(v1Event({ eventTime: null }), 'events.k8s.io/v1');
     expect(errs.map(String)).toEqual(['eventTime: Required value']);
     expect(errs.map((e) => e.type)).toEqual(['FieldValueRequired']);
-    expect(strict(v1Event({ eventTime: undefined, involvedObject: { kind: 'Node', name: 'n' }, metadata: { name: 'x', namespace: 'kube-system' } })))
-      .toEqual(['involvedObject.namespace: Invalid value: "": does not match event.namespace', 'eventTime: Required value']);
+    expect(
+      strict(
+        v1Event({
+          eventTime: undefined,
+          involvedObject: { kind: 'Node', name: 'n' },
+          metadata: { name: 'x', namespace: 'kube-system' },
+        }),
+      ),
+    ).toEqual([
+      'involvedObject.namespace: Invalid value: "": does not match event.namespace',
+      'eventTime: Required value',
+    ]);
   });
 
   it.each([
@@ -113,10 +143,12 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
   });
 
   it('validates a series', () => {
-    expect(strict(v1Event({ series: { count: 0, lastObservedTime: '2024-01-02T03:04:05.000000Z' } })))
-      .toEqual(['series.count: Invalid value: "": should be at least 2']);
-    expect(strict(v1Event({ series: { count: 1, lastObservedTime: '2024-01-02T03:04:05.000000Z' } })))
-      .toEqual(['series.count: Invalid value: "": should be at least 2']);
+    expect(strict(v1Event({ series: { count: 0, lastObservedTime: '2024-01-02T03:04:05.000000Z' } }))).toEqual([
+      'series.count: Invalid value: "": should be at least 2',
+    ]);
+    expect(strict(v1Event({ series: { count: 1, lastObservedTime: '2024-01-02T03:04:05.000000Z' } }))).toEqual([
+      'series.count: Invalid value: "": should be at least 2',
+    ]);
     const errs = validateEventCreate(v1Event({ series: { count: 2 } }), 'events.k8s.io/v1');
     expect(errs.map(String)).toEqual(['series.lastObservedTime: Required value']);
     expect(errs.map((e) => [e.type, e.field])).toEqual([['FieldValueRequired', 'series.lastObservedTime']]);
@@ -139,7 +171,14 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
       source: { component: 'x' },
     });
     expect(validateEventCreate(e, 'events.k8s.io/v1').map((x) => x.field)).toEqual([
-      'reportingController', 'metadata.name', 'series.count', 'type', 'firstTimestamp', 'lastTimestamp', 'count', 'source',
+      'reportingController',
+      'metadata.name',
+      'series.count',
+      'type',
+      'firstTimestamp',
+      'lastTimestamp',
+      'count',
+      'source',
     ]);
   });
 });
@@ -147,13 +186,16 @@ describe('validateEventCreate through events.k8s.io/v1', () => {
 describe('validateEventCreateRequest (registry pipeline)', () => {
   it('runs the path-segment name check only when the Event rules pass', () => {
     const slash = v1Event({ metadata: { name: 'a/b', namespace: 'default' } });
-    expect(validateEventCreateRequest(slash, 'core/v1').map(String)).toEqual([`metadata.name: Invalid value: "a/b": may not contain '/'`]);
+    expect(validateEventCreateRequest(slash, 'core/v1').map(String)).toEqual([
+      `metadata.name: Invalid value: "a/b": may not contain '/'`,
+    ]);
     const both = v1Event({ metadata: { name: 'a/b', namespace: 'default' }, action: '' });
     expect(validateEventCreateRequest(both, 'core/v1').map(String)).toEqual(['action: Required value']);
   });
 
   it('requires a name on core/v1 too', () => {
-    expect(validateEventCreateRequest(v1Event({ metadata: { namespace: 'default' } }), 'core/v1').map(String))
-      .toEqual(['metadata.name: Required value: name or generateName is required']);
+    expect(validateEventCreateRequest(v1Event({ metadata: { namespace: 'default' } }), 'core/v1').map(String)).toEqual([
+      'metadata.name: Required value: name or generateName is required',
+    ]);
   });
 });

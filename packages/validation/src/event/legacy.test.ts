@@ -15,7 +15,14 @@ const oldStyle = (over: Partial<CoreEvent> = {}, ns = 'default', objNs: string |
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name: 'nginx-7c5ddbdf54-x8f9k.17d0a4b2c3d4e5f6', namespace: ns },
-  involvedObject: { kind: 'Pod', ...(objNs === null ? {} : { namespace: objNs }), name: 'nginx-7c5ddbdf54-x8f9k', uid: 'b6f1c2a5', apiVersion: 'v1', resourceVersion: '1234' },
+  involvedObject: {
+    kind: 'Pod',
+    ...(objNs === null ? {} : { namespace: objNs }),
+    name: 'nginx-7c5ddbdf54-x8f9k',
+    uid: 'b6f1c2a5',
+    apiVersion: 'v1',
+    resourceVersion: '1234',
+  },
   reason: 'Scheduled',
   message: 'Successfully assigned default/nginx-7c5ddbdf54-x8f9k to node-1',
   source: { component: 'default-scheduler' },
@@ -32,7 +39,12 @@ const oldStyle = (over: Partial<CoreEvent> = {}, ns = 'default', objNs: string |
 /** The internal form of an events.k8s.io/v1 Event as client-go's new events library posts it. */
 const newStyle = (over: Partial<CoreEvent> = {}, ns = 'kube-system', objNs?: string): CoreEvent => ({
   metadata: { name: 'node-1.17d0a4b2c3d4e5f6', namespace: ns },
-  involvedObject: { kind: 'Node', name: 'node-1', apiVersion: 'v1', ...(objNs === undefined ? {} : { namespace: objNs }) },
+  involvedObject: {
+    kind: 'Node',
+    name: 'node-1',
+    apiVersion: 'v1',
+    ...(objNs === undefined ? {} : { namespace: objNs }),
+  },
   eventTime: '2017-09-19T13:49:16.000000Z',
   reportingComponent: 'k8s.io/my-controller',
   reportingInstance: 'node-xyz',
@@ -43,7 +55,13 @@ const newStyle = (over: Partial<CoreEvent> = {}, ns = 'kube-system', objNs?: str
 
 const both = (e: CoreEvent) => {
   const c = validateEventCreate(e, 'core/v1').map(String);
-  expect(validateEventUpdate(e, { metadata: {}, involvedObject: {}, reportingComponent: '', reportingInstance: '' }, 'core/v1').map(String)).toEqual(c);
+  expect(
+    validateEventUpdate(
+      e,
+      { metadata: {}, involvedObject: {}, reportingComponent: '', reportingInstance: '' },
+      'core/v1',
+    ).map(String),
+  ).toEqual(c);
   return c;
 };
 const mismatch = (v: string) => `involvedObject.namespace: Invalid value: "${v}": does not match event.namespace`;
@@ -69,16 +87,30 @@ describe('legacy validation, case A (no eventTime)', () => {
   });
 
   it('checks nothing else: any type, count, reason or message length', () => {
-    expect(both(oldStyle({ type: 'Bogus', count: -4, reason: '', message: 'z'.repeat(5000), reportingComponent: 'not qualified!' }))).toEqual([]);
+    expect(
+      both(
+        oldStyle({
+          type: 'Bogus',
+          count: -4,
+          reason: '',
+          message: 'z'.repeat(5000),
+          reportingComponent: 'not qualified!',
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('limits the namespace to 253 characters', () => {
     const ns = 'a'.repeat(254);
-    expect(both(oldStyle({}, ns, ns))).toEqual([`namespace: Invalid value: "${ns}": must be no more than 253 characters`]);
+    expect(both(oldStyle({}, ns, ns))).toEqual([
+      `namespace: Invalid value: "${ns}": must be no more than 253 characters`,
+    ]);
   });
 
   it('reports the error type and field', () => {
-    expect(legacyValidateEvent(oldStyle({}, 'foo', 'bar')).map((e) => [e.type, e.field, e.badValue])).toEqual([['FieldValueInvalid', 'involvedObject.namespace', 'bar']]);
+    expect(legacyValidateEvent(oldStyle({}, 'foo', 'bar')).map((e) => [e.type, e.field, e.badValue])).toEqual([
+      ['FieldValueInvalid', 'involvedObject.namespace', 'bar'],
+    ]);
   });
 });
 
@@ -110,14 +142,21 @@ describe('legacy validation, case B (eventTime set)', () => {
   it('a missing reportingComponent is treated as empty', () => {
     const e = newStyle();
     delete (e as Partial<CoreEvent>).reportingComponent;
-    expect(legacyValidateEvent(e).map((x) => x.field)).toEqual(['reportingController', 'reportingController', 'reportingController']);
+    expect(legacyValidateEvent(e).map((x) => x.field)).toEqual([
+      'reportingController',
+      'reportingController',
+      'reportingController',
+    ]);
   });
 
   it.each([
     ['my-contr@ller', [`reportingController: Invalid value: "my-contr@ller": ${namePartMsg}`]],
     ['kubelet', []],
     ['example.com/' + 'c'.repeat(63), []],
-    ['c'.repeat(64), [`reportingController: Invalid value: "${'c'.repeat(64)}": name part must be no more than 63 bytes`]],
+    [
+      'c'.repeat(64),
+      [`reportingController: Invalid value: "${'c'.repeat(64)}": name part must be no more than 63 bytes`],
+    ],
     ['/kubelet', ['reportingController: Invalid value: "/kubelet": prefix part must be non-empty']],
   ])('reportingController %j', (rc, want) => {
     expect(both(newStyle({ reportingComponent: rc }))).toEqual(want);
@@ -132,23 +171,29 @@ describe('legacy validation, case B (eventTime set)', () => {
     expect(legacyValidateEvent(missing).map(String)).toEqual([`${f}: Required value`]);
   });
 
-  it.each(['reportingInstance', 'action', 'reason'] as const)('%s has at most 128 UTF-8 bytes, printed with the literal ""', (f) => {
-    const over = (v: string) => legacyValidateEvent(newStyle({ [f]: v })).map(String);
-    const tooLong = [`${f}: Invalid value: "": can have at most 128 characters`];
-    expect(over('x'.repeat(128))).toEqual([]);
-    expect(over('x'.repeat(129))).toEqual(tooLong);
-    expect(over('é'.repeat(64))).toEqual([]); // 128 bytes
-    expect(over('é'.repeat(65))).toEqual(tooLong); // 65 characters, 130 bytes
-    expect(over('事'.repeat(42) + 'xx')).toEqual([]); // 128 bytes
-    expect(over('事'.repeat(43))).toEqual(tooLong); // 43 characters, 129 bytes
-    expect(over('😀'.repeat(32))).toEqual([]); // 128 bytes, 64 UTF-16 units
-    expect(over('😀'.repeat(32) + 'x')).toEqual(tooLong);
-    expect(legacyValidateEvent(newStyle({ [f]: 'x'.repeat(129) })).map((e) => [e.type, e.field, e.badValue])).toEqual([['FieldValueInvalid', f, '']]);
-  });
+  it.each(['reportingInstance', 'action', 'reason'] as const)(
+    '%s has at most 128 UTF-8 bytes, printed with the literal ""',
+    (f) => {
+      const over = (v: string) => legacyValidateEvent(newStyle({ [f]: v })).map(String);
+      const tooLong = [`${f}: Invalid value: "": can have at most 128 characters`];
+      expect(over('x'.repeat(128))).toEqual([]);
+      expect(over('x'.repeat(129))).toEqual(tooLong);
+      expect(over('é'.repeat(64))).toEqual([]); // 128 bytes
+      expect(over('é'.repeat(65))).toEqual(tooLong); // 65 characters, 130 bytes
+      expect(over('事'.repeat(42) + 'xx')).toEqual([]); // 128 bytes
+      expect(over('事'.repeat(43))).toEqual(tooLong); // 43 characters, 129 bytes
+      expect(over('😀'.repeat(32))).toEqual([]); // 128 bytes, 64 UTF-16 units
+      expect(over('😀'.repeat(32) + 'x')).toEqual(tooLong);
+      expect(legacyValidateEvent(newStyle({ [f]: 'x'.repeat(129) })).map((e) => [e.type, e.field, e.badValue])).toEqual(
+        [['FieldValueInvalid', f, '']],
+      );
+    },
+  );
 
   it('the Kubernetes "too long reporting instance" case', () => {
-    expect(both(newStyle({ reportingInstance: 'node-xyz' + 'z'.repeat(140) })))
-      .toEqual(['reportingInstance: Invalid value: "": can have at most 128 characters']);
+    expect(both(newStyle({ reportingInstance: 'node-xyz' + 'z'.repeat(140) }))).toEqual([
+      'reportingInstance: Invalid value: "": can have at most 128 characters',
+    ]);
   });
 
   it('message (note) has at most 1024 UTF-8 bytes and may be empty', () => {
@@ -165,17 +210,14 @@ describe('legacy validation, case B (eventTime set)', () => {
   it('reports every failure together, with the DNS check last', () => {
     // Kubernetes' "missing namespace" case, which also lacks action.
     const e = newStyle({ action: '' }, '', undefined);
-    expect(both(e)).toEqual([
-      mismatch(''),
-      'action: Required value',
-      `namespace: Invalid value: "": ${subdomainMsg}`,
-    ]);
+    expect(both(e)).toEqual([mismatch(''), 'action: Required value', `namespace: Invalid value: "": ${subdomainMsg}`]);
   });
 });
 
 describe('aggregate message', () => {
   it('formats like Kubernetes', () => {
-    expect(aggregateMessage(legacyValidateEvent(newStyle({ action: '', reason: '' }))))
-      .toBe('[action: Required value, reason: Required value]');
+    expect(aggregateMessage(legacyValidateEvent(newStyle({ action: '', reason: '' })))).toBe(
+      '[action: Required value, reason: Required value]',
+    );
   });
 });

@@ -28,7 +28,8 @@ export function legacyValidateEvent(event: CoreEvent): FieldError[] {
   const errs: FieldError[] = [];
   const ns = event.metadata?.namespace ?? '';
   const objNs = event.involvedObject?.namespace ?? '';
-  const mismatch = () => invalid(FieldPath.root('involvedObject', 'namespace'), objNs, 'does not match event.namespace');
+  const mismatch = () =>
+    invalid(FieldPath.root('involvedObject', 'namespace'), objNs, 'does not match event.namespace');
   if (isZeroTime(event.eventTime)) {
     if (objNs ? ns !== objNs : ns !== '' && ns !== 'default') errs.push(mismatch());
   } else {

@@ -31,18 +31,32 @@ export function validateEventUpdate(
   if (!deepEqual(seriesKey(newEvent.series), seriesKey(oldEvent.series))) errs.push(...validateEventSeries(newEvent));
 
   const same = (name: string, pick: (e: CoreEvent) => unknown, print?: (e: CoreEvent) => unknown) =>
-    errs.push(...validateImmutableField(pick(newEvent), pick(oldEvent), FieldPath.root(name), (print ?? pick)(newEvent)));
+    errs.push(
+      ...validateImmutableField(pick(newEvent), pick(oldEvent), FieldPath.root(name), (print ?? pick)(newEvent)),
+    );
   const str = (v: string | undefined) => v ?? '';
   same('involvedObject', (e) => goObjectReference(e.involvedObject));
   same('reason', (e) => str(e.reason));
   same('message', (e) => str(e.message));
   same('source', (e) => goEventSource(e.source));
-  same('firstTimestamp', (e) => timeKey(e.firstTimestamp), (e) => goTime(e.firstTimestamp));
-  same('lastTimestamp', (e) => timeKey(e.lastTimestamp), (e) => goTime(e.lastTimestamp));
+  same(
+    'firstTimestamp',
+    (e) => timeKey(e.firstTimestamp),
+    (e) => goTime(e.firstTimestamp),
+  );
+  same(
+    'lastTimestamp',
+    (e) => timeKey(e.lastTimestamp),
+    (e) => goTime(e.lastTimestamp),
+  );
   same('count', (e) => e.count ?? 0);
   same('reason', (e) => str(e.reason));
   same('type', (e) => str(e.type));
-  same('eventTime', (e) => timeKey(e.eventTime), (e) => goMicroTime(e.eventTime));
+  same(
+    'eventTime',
+    (e) => timeKey(e.eventTime),
+    (e) => goMicroTime(e.eventTime),
+  );
   same('action', (e) => str(e.action));
   same('related', (e) => goRelated(e.related));
   same('reportingController', reportingController);

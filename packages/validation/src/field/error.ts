@@ -70,7 +70,26 @@ export class FieldError {
 
   /** The bad value as plain JSON data (undefined when omitted). */
   jsonValue(): unknown {
-    return this.badValue === omitValue ? undefined : this.badValue ?? null;
+    if (this.badValue instanceof GoLiteral) return this.badValue.value;
+    return this.badValue === omitValue ? undefined : (this.badValue ?? null);
+  }
+}
+
+/**
+ * A bad value that prints as Go prints it with `%#v` (for example `[]string{"a"}`), for the
+ * values Kubernetes passes as typed slices or structs.
+ */
+export class GoLiteral {
+  readonly text: string;
+  readonly value: unknown;
+  constructor(text: string, value: unknown) {
+    this.text = text;
+    this.value = value;
+  }
+
+  /** A `[]string` as `%#v` prints it. */
+  static strings(values: readonly string[]): GoLiteral {
+    return new GoLiteral(`[]string{${values.map((v) => goQuote(v)).join(', ')}}`, values);
   }
 }
 
@@ -79,6 +98,7 @@ export class FieldError {
  * bools bare, everything else (including nil) as `json.Marshal` output, so nil prints `null`.
  */
 export function formatBadValue(value: unknown): string {
+  if (value instanceof GoLiteral) return value.text;
   switch (typeof value) {
     case 'string':
       return goQuote(value);
@@ -92,8 +112,15 @@ export function formatBadValue(value: unknown): string {
 }
 
 const goEscapes: Readonly<Record<string, string>> = {
-  '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v',
-  '"': '\\"', '\\': '\\\\',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
 };
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -120,7 +147,8 @@ export function goQuote(s: string): string {
 /** Go's `json.Marshal` text for plain data: HTML-safe escapes, invalid UTF-16 as U+FFFD. */
 export function goJSON(value: unknown): string {
   const s = JSON.stringify(value === undefined ? null : value, (_k, v: unknown) =>
-    typeof v === 'string' ? wellFormed(v) : v);
+    typeof v === 'string' ? wellFormed(v) : v,
+  );
   return s.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -141,10 +169,20 @@ export const notFound = (p: FieldPath | string, value: unknown): FieldError =>
   new FieldError('FieldValueNotFound', p, value);
 /** `field.TooLong`: Go prints `Too long: may not be more than N bytes` (or `must have at most N bytes`). */
 export const tooLong = (p: FieldPath | string, value: unknown, max: number): FieldError =>
-  new FieldError('FieldValueTooLong', p, value, max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long');
+  new FieldError(
+    'FieldValueTooLong',
+    p,
+    value,
+    max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long',
+  );
 /** `field.TooMany` */
 export const tooMany = (p: FieldPath | string, actual: number, max: number): FieldError =>
-  new FieldError('FieldValueTooMany', p, actual >= 0 ? actual : omitValue, max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items');
+  new FieldError(
+    'FieldValueTooMany',
+    p,
+    actual >= 0 ? actual : omitValue,
+    max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items',
+  );
 /** `field.InternalError` */
 export const internalError = (p: FieldPath | string, err: Error | string): FieldError =>
   new FieldError('InternalError', p, omitValue, typeof err === 'string' ? err : err.message);

@@ -25,7 +25,9 @@ export const isDNS1123Label = rememberValid(function isDNS1123Label(value: strin
   const errs: string[] = [];
   if (goLen(value) > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
   if (!labelRe.test(value)) {
-    errs.push(subdomainRe.test(value) ? 'must not contain dots' : regexError(labelMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+    errs.push(
+      subdomainRe.test(value) ? 'must not contain dots' : regexError(labelMsg, dns1123LabelFmt, 'my-name', '123-abc'),
+    );
   }
   return errs;
 });

@@ -17,8 +17,9 @@ export function validateFinalizers(finalizers: readonly string[] | undefined, pa
   const errs: FieldError[] = [];
   for (const f of list) errs.push(...isQualifiedName(f).map((m) => invalid(path, f, m)));
   if (list.includes(finalizerOrphanDependents) && list.includes(finalizerDeleteDependents)) {
-    errs.push(invalid(path, list,
-      `finalizer ${finalizerOrphanDependents} and ${finalizerDeleteDependents} cannot be both set`));
+    errs.push(
+      invalid(path, list, `finalizer ${finalizerOrphanDependents} and ${finalizerDeleteDependents} cannot be both set`),
+    );
   }
   return errs;
 }
@@ -31,7 +32,8 @@ export function validateKubeFinalizerNames(finalizers: readonly string[] | undef
   return (finalizers ?? []).flatMap((f, i) =>
     !f.includes('/') && !standardFinalizers.has(f)
       ? [invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified')]
-      : []);
+      : [],
+  );
 }
 
 /** Go's `%#v` of a `[]string`: `[]string{"a", "b"}`. */
@@ -46,6 +48,11 @@ export function validateNoNewFinalizers(
   const old = new Set(oldFinalizers ?? []);
   const extra = [...new Set((newFinalizers ?? []).filter((f) => !old.has(f)))].sort();
   return extra.length
-    ? [forbidden(path, `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`)]
+    ? [
+        forbidden(
+          path,
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`,
+        ),
+      ]
     : [];
 }

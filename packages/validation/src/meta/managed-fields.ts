@@ -28,16 +28,21 @@ export function validateFieldManager(manager: string, path: FieldPath): FieldErr
 }
 
 /** `ValidateManagedFields`: operation Apply|Update, fieldsType FieldsV1, a sane manager and subresource. */
-export function validateManagedFields(entries: readonly ManagedFieldsEntry[] | undefined, path: FieldPath): FieldError[] {
+export function validateManagedFields(
+  entries: readonly ManagedFieldsEntry[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   (entries ?? []).forEach((e, i) => {
     const p = path.index(i);
     const op: string = e.operation ?? '';
     if (op === '') errs.push(required(p.child('operation'), 'must not be empty'));
     else if (op !== 'Apply' && op !== 'Update') errs.push(notSupported(p.child('operation'), op, ['Apply', 'Update']));
-    if (e.fieldsType && e.fieldsType !== 'FieldsV1') errs.push(invalid(p.child('fieldsType'), e.fieldsType, 'must be `FieldsV1`'));
+    if (e.fieldsType && e.fieldsType !== 'FieldsV1')
+      errs.push(invalid(p.child('fieldsType'), e.fieldsType, 'must be `FieldsV1`'));
     errs.push(...validateFieldManager(e.manager ?? '', p.child('manager')));
-    if (goLen(e.subresource ?? '') > maxSubresourceNameLength) errs.push(tooLong(p.child('subresource'), '', maxSubresourceNameLength));
+    if (goLen(e.subresource ?? '') > maxSubresourceNameLength)
+      errs.push(tooLong(p.child('subresource'), '', maxSubresourceNameLength));
   });
   return errs;
 }

@@ -18,9 +18,12 @@ describe('isDNS1123Subdomain', () => {
   it.each(['a', 'example.com', 'kube-system', '1-2.3', 'a'.repeat(253)])('accepts %s', (v) => {
     expect(isDNS1123Subdomain(v)).toEqual([]);
   });
-  it.each(['', 'A', 'a_b', '-a', 'a-', 'a..b', '.a', 'aoeu-_-aoeu', 'ünicode'])('rejects %j with the regex text', (v) => {
-    expect(isDNS1123Subdomain(v)).toEqual([subdomainMsg]);
-  });
+  it.each(['', 'A', 'a_b', '-a', 'a-', 'a..b', '.a', 'aoeu-_-aoeu', 'ünicode'])(
+    'rejects %j with the regex text',
+    (v) => {
+      expect(isDNS1123Subdomain(v)).toEqual([subdomainMsg]);
+    },
+  );
   it('limits the length to 253 bytes, counting UTF-8 bytes', () => {
     expect(isDNS1123Subdomain('a'.repeat(254))).toEqual(['must be no more than 253 characters']);
     expect(isDNS1123Subdomain('é'.repeat(127))).toEqual(['must be no more than 253 characters', subdomainMsg]);
@@ -32,7 +35,8 @@ describe('isDNS1123Subdomain', () => {
 
 describe('isDNS1123Label', () => {
   it('accepts labels', () => expect(isDNS1123Label('my-name')).toEqual([]));
-  it('says "must not contain dots" for a subdomain', () => expect(isDNS1123Label('my.ns')).toEqual(['must not contain dots']));
+  it('says "must not contain dots" for a subdomain', () =>
+    expect(isDNS1123Label('my.ns')).toEqual(['must not contain dots']));
   it('prints the label regex otherwise', () => expect(isDNS1123Label('My_ns')).toEqual([labelMsg]));
   it('limits to 63', () => {
     expect(isDNS1123Label('a'.repeat(63))).toEqual([]);
@@ -41,8 +45,16 @@ describe('isDNS1123Label', () => {
 });
 
 describe('isQualifiedName', () => {
-  it.each(['kubelet', 'k8s.io/my-controller', 'MyName', 'my.name', '123-abc', 'a_b', 'example.com/A.b-c_d', 'a'.repeat(63)])(
-    'accepts %s', (v) => expect(isQualifiedName(v)).toEqual([]));
+  it.each([
+    'kubelet',
+    'k8s.io/my-controller',
+    'MyName',
+    'my.name',
+    '123-abc',
+    'a_b',
+    'example.com/A.b-c_d',
+    'a'.repeat(63),
+  ])('accepts %s', (v) => expect(isQualifiedName(v)).toEqual([]));
   it('gives two messages for ""', () => {
     expect(isQualifiedName('')).toEqual(['name part must be non-empty', namePartMsg]);
   });
@@ -75,8 +87,15 @@ describe('isValidLabelValue', () => {
 });
 
 describe('path segment names', () => {
-  it.each([['.', ["may not be '.'"]], ['..', ["may not be '..'"]], ['a/b', ["may not contain '/'"]], ['a%b', ["may not contain '%'"]],
-    ['a/%', ["may not contain '/'", "may not contain '%'"]], ['Upper.Case_ok', []], ['', []]] as const)('%j', (v, want) => {
+  it.each([
+    ['.', ["may not be '.'"]],
+    ['..', ["may not be '..'"]],
+    ['a/b', ["may not contain '/'"]],
+    ['a%b', ["may not contain '%'"]],
+    ['a/%', ["may not contain '/'", "may not contain '%'"]],
+    ['Upper.Case_ok', []],
+    ['', []],
+  ] as const)('%j', (v, want) => {
     expect(isPathSegmentName(v)).toEqual(want);
   });
   it('a prefix may be . or ..', () => {

@@ -21,9 +21,17 @@ describe('validateObjectMetaUpdate', () => {
     ['name', 'other', 'metadata.name: Invalid value: "other": field is immutable'],
     ['namespace', 'kube-system', 'metadata.namespace: Invalid value: "kube-system": field is immutable'],
     ['uid', 'x', 'metadata.uid: Invalid value: "x": field is immutable'],
-    ['creationTimestamp', '2024-01-02T03:04:06Z', 'metadata.creationTimestamp: Invalid value: "2024-01-02T03:04:06Z": field is immutable'],
+    [
+      'creationTimestamp',
+      '2024-01-02T03:04:06Z',
+      'metadata.creationTimestamp: Invalid value: "2024-01-02T03:04:06Z": field is immutable',
+    ],
     ['creationTimestamp', null, 'metadata.creationTimestamp: Invalid value: null: field is immutable'],
-    ['deletionTimestamp', '2024-01-02T03:04:06+01:00', 'metadata.deletionTimestamp: Invalid value: "2024-01-02T02:04:06Z": field is immutable'],
+    [
+      'deletionTimestamp',
+      '2024-01-02T03:04:06+01:00',
+      'metadata.deletionTimestamp: Invalid value: "2024-01-02T02:04:06Z": field is immutable',
+    ],
     ['deletionGracePeriodSeconds', 30, 'metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable'],
   ] as const)('%s is immutable', (field, value, want) => {
     const errs = validateObjectMetaUpdate({ ...old, [field]: value }, old);
@@ -40,15 +48,21 @@ describe('validateObjectMetaUpdate', () => {
   });
 
   it('requires a resourceVersion', () => {
-    expect(lines({ ...old, resourceVersion: '' })).toEqual(['metadata.resourceVersion: Invalid value: "": must be specified for an update']);
+    expect(lines({ ...old, resourceVersion: '' })).toEqual([
+      'metadata.resourceVersion: Invalid value: "": must be specified for an update',
+    ]);
   });
 
   it('does not let generation decrease', () => {
-    expect(lines({ ...old, generation: 1 }, { ...old, generation: 2 })).toEqual(['metadata.generation: Invalid value: 1: must not be decremented']);
+    expect(lines({ ...old, generation: 1 }, { ...old, generation: 2 })).toEqual([
+      'metadata.generation: Invalid value: 1: must not be decremented',
+    ]);
   });
 
   it('re-validates labels', () => {
-    expect(lines({ ...old, labels: { app: 'a b' } })[0]).toMatch(/^metadata\.labels: Invalid value: "a b": a valid label must be/);
+    expect(lines({ ...old, labels: { app: 'a b' } })[0]).toMatch(
+      /^metadata\.labels: Invalid value: "a b": a valid label must be/,
+    );
   });
 
   it('forbids new finalizers on an object being deleted', () => {

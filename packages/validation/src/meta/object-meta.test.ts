@@ -16,7 +16,13 @@ const base: ObjectMeta = { name: 'nginx.17d0a4b2c3', namespace: 'default' };
 
 describe('validateObjectMeta', () => {
   it('accepts typical event metadata', () => {
-    expect(lines({ ...base, labels: { app: 'nginx', 'app.kubernetes.io/name': '' }, annotations: { 'Example.com/Note': 'x' } })).toEqual([]);
+    expect(
+      lines({
+        ...base,
+        labels: { app: 'nginx', 'app.kubernetes.io/name': '' },
+        annotations: { 'Example.com/Note': 'x' },
+      }),
+    ).toEqual([]);
   });
 
   it('requires name or generateName', () => {
@@ -31,8 +37,9 @@ describe('validateObjectMeta', () => {
     expect(errs.map(String)).toEqual([`metadata.name: Invalid value: "Nginx.X": ${subdomainMsg}`]);
     expect(errs.map((e) => e.type)).toEqual(['FieldValueInvalid']);
     expect(lines({ ...base, name: 'Nginx.X' }, { namespaced: true, nameFn: nameIsPathSegment })).toEqual([]);
-    expect(lines({ ...base, name: 'a/b' }, { namespaced: true, nameFn: nameIsPathSegment }))
-      .toEqual([`metadata.name: Invalid value: "a/b": may not contain '/'`]);
+    expect(lines({ ...base, name: 'a/b' }, { namespaced: true, nameFn: nameIsPathSegment })).toEqual([
+      `metadata.name: Invalid value: "a/b": may not contain '/'`,
+    ]);
   });
 
   it('checks generateName as a prefix (and still requires the generated name)', () => {
@@ -45,17 +52,25 @@ describe('validateObjectMeta', () => {
 
   it('requires a DNS-1123 label namespace when namespaced', () => {
     expect(lines({ name: 'a' })).toEqual(['metadata.namespace: Required value']);
-    expect(lines({ name: 'a', namespace: 'my.ns' })).toEqual(['metadata.namespace: Invalid value: "my.ns": must not contain dots']);
-    expect(lines({ name: 'a', namespace: 'x' }, { namespaced: false, nameFn: nameIsDNSSubdomain }))
-      .toEqual(['metadata.namespace: Forbidden: not allowed on this type']);
+    expect(lines({ name: 'a', namespace: 'my.ns' })).toEqual([
+      'metadata.namespace: Invalid value: "my.ns": must not contain dots',
+    ]);
+    expect(lines({ name: 'a', namespace: 'x' }, { namespaced: false, nameFn: nameIsDNSSubdomain })).toEqual([
+      'metadata.namespace: Forbidden: not allowed on this type',
+    ]);
   });
 
   it('rejects a negative generation', () => {
-    expect(lines({ ...base, generation: -1 })).toEqual(['metadata.generation: Invalid value: -1: must be greater than or equal to 0']);
+    expect(lines({ ...base, generation: -1 })).toEqual([
+      'metadata.generation: Invalid value: -1: must be greater than or equal to 0',
+    ]);
   });
 
   it('validates label keys and values at metadata.labels', () => {
-    const errs = validateObjectMeta({ ...base, labels: { 'bad key': 'ok', good: 'bad value', k: 'v'.repeat(64) } }, strict);
+    const errs = validateObjectMeta(
+      { ...base, labels: { 'bad key': 'ok', good: 'bad value', k: 'v'.repeat(64) } },
+      strict,
+    );
     expect(errs.map(String)).toEqual([
       `metadata.labels: Invalid value: "bad key": ${namePartMsg}`,
       `metadata.labels: Invalid value: "bad value": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
@@ -66,19 +81,24 @@ describe('validateObjectMeta', () => {
 
   it('limits a label value in UTF-8 bytes', () => {
     // 32 two-byte characters: 64 bytes. The regex fails too (non-ASCII).
-    expect(lines({ ...base, labels: { k: 'é'.repeat(32) } })[0]).toBe(`metadata.labels: Invalid value: "${'é'.repeat(32)}": must be no more than 63 bytes`);
+    expect(lines({ ...base, labels: { k: 'é'.repeat(32) } })[0]).toBe(
+      `metadata.labels: Invalid value: "${'é'.repeat(32)}": must be no more than 63 bytes`,
+    );
   });
 
   it('validates annotation keys case-insensitively and limits their total size', () => {
-    expect(lines({ ...base, annotations: { 'Example.COM/Key': 'v', 'a b': 'v' } }))
-      .toEqual([`metadata.annotations: Invalid value: "a b": ${namePartMsg}`]);
+    expect(lines({ ...base, annotations: { 'Example.COM/Key': 'v', 'a b': 'v' } })).toEqual([
+      `metadata.annotations: Invalid value: "a b": ${namePartMsg}`,
+    ]);
     const big = { k: 'x'.repeat(256 * 1024 - 1) };
     expect(lines({ ...base, annotations: big })).toEqual([]);
     const errs = validateObjectMeta({ ...base, annotations: { k: 'x'.repeat(256 * 1024) } }, strict);
     expect(errs.map(String)).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
     expect(errs.map((e) => e.type)).toEqual(['FieldValueTooLong']);
     // Multi-byte: 87382 three-byte characters + 1-byte key = 262147 bytes, under 262144 characters.
-    expect(lines({ ...base, annotations: { k: '事'.repeat(87382) } })).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
+    expect(lines({ ...base, annotations: { k: '事'.repeat(87382) } })).toEqual([
+      'metadata.annotations: Too long: may not be more than 262144 bytes',
+    ]);
   });
 
   it('validates ownerReferences (unindexed paths) and bans core/v1 Event owners', () => {
@@ -106,17 +126,28 @@ describe('validateObjectMeta', () => {
       `metadata.finalizers: Invalid value: "a b": ${namePartMsg}`,
       'metadata.finalizers: Invalid value: ["a b","orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set',
     ]);
-    expect(validateKubeFinalizerNames(['kubernetes', 'mine', 'x.io/mine'], FieldPath.root('metadata', 'finalizers')).map(String)).toEqual([
+    expect(
+      validateKubeFinalizerNames(['kubernetes', 'mine', 'x.io/mine'], FieldPath.root('metadata', 'finalizers')).map(
+        String,
+      ),
+    ).toEqual([
       'metadata.finalizers[1]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified',
     ]);
   });
 
   it('validates managedFields', () => {
-    expect(lines({ ...base, managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1' }] })).toEqual([]);
-    expect(lines({ ...base, managedFields: [
-      { manager: 'a\u0007', fieldsType: 'FieldsV2' },
-      { manager: 'm'.repeat(129), operation: 'Patch' as 'Apply' },
-    ] })).toEqual([
+    expect(
+      lines({ ...base, managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1' }] }),
+    ).toEqual([]);
+    expect(
+      lines({
+        ...base,
+        managedFields: [
+          { manager: 'a\u0007', fieldsType: 'FieldsV2' },
+          { manager: 'm'.repeat(129), operation: 'Patch' as 'Apply' },
+        ],
+      }),
+    ).toEqual([
       'metadata.managedFields[0].operation: Required value: must not be empty',
       'metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`',
       'metadata.managedFields[0].manager: Invalid value: "a\\a": invalid character U+0007 (at position 1)',

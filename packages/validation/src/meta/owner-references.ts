@@ -41,8 +41,13 @@ export function validateOwnerReferences(refs: readonly OwnerReference[] | undefi
     if (ref.controller) {
       const name = `${ref.kind ?? ''}/${ref.name ?? ''}`;
       if (firstController) {
-        errs.push(invalid(path, (refs ?? []).map(ownerJSON),
-          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`));
+        errs.push(
+          invalid(
+            path,
+            (refs ?? []).map(ownerJSON),
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`,
+          ),
+        );
       } else firstController = name;
     }
   }

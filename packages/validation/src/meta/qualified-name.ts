@@ -13,7 +13,8 @@ export const labelValueMaxLength = 63;
 
 const nameRe = new RegExp(`^${qualifiedNameFmt}$`);
 const valueRe = new RegExp(`^${labelValueFmt}$`);
-const nameMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const nameMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const valueMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const nameRegexMsg = regexError(nameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc');
@@ -34,7 +35,9 @@ export const isQualifiedName = rememberValid(function isQualifiedName(value: str
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
     else errs.push(...isDNS1123SubdomainContent(prefix).map((m) => `prefix part ${m}`));
   } else if (parts.length > 2) {
-    return [`a valid label key ${nameRegexMsg} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a valid label key ${nameRegexMsg} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
   else if (goLen(name) > qualifiedNameMaxLength) errs.push(`name part ${maxLenBytesError(qualifiedNameMaxLength)}`);

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll } from '@jest/globals';
+import { runRestConformance } from '@kevents/apiserver/testing';
+import { createRedisStorage } from '@kevents/storage-redis';
+import { RedisServer } from '@kevents/storage-redis/testing';
+import { startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+import { leasesV1Target } from './lease-targets.js';
+
+let redis: RedisServer;
+let srv: TestServer;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  srv = await startTestServer({
+    storage: await createRedisStorage({ url: redis.url, prefix: 'lease-conformance' }),
+  });
+});
+afterAll(async () => {
+  await srv?.close();
+  await redis?.stop();
+});
+
+runRestConformance(
+  leasesV1Target(
+    () => srv.url,
+    () => srv.storage,
+  ),
+);

@@ -1,0 +1,22 @@
+import type { RequestAttributes } from './request-attributes.js';
+
+/**
+ * An authorizer's answer, as k8s.io/apiserver's `authorizer.Decision` with its reason: allow,
+ * deny (stop asking), or no opinion (ask the next authorizer).
+ */
+export interface Decision {
+  readonly decision: 'Allow' | 'Deny' | 'NoOpinion';
+  /** Why, shown to the client on a 403. */
+  readonly reason: string;
+}
+
+/**
+ * Decides whether a request may proceed (k8s.io/apiserver's `authorizer.Authorizer`). An
+ * implementation that cannot decide (a webhook that failed) answers `NoOpinion` or `Deny` per its
+ * failure policy rather than throwing.
+ */
+export interface Authorizer {
+  /** The name shown in logs and in a chain's name (`AlwaysAllow`, a webhook's name). */
+  readonly name: string;
+  authorize(attrs: RequestAttributes): Decision | Promise<Decision>;
+}

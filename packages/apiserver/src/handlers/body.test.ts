@@ -1,0 +1,126 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { leaseSchema } from '@kevents/api';
+import { ApiError } from '../errors/api-error.js';
+import { decodeKind, mediaType, objectMediaTypes, parseBody, requireObjectMediaType } from './body.js';
+
+const failure = (fn: () => unknown): ApiError => {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('did not throw');
+};
+const st = (e: ApiError): [number, string | undefined] => [e.code, e.status.message];
+
+describe('mediaType and requireObjectMediaType', () => {
+  it('drops parameters and lower-cases', () => {
+    expect(mediaType('Application/JSON; charset=utf-8')).toBe('application/json');
+    expect(mediaType(' application/yaml ')).toBe('application/yaml');
+    expect(mediaType(undefined)).toBe('');
+    expect(objectMediaTypes).toEqual(['application/json', 'application/yaml']);
+  });
+  it('415 for anything but JSON, YAML or nothing', () => {
+    for (const t of ['application/json', 'application/yaml;x=y', undefined, '']) requireObjectMediaType(t);
+    const e = failure(() => requireObjectMediaType('text/plain'));
+    expect(e.code).toBe(415);
+    expect(e.status.message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+  });
+});
+
+describe('parseBody', () => {
+  it('parses JSON from a string or a buffer, and reports duplicate keys', () => {
+    expect(parseBody('{"a":1}', 'application/json')).toEqual({ value: { a: 1 }, duplicates: [] });
+    expect(parseBody(Buffer.from('{"a":[1]}'), undefined)).toEqual({ value: { a: [1] }, duplicates: [] });
+    expect(parseBody('{"a":1,"a":2}', 'application/json').duplicates).toEqual(['a']);
+  });
+  it('400 for an empty body or bad JSON', () => {
+    expect(st(failure(() => parseBody('  ', 'application/json')))).toEqual([400, 'the body of the request was empty']);
+    expect(st(failure(() => parseBody(undefined, 'application/json')))).toEqual([
+      400,
+      'the body of the request was empty',
+    ]);
+    expect(st(failure(() => parseBody(42, 'application/json')))).toEqual([400, 'the body of the request was empty']);
+    const bad = failure(() => parseBody('{', 'application/json'));
+    expect(bad.code).toBe(400);
+    expect(bad.status.message).toMatch(/^couldn't get version\/kind; json parse error: /);
+  });
+  it('parses YAML; a YAML error is a 400', () => {
+    expect(parseBody('a: 1\nb: [x]\n', 'application/yaml; charset=utf-8')).toEqual({
+      value: { a: 1, b: ['x'] },
+      duplicates: [],
+    });
+    expect(parseBody('', 'application/yaml').value).toBeNull();
+    const bad = failure(() => parseBody('a: [', 'application/yaml'));
+    expect(bad.code).toBe(400);
+    expect(bad.status.message).toMatch(/^error converting YAML to JSON: /);
+  });
+  it('never throws anything but a 400', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom('application/json', 'application/yaml'), (s, t) => {
+        try {
+          parseBody(s, t);
+        } catch (e) {
+          expect((e as ApiError).code).toBe(400);
+        }
+      }),
+    );
+  });
+});
+
+describe('decodeKind', () => {
+  const gv = { groupVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+  const dec = (value: unknown, fv: 'Strict' | 'Warn' | 'Ignore' = 'Warn', duplicates: string[] = []) =>
+    decodeKind<Record<string, unknown>>({ value, duplicates }, leaseSchema, gv, fv);
+
+  it('decodes an object', () => {
+    const r = dec({
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      metadata: { name: 'a' },
+      spec: { holderIdentity: 'h' },
+    });
+    expect(r.warnings).toEqual([]);
+    expect(r.object['spec']).toEqual({ holderIdentity: 'h' });
+    expect(dec({ kind: '', apiVersion: '', metadata: { name: 'a' } }).object['metadata']).toEqual({ name: 'a' });
+    expect(dec({ metadata: { name: 'a' } }).warnings).toEqual([]);
+  });
+  it('400 for something that is not an object', () => {
+    expect(st(failure(() => dec([1])))).toEqual([
+      400,
+      `Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal array into Go value of type ${leaseSchema.goType}`,
+    ]);
+    expect(failure(() => dec('x')).status.message).toContain('json: cannot unmarshal string into Go value');
+    expect(failure(() => dec(null)).status.message).toContain('json: cannot unmarshal object into Go value');
+    expect(failure(() => dec(3)).status.message).toContain('cannot unmarshal number');
+  });
+  it('400 for another kind or apiVersion', () => {
+    expect(st(failure(() => dec({ kind: 'Event' })))).toEqual([
+      400,
+      'the kind in the data (Event) does not match the expected kind (Lease)',
+    ]);
+    expect(st(failure(() => dec({ apiVersion: 'v1' })))).toEqual([
+      400,
+      'the API version in the data (v1) does not match the expected API version (coordination.k8s.io/v1)',
+    ]);
+  });
+  it('400 for a type error', () => {
+    const e = failure(() => dec({ spec: { holderIdentity: 3 } }));
+    expect(e.code).toBe(400);
+    expect(e.status.message).toMatch(/^Lease in version "v1" cannot be handled as a Lease: .+/);
+  });
+  it('unknown and duplicate fields: warnings, strict errors, or ignored', () => {
+    const body = { metadata: { name: 'a' }, bogus: 1 };
+    expect(dec(body, 'Warn', ['spec']).warnings).toEqual(['unknown field "bogus"', 'duplicate field "spec"']);
+    expect(dec(body, 'Ignore', ['spec']).warnings).toEqual([]);
+    expect(st(failure(() => dec(body, 'Strict', ['spec'])))).toEqual([
+      400,
+      'strict decoding error: unknown field "bogus", duplicate field "spec"',
+    ]);
+    expect(dec({ metadata: { name: 'a' } }, 'Strict').warnings).toEqual([]);
+  });
+});

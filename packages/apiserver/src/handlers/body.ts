@@ -1,0 +1,92 @@
+import { parse as parseYaml } from 'yaml';
+import { decodeObject } from '@kevents/api';
+import type { ObjectSchema } from '@kevents/api';
+import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
+import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
+import type { FieldValidation } from '../request/query.js';
+
+/** Media types accepted for create and update bodies. */
+export const objectMediaTypes = ['application/json', 'application/yaml'] as const;
+
+/** The media type without parameters, lower-cased. */
+export const mediaType = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Parses a JSON (or YAML) request body; a syntax error is a 400 like Kubernetes'. */
+export function parseBody(raw: unknown, contentType: string | undefined): { value: unknown; duplicates: string[] } {
+  const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+  const type = mediaType(contentType);
+  if (type === 'application/yaml') {
+    try {
+      return { value: parseYaml(text), duplicates: [] };
+    } catch (err) {
+      throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+    }
+  }
+  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+  return { value, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
+}
+
+/** Requires one of the object media types (415 otherwise). */
+export function requireObjectMediaType(contentType: string | undefined): void {
+  const t = mediaType(contentType);
+  if (t !== 'application/json' && t !== 'application/yaml' && t !== '') {
+    throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  }
+}
+
+/** The outcome of decoding a request body into a kind. */
+export interface DecodedBody<T> {
+  readonly object: T;
+  /** `Warning` header values for unknown/duplicate fields (fieldValidation=Warn). */
+  readonly warnings: string[];
+}
+
+/**
+ * Decodes a parsed body strictly against a kind: wrong apiVersion/kind and type errors are
+ * 400s; unknown and duplicate fields are 400 (Strict), warnings (Warn) or dropped (Ignore).
+ */
+export function decodeKind<T>(
+  parsed: { value: unknown; duplicates: string[] },
+  schema: ObjectSchema,
+  expected: { groupVersion: string; kind: string },
+  fieldValidation: FieldValidation,
+): DecodedBody<T> {
+  const v = parsed.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw badRequest(
+      `${expected.kind} in version "${expected.groupVersion.split('/').pop()}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ${schema.goType}`,
+    );
+  }
+  const raw = v as Record<string, unknown>;
+  if (raw['kind'] !== undefined && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
+    throw badRequest(
+      `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`,
+    );
+  }
+  if (raw['apiVersion'] !== undefined && raw['apiVersion'] !== '' && raw['apiVersion'] !== expected.groupVersion) {
+    throw badRequest(
+      `the API version in the data (${String(raw['apiVersion'])}) does not match the expected API version (${expected.groupVersion})`,
+    );
+  }
+  const decoded = decodeObject<T>(raw, schema);
+  if (decoded.errors.length) {
+    const version = expected.groupVersion.split('/').pop();
+    throw badRequest(
+      `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${decoded.errors[0]}`,
+    );
+  }
+  const problems = [
+    ...decoded.unknownFields.map((f) => `unknown field "${f}"`),
+    ...parsed.duplicates.map((f) => `duplicate field "${f}"`),
+  ];
+  if (problems.length && fieldValidation === 'Strict')
+    throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+  return { object: decoded.value, warnings: fieldValidation === 'Warn' ? problems : [] };
+}

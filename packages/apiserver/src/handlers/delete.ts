@@ -1,0 +1,75 @@
+import { deleteOptionsSchema, makeStatus } from '@kevents/api';
+import type { Preconditions } from '@kevents/storage';
+import { decodeKind, mediaType, parseBody } from './body.js';
+import type { Handler, RestRequest } from './context.js';
+import { buildPredicate } from './predicate.js';
+import { parseDryRun, parseFieldValidation, parseListOptions } from '../request/query.js';
+import { isPretty, sendJSON, sendObject } from './respond.js';
+
+interface DeleteOptionsBody {
+  preconditions?: Preconditions;
+  dryRun?: string[];
+}
+
+/** Reads the optional DeleteOptions body; `dryRun` may come from the query or the body. */
+function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; dryRun: boolean } {
+  const raw = typeof req.body === 'string' ? req.body : '';
+  let body: DeleteOptionsBody = {};
+  if (raw.trim() !== '') {
+    const yaml = mediaType(req.headers['content-type']) === 'application/yaml';
+    const parsed = parseBody(raw, yaml ? 'application/yaml' : 'application/json');
+    const v = parsed.value as Record<string, unknown>;
+    const gv = typeof v?.['apiVersion'] === 'string' ? (v['apiVersion'] as string) : 'v1';
+    const expected = { groupVersion: gv, kind: 'DeleteOptions' };
+    body = decodeKind<DeleteOptionsBody>(parsed, deleteOptionsSchema, expected, parseFieldValidation(req.query)).object;
+  }
+  const dryRun = parseDryRun(req.query, 'DeleteOptions') || parseDryRun({ dryRun: body.dryRun }, 'DeleteOptions');
+  return { ...(body.preconditions ? { preconditions: body.preconditions } : {}), dryRun };
+}
+
+/**
+ * DELETE one object: 200 with a Success Status naming it when it is gone, or 200 with the object
+ * when finalizers keep it (its deletion is then pending).
+ */
+export const deleteHandler: Handler = async (scope, req, reply) => {
+  const { namespace = '', name = '' } = req.params;
+  const { preconditions, dryRun } = readDeleteOptions(req);
+  const result = await scope.store.delete(namespace, name, { ...(preconditions ? { preconditions } : {}), dryRun });
+  if (!result.deleted) return sendObject(reply, 200, scope.view, result.object, isPretty(req.query));
+  const view = scope.view;
+  const details = {
+    name,
+    ...(view.group ? { group: view.group } : {}),
+    kind: view.resource,
+    uid: result.object.metadata.uid ?? '',
+  };
+  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), isPretty(req.query));
+};
+
+/**
+ * DELETE a collection: lists with the selectors, deletes each item, and answers with the list
+ * of deleted items, as kube-apiserver's `DeleteCollection` does.
+ */
+export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
+  const { dryRun } = readDeleteOptions(req);
+  const opts = parseListOptions(req.query, false);
+  const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
+  const listOptions = {
+    predicate,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
+  };
+  const { items, resourceVersion } = await scope.store.deleteCollection(req.params.namespace, listOptions, dryRun);
+  const view = scope.view;
+  return sendJSON(
+    reply,
+    200,
+    {
+      kind: view.listKind,
+      apiVersion: view.groupVersion,
+      metadata: { resourceVersion },
+      items: items.map((o) => view.toListItem(o)),
+    },
+    isPretty(req.query),
+  );
+};

@@ -1,0 +1,135 @@
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+
+interface Frame {
+  keys: Set<string> | null;
+  /** The enclosing frame and this frame's key (object member) or index (array element) in it. */
+  parent: Frame | undefined;
+  at: string | number | undefined;
+  index: number;
+}
+
+/** The dotted path of a frame, built only when a duplicate is found. */
+function pathOf(f: Frame | undefined): string {
+  if (f === undefined || f.parent === undefined) return '';
+  const base = pathOf(f.parent);
+  if (typeof f.at === 'number') return `${base}[${f.at}]`;
+  return base ? `${base}.${f.at}` : String(f.at);
+}
+
+/** How many object members a JSON text spells out (a string followed by `:` is a member name). */
+function countMemberNames(text: string): number {
+  let n = 0;
+  let i = text.indexOf('"');
+  while (i >= 0) {
+    let end = text.indexOf('"', i + 1);
+    while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+      let bs = 0;
+      for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) bs++;
+      if (bs % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    if (end < 0) break;
+    let j = end + 1;
+    while (j < text.length && text.charCodeAt(j) <= 32) j++;
+    if (text.charCodeAt(j) === COLON) n++;
+    i = text.indexOf('"', end + 1);
+  }
+  return n;
+}
+
+/** How many object members a parsed JSON value holds, at every depth. */
+function countMembers(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) n += countMembers(x);
+    return n;
+  }
+  for (const k in v as Record<string, unknown>) n += 1 + countMembers((v as Record<string, unknown>)[k]);
+  return n;
+}
+
+/**
+ * Whether a JSON text may hold a duplicate member: JSON.parse keeps one member per name, so the
+ * parsed value has fewer members than the text spells out exactly when some name repeats. A
+ * cheap, allocation-free check that lets {@link findDuplicateKeys} run only when it will find
+ * something.
+ */
+export function hasDuplicateKeys(text: string, parsed: unknown): boolean {
+  return countMemberNames(text) !== countMembers(parsed);
+}
+
+/**
+ * Finds duplicate object keys in a JSON text (JSON.parse keeps the last one silently), as
+ * Kubernetes' strict decoder reports them. Returns the dotted paths of the duplicates.
+ * Assumes the text is valid JSON (call it after JSON.parse succeeded).
+ */
+export function findDuplicateKeys(text: string): string[] {
+  const dups: string[] = [];
+  const stack: Frame[] = [];
+  const n = text.length;
+  let top: Frame | undefined;
+  let pendingKey: string | undefined;
+  let i = 0;
+  const child = (keys: Set<string> | null): Frame => ({
+    keys,
+    parent: top,
+    at: top ? (top.keys ? (pendingKey ?? '') : top.index) : undefined,
+    index: 0,
+  });
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      let end = text.indexOf('"', i + 1);
+      let escaped = false;
+      while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+        let bs = 0;
+        for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) bs++;
+        if (bs % 2 === 0) break;
+        escaped = true;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end < 0) break;
+      if (top?.keys && pendingKey === undefined) {
+        let j = end + 1;
+        while (j < n && text.charCodeAt(j) <= 32) j++;
+        if (text.charCodeAt(j) === COLON) {
+          const raw = text.slice(i + 1, end);
+          const key = escaped || raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+          if (top.keys.has(key)) {
+            const p = pathOf(top);
+            dups.push(p ? `${p}.${key}` : key);
+          }
+          top.keys.add(key);
+          pendingKey = key;
+        }
+      }
+      i = end + 1;
+      continue;
+    }
+    switch (c) {
+      case 123: // {
+        top = child(new Set());
+        stack.push(top);
+        pendingKey = undefined;
+        break;
+      case 91: // [
+        top = child(null);
+        stack.push(top);
+        break;
+      case 125: // }
+      case 93: // ]
+        stack.pop();
+        top = stack[stack.length - 1];
+        break;
+      case 44: // ,
+        if (top && !top.keys) top.index++;
+        pendingKey = undefined;
+        break;
+    }
+    i++;
+  }
+  return dups;
+}

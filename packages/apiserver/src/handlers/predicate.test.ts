@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals';
+import { leaseListSchema, leaseSchema } from '@kevents/api';
+import type { KubeObject } from '@kevents/api';
+import { ApiError } from '../errors/api-error.js';
+import { schemaView } from '../registry/schema-view.js';
+import type { RestScope } from './context.js';
+import { buildPredicate } from './predicate.js';
+
+interface W extends KubeObject {
+  spec?: { holderIdentity?: string };
+}
+const view = schemaView<W>({
+  group: 'example.com',
+  version: 'v1',
+  kind: 'Widget',
+  resource: 'widgets',
+  singularName: 'widget',
+  schema: leaseSchema,
+  listSchema: leaseListSchema,
+  fieldLabels: ['spec.holder'],
+});
+const scope = {
+  view,
+  strategy: { fieldValue: (o: W, label: string) => (label === 'spec.holder' ? (o.spec?.holderIdentity ?? '') : 'x') },
+} as unknown as RestScope<W>;
+
+const w = (name: string, ns: string, holder: string, labels?: Record<string, string>): W => ({
+  metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
+  spec: { holderIdentity: holder },
+});
+const items = [
+  w('a', 'n1', 'h1', { app: 'x' }),
+  w('b', 'n2', 'h2', { app: 'y' }),
+  w('c', 'n1', '', {}),
+  { metadata: {} } as W,
+];
+const names = (p: ((o: W) => boolean) | undefined) =>
+  items.filter((o) => (p ? p(o) : true)).map((o) => o.metadata.name ?? '-');
+
+const failure = (fn: () => unknown): ApiError => {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('did not throw');
+};
+
+describe('buildPredicate', () => {
+  it('no selector: no predicate', () => {
+    expect(buildPredicate(scope)).toBeUndefined();
+    expect(buildPredicate(scope, '', '')).toBeUndefined();
+  });
+  it('labels, fields and both', () => {
+    expect(names(buildPredicate(scope, 'app=x'))).toEqual(['a']);
+    expect(names(buildPredicate(scope, 'app'))).toEqual(['a', 'b']);
+    expect(names(buildPredicate(scope, undefined, 'metadata.name=b'))).toEqual(['b']);
+    expect(names(buildPredicate(scope, undefined, 'metadata.name!=b'))).toEqual(['a', 'c', '-']);
+    expect(names(buildPredicate(scope, undefined, 'metadata.namespace=n1'))).toEqual(['a', 'c']);
+    expect(names(buildPredicate(scope, undefined, 'metadata.namespace='))).toEqual(['-']);
+    expect(names(buildPredicate(scope, undefined, 'metadata.name='))).toEqual(['-']);
+    expect(names(buildPredicate(scope, undefined, 'spec.holder=h2'))).toEqual(['b']);
+    expect(names(buildPredicate(scope, undefined, 'spec.holder=='))).toEqual(['c', '-']);
+    expect(names(buildPredicate(scope, 'app', 'metadata.namespace==n1'))).toEqual(['a']);
+    expect(names(buildPredicate(scope, 'app!=x', 'metadata.namespace!=n1'))).toEqual(['b', '-']);
+  });
+  it('400 for an unknown field label or a malformed selector', () => {
+    const e = failure(() => buildPredicate(scope, undefined, 'spec.other=x'));
+    expect([e.code, e.status.message]).toEqual([400, 'field label not supported: spec.other']);
+    const l = failure(() => buildPredicate(scope, 'a in (', undefined));
+    expect(l.code).toBe(400);
+    const f = failure(() => buildPredicate(scope, undefined, 'novalue'));
+    expect(f.code).toBe(400);
+  });
+  it('does not swallow other errors', () => {
+    const broken = {
+      ...scope,
+      view: {
+        fieldLabel: () => {
+          throw new TypeError('boom');
+        },
+      },
+    } as unknown as RestScope<W>;
+    expect(() => buildPredicate(broken, undefined, 'a=b')).toThrow(TypeError);
+  });
+});

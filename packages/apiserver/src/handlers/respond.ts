@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { KubeObject } from '@kevents/api';
+import type { VersionedView } from '../registry/view.js';
+import type { Query } from '../request/query.js';
+import { q } from '../request/query.js';
+
+/** Whether `?pretty` asks for indented JSON. */
+export const isPretty = (query: Query): boolean => {
+  const v = q(query, 'pretty');
+  return v !== undefined && v !== 'false' && v !== '0';
+};
+
+/** Serializes like Go's json.Encoder: compact (or two-space indented) plus a newline. */
+export const toJSON = (value: unknown, pretty: boolean): string =>
+  `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+
+/**
+ * Sends a JSON body with Kubernetes' headers. Warnings become RFC 7234 `Warning: 299 - "..."`
+ * headers, one per warning, as kube-apiserver sends them.
+ */
+export function sendJSON(
+  reply: FastifyReply,
+  code: number,
+  body: unknown,
+  pretty: boolean,
+  warnings: readonly string[] = [],
+): FastifyReply {
+  return sendJSONText(reply, code, toJSON(body, pretty), warnings);
+}
+
+/** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */
+const asIs = (payload: unknown): string => payload as string;
+
+/** Sends JSON text that is already serialized (one-pass serializers on the hot paths). */
+export function sendJSONText(
+  reply: FastifyReply,
+  code: number,
+  text: string,
+  warnings: readonly string[] = [],
+  contentType = 'application/json',
+  cacheControl = 'no-cache, private',
+): FastifyReply {
+  if (warnings.length) {
+    reply.header(
+      'Warning',
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
+  }
+  return reply
+    .code(code)
+    .header('Audit-Id', randomUUID())
+    .header('Content-Type', contentType)
+    .header('Cache-Control', cacheControl)
+    .serializer(asIs)
+    .send(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Sends one object of a view: one-pass serialization, or the indented form for `?pretty`. */
+export function sendObject<T extends KubeObject>(
+  reply: FastifyReply,
+  code: number,
+  view: VersionedView<T>,
+  obj: T,
+  pretty: boolean,
+  warnings: readonly string[] = [],
+): FastifyReply {
+  return pretty
+    ? sendJSON(reply, code, view.toExternal(obj), true, warnings)
+    : sendJSONText(reply, code, view.toJSON(obj, true), warnings);
+}

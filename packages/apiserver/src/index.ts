@@ -1,0 +1,54 @@
+export { buildApiServer } from './server/build-server.js';
+export type { ApiServer, ApiServerOptions } from './server/build-server.js';
+export { ServerMetrics } from './server/metrics.js';
+export type { RequestLabels } from './server/metrics.js';
+export { WatchHub } from './watch/watch-hub.js';
+export type { WatchLabels } from './watch/watch-hub.js';
+export { resolveRequestInfo, queryBool } from './request/request-info.js';
+export type { RequestInfo, RequestQuery } from './request/request-info.js';
+export { requestAttributes, forbiddenMessage, alwaysAllowPaths } from './filters/authorization.js';
+export { Store } from './registry/store.js';
+export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
+export { defineResource } from './registry/resource.js';
+export type { ResourceDefinition } from './registry/resource.js';
+export type { ResourceStrategy, TableConvertor } from './registry/strategy.js';
+export type { VersionedView } from './registry/view.js';
+export { schemaView } from './registry/schema-view.js';
+export type { SchemaViewOptions } from './registry/schema-view.js';
+export { generateName } from './registry/generate-name.js';
+export type { NameGenerator } from './registry/generate-name.js';
+export { restVerbs, servedVerbs } from './install/verbs.js';
+export type { RestVerb, RouteKind } from './install/verbs.js';
+export type { InstalledView } from './install/installer.js';
+export type { DiscoveredResource } from './discovery/discovery.js';
+export { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1 } from './discovery/aggregated.js';
+export { age, defaultTableConvertor, nameColumn } from './table/table.js';
+export { humanDuration } from './table/human-duration.js';
+export {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  forbidden,
+  fromStorageError,
+  internalError,
+  invalid,
+  methodNotAllowed,
+  methodNotSupported,
+  notAcceptable,
+  notFound,
+  pathNotFound,
+  qualified,
+  requestEntityTooLarge,
+  serviceUnavailable,
+  timeout,
+  unauthorized,
+  unprocessable,
+  unsupportedMediaType,
+} from './errors/api-error.js';
+export type { GroupResource } from './errors/api-error.js';
+export { parseLabelSelector, SelectorParseError } from './selectors/label-selector.js';
+export type { LabelSelector } from './selectors/label-selector.js';
+export { parseFieldSelector } from './selectors/field-selector.js';
+export type { FieldSelector, FieldRequirement } from './selectors/field-selector.js';

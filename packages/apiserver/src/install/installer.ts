@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { APIResource, KubeObject, OpenAPIResource } from '@kevents/api';
+import type { Storage } from '@kevents/storage';
+import { methodNotAllowed } from '../errors/api-error.js';
+import type { RestRequest, RestScope } from '../handlers/context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { Store } from '../registry/store.js';
+import type { StoreOptions } from '../registry/store.js';
+import { EncodedEventCache } from '../watch/encoded-cache.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+import { restVerbs, servedVerbs } from './verbs.js';
+import type { RouteKind } from './verbs.js';
+
+/** One view of one resource as installed: its scope (store, view, strategy) and what discovery and OpenAPI say of it. */
+export interface InstalledView {
+  readonly scope: RestScope;
+  readonly apiResource: APIResource;
+  readonly openAPI: OpenAPIResource;
+}
+
+/** What the installer needs besides the resources. */
+export interface InstallContext {
+  readonly storage: Storage;
+  readonly watches: WatchHub;
+  readonly minRequestTimeoutSeconds: number;
+  readonly storeOptions?: StoreOptions;
+  readonly onWatchAbandoned?: (req: FastifyRequest) => void;
+}
+
+/** Route config of a resource route: read by the metrics filter. */
+export interface RestRouteConfig {
+  readonly rest: { readonly group: string; readonly version: string; readonly resource: string };
+}
+
+const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+function pathOf(kind: RouteKind, prefix: string, plural: string, namespaced: boolean): string | undefined {
+  switch (kind) {
+    case 'collection':
+      return namespaced ? `${prefix}/namespaces/:namespace/${plural}` : `${prefix}/${plural}`;
+    case 'item':
+      return namespaced ? `${prefix}/namespaces/:namespace/${plural}/:name` : `${prefix}/${plural}/:name`;
+    case 'allNamespaces':
+      return namespaced ? `${prefix}/${plural}` : undefined;
+    case 'watchCollection':
+      return namespaced ? `${prefix}/watch/namespaces/:namespace/${plural}` : `${prefix}/watch/${plural}`;
+    case 'watchAllNamespaces':
+      return namespaced ? `${prefix}/watch/${plural}` : undefined;
+  }
+}
+
+/**
+ * Installs every view of every resource: a generic store per view, the routes of
+ * {@link restVerbs} (405 Status for other methods), and the discovery and OpenAPI entries that
+ * describe exactly those routes.
+ */
+export function installResources(
+  app: FastifyInstance,
+  resources: readonly ResourceDefinition[],
+  ctx: InstallContext,
+): InstalledView[] {
+  const installed: InstalledView[] = [];
+  for (const def of resources) {
+    for (const view of def.views) {
+      const store = new Store(ctx.storage, def.resource, def.strategy, view, ctx.storeOptions);
+      const scope: RestScope<KubeObject> = {
+        store,
+        view,
+        strategy: def.strategy,
+        watches: ctx.watches,
+        minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
+        encoded: new EncodedEventCache(),
+        ...(ctx.onWatchAbandoned ? { onWatchAbandoned: ctx.onWatchAbandoned } : {}),
+      };
+      installView(app, scope);
+      installed.push({
+        scope,
+        apiResource: {
+          name: view.resource,
+          singularName: view.singularName,
+          namespaced: def.strategy.namespaced,
+          kind: view.kind,
+          verbs: [...servedVerbs],
+          ...(view.shortNames?.length ? { shortNames: [...view.shortNames] } : {}),
+          ...(view.categories?.length ? { categories: [...view.categories] } : {}),
+          ...(view.storageVersionHash ? { storageVersionHash: view.storageVersionHash } : {}),
+        },
+        openAPI: {
+          resource: view.resource,
+          kind: view.kind,
+          listKind: view.listKind,
+          namespaced: def.strategy.namespaced,
+          schema: view.schema,
+          listSchema: view.listSchema,
+          verbs: servedVerbs,
+          legacyWatchPaths: true,
+        },
+      });
+    }
+  }
+  return installed;
+}
+
+function installView(app: FastifyInstance, scope: RestScope): void {
+  const { view, strategy } = scope;
+  const byPath = new Map<string, Partial<Record<string, (typeof restVerbs)[number]>>>();
+  for (const verb of restVerbs) {
+    for (const kind of verb.routes) {
+      const path = pathOf(kind, view.pathPrefix, view.resource, strategy.namespaced);
+      if (!path) continue;
+      const methods = byPath.get(path) ?? {};
+      methods[verb.method] ??= verb;
+      byPath.set(path, methods);
+    }
+  }
+  const config: RestRouteConfig = { rest: { group: view.group, version: view.version, resource: view.resource } };
+  for (const [url, methods] of byPath) {
+    for (const method of allMethods) {
+      const verb = methods[method] ?? (method === 'HEAD' ? methods['GET'] : undefined);
+      app.route({
+        method,
+        url,
+        config,
+        exposeHeadRoute: false,
+        handler: verb
+          ? (req: FastifyRequest, reply: FastifyReply) => verb.handler(scope, req as RestRequest, reply)
+          : async () => {
+              throw methodNotAllowed();
+            },
+      });
+    }
+  }
+}

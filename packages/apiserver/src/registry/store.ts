@@ -1,0 +1,393 @@
+import { timeNow } from '@kevents/api';
+import type { KubeObject } from '@kevents/api';
+import {
+  isStorageError,
+  optimisticLockErrorMsg,
+  resourceVersionPreconditionError,
+  uidConflictError,
+} from '@kevents/storage';
+import type { KeyPrefix, ListOptions, ListResult, ObjectKey, Preconditions, Storage } from '@kevents/storage';
+import { FieldPath, forbidden, GoLiteral, invalid as invalidField } from '@kevents/validation';
+import type { FieldError } from '@kevents/validation';
+import {
+  alreadyExists,
+  ApiError,
+  badRequest,
+  conflict,
+  fromStorageError,
+  invalid,
+  notFound,
+} from '../errors/api-error.js';
+import { beforeCreate, beforeUpdate, checkNamespace } from './before.js';
+import { generateName as defaultGenerateName } from './generate-name.js';
+import type { NameGenerator } from './generate-name.js';
+import type { ResourceStrategy } from './strategy.js';
+import type { VersionedView } from './view.js';
+import { deepEqual } from '@kevents/validation';
+
+/** Builds the new object from the current one (undefined when it does not exist). */
+export type Transform<T> = (current: T | undefined) => T;
+
+/** What an update did: the object now stored (or that would be), and whether it was created. */
+export interface UpdateResult<T> {
+  readonly object: T;
+  readonly created: boolean;
+}
+
+/** What a delete did: `deleted` is false when finalizers keep the object (deletion is pending). */
+export interface DeleteResult<T> {
+  readonly object: T;
+  readonly deleted: boolean;
+}
+
+/** Options of {@link Store}. */
+export interface StoreOptions {
+  /** Makes names from `generateName` (tests pass a deterministic one). */
+  readonly generateName?: NameGenerator;
+  /** How often a generated name is retried when it collides (`RetryGenerateName`). */
+  readonly maxNameGenerationAttempts?: number;
+}
+
+const withoutRV = <T extends KubeObject>(o: T): T => ({
+  ...o,
+  metadata: { ...o.metadata, resourceVersion: undefined },
+});
+
+/** Ends a guaranteed update without a write (no change, or the update deletes instead). */
+class EndUpdate<T> extends Error {
+  readonly current: T;
+  readonly deleteNext: boolean;
+  constructor(current: T, deleteNext: boolean) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super('update ended without a write');
+    Error.stackTraceLimit = limit;
+    this.current = current;
+    this.deleteNext = deleteNext;
+  }
+}
+
+/**
+ * The generic store of one resource as served through one view, over the Storage contract:
+ * Kubernetes' `genericregistry.Store`. It applies the strategy (prepare, validate), the generic
+ * metadata rules, preconditions, generateName retries, create-on-update, dry runs, no-op
+ * updates (no write), and graceful deletion with finalizers. Errors are {@link ApiError}s named
+ * after the view's group resource.
+ */
+export class Store<T extends KubeObject = KubeObject> {
+  readonly #generate: NameGenerator;
+  readonly #maxAttempts: number;
+
+  readonly storage: Storage;
+  /** The storage resource (`events`): every view of a resource shares it. */
+  readonly resource: string;
+  readonly strategy: ResourceStrategy<T>;
+  readonly view: VersionedView<T>;
+
+  constructor(
+    storage: Storage,
+    resource: string,
+    strategy: ResourceStrategy<T>,
+    view: VersionedView<T>,
+    options: StoreOptions = {},
+  ) {
+    this.storage = storage;
+    this.resource = resource;
+    this.strategy = strategy;
+    this.view = view;
+    this.#generate = options.generateName ?? defaultGenerateName;
+    this.#maxAttempts = options.maxNameGenerationAttempts ?? 8;
+  }
+
+  key(namespace: string, name: string): ObjectKey {
+    return { resource: this.resource, namespace, name };
+  }
+
+  prefix(namespace: string | undefined): KeyPrefix {
+    return namespace === undefined ? { resource: this.resource } : { resource: this.resource, namespace };
+  }
+
+  #fail(err: unknown, name = ''): ApiError {
+    return fromStorageError(err, this.view.gr, name);
+  }
+
+  #invalid(name: string, errs: readonly FieldError[]): ApiError {
+    return invalid(this.strategy.qualifiedKind, name, errs);
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
+    try {
+      return await this.storage.get<T>(this.key(namespace, name), { resourceVersion });
+    } catch (err) {
+      throw this.#fail(err, name);
+    }
+  }
+
+  async #getOrUndefined(key: ObjectKey): Promise<T | undefined> {
+    try {
+      return await this.storage.get<T>(key);
+    } catch (err) {
+      if (isStorageError(err, 'NotFound')) return undefined;
+      throw this.#fail(err, key.name);
+    }
+  }
+
+  async list(namespace: string | undefined, options: ListOptions<T>): Promise<ListResult<T>> {
+    try {
+      return await this.storage.list<T>(this.prefix(namespace), options);
+    } catch (err) {
+      throw this.#fail(err);
+    }
+  }
+
+  /** Applies `BeforeCreate`, the strategy and validation to a decoded new object. */
+  prepareCreate(obj: T, namespace: string): void {
+    beforeCreate(obj, namespace, this.#generate);
+    this.strategy.prepareForCreate?.(obj);
+    const errs = this.strategy.validate(obj, this.view);
+    if (errs.length) throw this.#invalid(obj.metadata.name ?? '', errs);
+  }
+
+  /** Creates a decoded object in `namespace` (201 semantics); with `dryRun`, checks without writing. */
+  async create(obj: T, namespace: string, dryRun: boolean): Promise<T> {
+    const generated = !obj.metadata.name && !!obj.metadata.generateName;
+    this.prepareCreate(obj, namespace);
+    return this.#storeNew(obj, namespace, dryRun, generated);
+  }
+
+  /** Stores a prepared new object, retrying generated names on collision (`RetryGenerateName`). */
+  async #storeNew(obj: T, namespace: string, dryRun: boolean, generated: boolean): Promise<T> {
+    const prefix = obj.metadata.generateName;
+    for (let attempt = 1; ; attempt++) {
+      const key = this.key(namespace, obj.metadata.name ?? '');
+      try {
+        if (dryRun) {
+          if ((await this.#getOrUndefined(key)) !== undefined) throw alreadyExists(this.view.gr, key.name);
+          return obj;
+        }
+        return await this.storage.create(key, obj);
+      } catch (err) {
+        const exists =
+          isStorageError(err, 'AlreadyExists') || (err instanceof ApiError && err.status.reason === 'AlreadyExists');
+        if (exists && generated) {
+          if (attempt >= this.#maxAttempts) {
+            throw alreadyExists(
+              this.view.gr,
+              key.name,
+              ', the server was not able to generate a unique name for the object',
+            );
+          }
+          obj.metadata.name = this.#generate(prefix!);
+          continue;
+        }
+        throw this.#fail(err, key.name);
+      }
+    }
+  }
+
+  /**
+   * `Store.Update`: read, transform, check the body's uid and resourceVersion against the
+   * stored object (409), keep system fields, validate, and write only when something changed.
+   * A missing object is created when `allowCreate` (PUT on a strategy that allows it). Removing
+   * the last finalizer of an object whose deletion is pending deletes it.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    transform: Transform<T>,
+    opts: { allowCreate: boolean; dryRun: boolean },
+  ): Promise<UpdateResult<T>> {
+    const key = this.key(namespace, name);
+    let created = false;
+    const tryUpdate = (current: T | undefined): T | EndUpdate<T> => {
+      if (!current && !opts.allowCreate) throw notFound(this.view.gr, name);
+      const next = transform(current);
+      next.metadata ??= {};
+      if (next.metadata.name !== name) {
+        throw badRequest(
+          `the name of the object (${next.metadata.name ?? ''}) does not match the name on the URL (${name})`,
+        );
+      }
+      if (!current) {
+        created = true;
+        if (next.metadata.uid) throw this.#fail(uidConflictError(key, next.metadata.uid, ''), name);
+        next.metadata.resourceVersion = undefined;
+        this.prepareCreate(next, namespace);
+        return next;
+      }
+      created = false;
+      checkNamespace(next, namespace);
+      const uid = next.metadata.uid;
+      if (uid && uid !== current.metadata.uid) {
+        throw this.#fail(uidConflictError(key, uid, current.metadata.uid ?? ''), name);
+      }
+      const rv = next.metadata.resourceVersion;
+      if (rv && rv !== current.metadata.resourceVersion) throw conflict(this.view.gr, name, optimisticLockErrorMsg);
+      if (!rv && !this.strategy.allowUnconditionalUpdate) {
+        // Kubernetes names the resource here, and prints the uint64 zero as Go's %#v does.
+        const kind = { group: this.view.gr.group, kind: this.view.gr.resource };
+        const path = FieldPath.root('metadata').child('resourceVersion');
+        throw invalid(kind, name, [invalidField(path, new GoLiteral('0x0', 0), 'must be specified for an update')]);
+      }
+      beforeUpdate(next, current);
+      this.strategy.prepareForUpdate?.(next, current);
+      next.metadata.resourceVersion = current.metadata.resourceVersion;
+      const errs = this.strategy.validateUpdate(next, current, this.view);
+      if (current.metadata.deletionTimestamp) {
+        const added = (next.metadata.finalizers ?? []).filter((f) => !(current.metadata.finalizers ?? []).includes(f));
+        if (added.length) {
+          errs.push(
+            forbidden(
+              FieldPath.root('metadata').child('finalizers'),
+              `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+            ),
+          );
+        }
+      }
+      if (errs.length) throw this.#invalid(name, errs);
+      if (current.metadata.deletionTimestamp && !next.metadata.finalizers?.length) return new EndUpdate(next, true);
+      if (deepEqual(withoutRV(next), withoutRV(current))) return new EndUpdate(current, false);
+      return next;
+    };
+    try {
+      if (opts.dryRun) {
+        const current = await this.#getOrUndefined(key);
+        const next = tryUpdate(current);
+        if (next instanceof EndUpdate) return { object: next.current, created: false };
+        if (created) await this.#storeNew(next, namespace, true, false);
+        return { object: next, created };
+      }
+      const stored = await this.storage.guaranteedUpdate<T>(
+        key,
+        (current) => {
+          const next = tryUpdate(current);
+          if (next instanceof EndUpdate) throw next;
+          return next;
+        },
+        { ignoreNotFound: opts.allowCreate },
+      );
+      return { object: stored, created };
+    } catch (err) {
+      if (err instanceof EndUpdate) {
+        const end = err as EndUpdate<T>;
+        if (!end.deleteNext) return { object: end.current, created: false };
+        return { object: await this.#deleteNow(key, end.current), created: false };
+      }
+      throw this.#fail(err, name);
+    }
+  }
+
+  /** Deletes an object whose last finalizer went (`deleteWithoutFinalizers`): preconditioned on what was read. */
+  async #deleteNow(key: ObjectKey, seen: T): Promise<T> {
+    try {
+      return await this.storage.delete<T>(key, {
+        preconditions: { uid: seen.metadata.uid, resourceVersion: seen.metadata.resourceVersion },
+      });
+    } catch (err) {
+      throw this.#fail(err, key.name);
+    }
+  }
+
+  /**
+   * `Store.Delete`: checks the preconditions; an object with finalizers is marked for deletion
+   * (`deletionTimestamp` now, `deletionGracePeriodSeconds` 0) and kept, anything else is deleted.
+   * A dry run checks the same and writes nothing.
+   */
+  async delete(
+    namespace: string,
+    name: string,
+    opts: { preconditions?: Preconditions; dryRun: boolean },
+  ): Promise<DeleteResult<T>> {
+    const key = this.key(namespace, name);
+    try {
+      const current = await this.storage.get<T>(key);
+      this.#beforeDelete(current, opts.preconditions);
+      if (current.metadata.finalizers?.length) {
+        if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
+        if (opts.dryRun) return { object: markDeleting(structuredClone(current)), deleted: false };
+        let pending: T | undefined;
+        const out = await this.storage.guaranteedUpdate<T>(
+          key,
+          (cur) => {
+            if (!cur) throw notFound(this.view.gr, name);
+            checkPreconditions(key, cur, opts.preconditions);
+            if (!cur.metadata.finalizers?.length) return cur;
+            pending = markDeleting(structuredClone(cur));
+            return pending;
+          },
+          {},
+        );
+        if (pending) return { object: out, deleted: false };
+        return { object: await this.#deleteNow(key, out), deleted: true };
+      }
+      if (opts.dryRun) return { object: current, deleted: true };
+      const deleted = await this.storage.delete<T>(
+        key,
+        opts.preconditions ? { preconditions: opts.preconditions } : {},
+      );
+      return { object: deleted, deleted: true };
+    } catch (err) {
+      throw this.#fail(err, name);
+    }
+  }
+
+  /** `rest.BeforeDelete`: the DeleteOptions preconditions, checked first, worded as Kubernetes does. */
+  #beforeDelete(obj: T, p: Preconditions | undefined): void {
+    const gr = { group: this.strategy.qualifiedKind.group, resource: this.strategy.qualifiedKind.kind };
+    const { uid = '', resourceVersion = '', name = '' } = obj.metadata;
+    if (p?.uid && p.uid !== uid) {
+      throw conflict(
+        gr,
+        name,
+        `the UID in the precondition (${p.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+      );
+    }
+    if (p?.resourceVersion && p.resourceVersion !== resourceVersion) {
+      throw conflict(
+        gr,
+        name,
+        `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
+      );
+    }
+  }
+
+  /**
+   * `Store.DeleteCollection`: lists with the options, then deletes (or marks) each item with its
+   * uid as precondition; items deleted or changed meanwhile are skipped. Answers the items.
+   */
+  async deleteCollection(
+    namespace: string | undefined,
+    options: ListOptions<T>,
+    dryRun: boolean,
+  ): Promise<{ items: T[]; resourceVersion: string }> {
+    const page = await this.list(namespace, options);
+    if (dryRun) return { items: page.items, resourceVersion: page.resourceVersion };
+    const items: T[] = [];
+    for (const obj of page.items) {
+      try {
+        const r = await this.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '', {
+          preconditions: { uid: obj.metadata.uid },
+          dryRun: false,
+        });
+        items.push(r.object);
+      } catch (err) {
+        if (err instanceof ApiError && (err.status.reason === 'NotFound' || err.status.reason === 'Conflict')) continue;
+        throw err;
+      }
+    }
+    return { items, resourceVersion: page.resourceVersion };
+  }
+}
+
+function markDeleting<T extends KubeObject>(obj: T): T {
+  obj.metadata.deletionTimestamp ??= timeNow();
+  obj.metadata.deletionGracePeriodSeconds ??= 0;
+  return obj;
+}
+
+function checkPreconditions(key: ObjectKey, obj: KubeObject, p: Preconditions | undefined): void {
+  if (p?.uid && p.uid !== obj.metadata.uid) throw uidConflictError(key, p.uid, obj.metadata.uid ?? '');
+  if (p?.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion) {
+    throw resourceVersionPreconditionError(key, p.resourceVersion, obj.metadata.resourceVersion ?? '');
+  }
+}

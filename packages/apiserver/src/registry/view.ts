@@ -1,0 +1,39 @@
+import type { KubeObject, ObjectSchema } from '@kevents/api';
+import type { GroupResource } from '../errors/api-error.js';
+
+/**
+ * One group version a resource is served at (Kubernetes' versioned API of a kind). Every view of
+ * a resource reads and writes the same stored objects, kept in the resource's internal form; a
+ * view converts between that form and its wire JSON and maps its field-selector labels onto the
+ * internal ones.
+ */
+export interface VersionedView<T extends KubeObject = KubeObject> {
+  readonly group: string;
+  readonly version: string;
+  /** `events.k8s.io/v1`, or `v1` for the core group. */
+  readonly groupVersion: string;
+  readonly kind: string;
+  readonly listKind: string;
+  /** The plural resource name in URLs (`events`). */
+  readonly resource: string;
+  readonly singularName: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** The hash discovery publishes for the stored version (`storageVersionHash`). */
+  readonly storageVersionHash?: string;
+  readonly gr: GroupResource;
+  readonly schema: ObjectSchema;
+  readonly listSchema: ObjectSchema;
+  /** `/apis/<group>/<version>` or `/api/v1`. */
+  readonly pathPrefix: string;
+  /** Converts a decoded external object to the stored form (taking ownership of it). */
+  toInternal(external: Record<string, unknown>): T;
+  /** The wire JSON of a stored object, with kind and apiVersion. */
+  toExternal(internal: T): Record<string, unknown>;
+  /** The same without kind and apiVersion, as list items are sent. */
+  toListItem(internal: T): Record<string, unknown>;
+  /** The wire JSON text of a stored object in one pass (with kind and apiVersion, or without for list items). */
+  toJSON(internal: T, withTypeMeta: boolean): string;
+  /** Maps a field-selector label of this view to an internal label; undefined when unsupported. */
+  fieldLabel(label: string): string | undefined;
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { ApiError } from '../errors/api-error.js';
+import { boolParam, intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from './query.js';
+import type { Query } from './query.js';
+
+const failure = (fn: () => unknown): ApiError => {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('did not throw');
+};
+
+describe('q, boolParam and intParam', () => {
+  it('q reads the first of repeated values', () => {
+    expect(q({ a: ['1', '2'] }, 'a')).toBe('1');
+    expect(q({ a: 'x' }, 'a')).toBe('x');
+    expect(q({}, 'a')).toBeUndefined();
+  });
+
+  it("boolParam reads as Kubernetes' parameter codec does (Convert_Slice_string_To_bool)", () => {
+    for (const v of ['1', 't', 'T', 'true', 'TRUE', 'True', 'yes', '', ' '])
+      expect(boolParam({ b: v }, 'b')).toBe(true);
+    for (const v of ['0', 'false', 'FALSE', 'False', 'fAlSe']) expect(boolParam({ b: v }, 'b')).toBe(false);
+    expect(boolParam({}, 'b')).toBeUndefined();
+    expect(boolParam({ b: ['true', 'x'] }, 'b')).toBe(true);
+    expect(boolParam({ b: ['0', 'true'] }, 'b')).toBe(false);
+  });
+
+  it('boolParam never throws: anything but absent, 0 and false (any case) is true', () => {
+    fc.assert(
+      fc.property(fc.string(), (v) => {
+        expect(boolParam({ b: v }, 'b')).toBe(!['0', 'false'].includes(v.toLowerCase()));
+      }),
+    );
+  });
+
+  it('intParam reads signed integers, empty as absent, and answers 400 otherwise', () => {
+    expect(intParam({ n: '42' }, 'n')).toBe(42);
+    expect(intParam({ n: '-3' }, 'n')).toBe(-3);
+    expect(intParam({ n: '+3' }, 'n')).toBe(3);
+    expect(intParam({ n: '' }, 'n')).toBeUndefined();
+    expect(intParam({}, 'n')).toBeUndefined();
+    for (const v of ['1.5', 'x', '1x', ' 1', '--1']) {
+      const err = failure(() => intParam({ n: v }, 'n'));
+      expect([err.code, err.status.message]).toEqual([
+        400,
+        `strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
+      ]);
+    }
+  });
+});
+
+/** parseListOptions with watch decided from the query, as RequestInfo decides it. */
+const lo = (query: Query): ReturnType<typeof parseListOptions> =>
+  parseListOptions(query, boolParam(query, 'watch') === true);
+
+describe('parseListOptions', () => {
+  const invalid = (query: Query, forceWatch = false): string => {
+    const err = failure(() => parseListOptions(query, forceWatch || boolParam(query, 'watch') === true));
+    expect(err.code).toBe(422);
+    expect(err.status.reason).toBe('Invalid');
+    return err.status.message!;
+  };
+
+  it('reads a plain list', () => {
+    expect(parseListOptions({}, false)).toEqual({
+      watch: false,
+      limit: undefined,
+      continue: undefined,
+      resourceVersion: undefined,
+      resourceVersionMatch: '',
+      labelSelector: undefined,
+      fieldSelector: undefined,
+      allowWatchBookmarks: false,
+      timeoutSeconds: undefined,
+      sendInitialEvents: undefined,
+    });
+  });
+
+  it('reads every option', () => {
+    const o = lo({
+      limit: '5',
+      resourceVersion: '7',
+      resourceVersionMatch: 'Exact',
+      labelSelector: 'a=b',
+      fieldSelector: 'type=Normal',
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: '30',
+    });
+    expect(o).toMatchObject({
+      watch: false,
+      limit: 5,
+      resourceVersion: '7',
+      resourceVersionMatch: 'Exact',
+      labelSelector: 'a=b',
+      fieldSelector: 'type=Normal',
+      allowWatchBookmarks: true,
+      timeoutSeconds: 30,
+    });
+  });
+
+  it('ignores a limit of 0 or less and an empty continue', () => {
+    expect(lo({ limit: '0' }).limit).toBeUndefined();
+    expect(lo({ limit: '-1' }).limit).toBeUndefined();
+    expect(lo({ limit: '1' }).limit).toBe(1);
+    expect(lo({ continue: '' }).continue).toBeUndefined();
+    expect(lo({ continue: 'tok' }).continue).toBe('tok');
+  });
+
+  it('is a watch when RequestInfo says so (the query is not read again)', () => {
+    expect(parseListOptions({ watch: 'true' }, true).watch).toBe(true);
+    expect(parseListOptions({ watch: 'true' }, false).watch).toBe(false);
+  });
+
+  it('validates resourceVersionMatch for lists like ValidateListOptions', () => {
+    expect(invalid({ resourceVersionMatch: 'Exact' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
+    expect(invalid({ resourceVersionMatch: 'NotOlderThan', resourceVersion: '1', continue: 'c' })).toContain(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+    );
+    expect(invalid({ resourceVersionMatch: 'Bogus', resourceVersion: '1' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""',
+    );
+    expect(invalid({ resourceVersionMatch: 'Exact', resourceVersion: '0' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
+    expect(invalid({ sendInitialEvents: 'true' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+    );
+    expect(lo({ resourceVersionMatch: 'NotOlderThan', resourceVersion: '0' }).resourceVersionMatch).toBe(
+      'NotOlderThan',
+    );
+    expect(lo({ resourceVersionMatch: 'Exact', resourceVersion: '5' }).resourceVersionMatch).toBe('Exact');
+  });
+
+  it('validates resourceVersionMatch and sendInitialEvents for watches', () => {
+    expect(invalid({ watch: '1', sendInitialEvents: 'true' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+    expect(invalid({ watch: '1', resourceVersionMatch: 'NotOlderThan' })).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
+    expect(invalid({ watch: '1', resourceVersionMatch: 'Exact', sendInitialEvents: 'false' })).toContain(
+      'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',
+    );
+    expect(
+      invalid({ watch: '1', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: 'true', continue: 'c' }),
+    ).toContain('resourceVersionMatch is forbidden when continue is provided');
+    const o = parseListOptions({ resourceVersionMatch: 'NotOlderThan', sendInitialEvents: 'true' }, true);
+    expect([o.watch, o.sendInitialEvents, o.resourceVersionMatch]).toEqual([true, true, 'NotOlderThan']);
+    expect(
+      lo({ watch: 'true', sendInitialEvents: 'false', resourceVersionMatch: 'NotOlderThan' }).sendInitialEvents,
+    ).toBe(false);
+  });
+
+  it('answers 400 to a resourceVersion with continue, and to a resourceVersion that is not a number', () => {
+    const both = failure(() => lo({ continue: 'c', resourceVersion: '5' }));
+    expect([both.code, both.status.message]).toEqual([
+      400,
+      'specifying resource version is not allowed when using continue',
+    ]);
+    expect(lo({ continue: 'c', resourceVersion: '0' }).continue).toBe('c');
+    const bad = failure(() => lo({ resourceVersion: 'x1' }));
+    expect([bad.code, bad.status.message]).toEqual([
+      400,
+      'invalid resource version "x1": strconv.ParseUint: parsing "x1": invalid syntax',
+    ]);
+    expect(failure(() => lo({ resourceVersion: '1x' })).code).toBe(400);
+    expect(lo({ resourceVersion: '123' }).resourceVersion).toBe('123');
+  });
+});
+
+describe('parseDryRun and parseFieldValidation', () => {
+  it('dryRun: only All, any number of times', () => {
+    expect(parseDryRun({}, 'CreateOptions')).toBe(false);
+    expect(parseDryRun({ dryRun: 'All' }, 'CreateOptions')).toBe(true);
+    expect(parseDryRun({ dryRun: ['All', 'All'] }, 'PatchOptions')).toBe(true);
+    const err = failure(() => parseDryRun({ dryRun: ['All', 'Some'] }, 'PatchOptions'));
+    expect([err.code, err.status.message]).toEqual([
+      422,
+      'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"',
+    ]);
+    expect(failure(() => parseDryRun({ dryRun: '' }, 'DeleteOptions')).status.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{""}: supported values: "All"',
+    );
+  });
+
+  it('fieldValidation: Ignore, Warn (the default) or Strict', () => {
+    expect(parseFieldValidation({})).toBe('Warn');
+    expect(parseFieldValidation({ fieldValidation: '' })).toBe('Warn');
+    for (const v of ['Ignore', 'Warn', 'Strict']) expect(parseFieldValidation({ fieldValidation: v })).toBe(v);
+    const err = failure(() => parseFieldValidation({ fieldValidation: 'strict' }));
+    expect([err.code, err.status.message]).toEqual([
+      400,
+      'fieldValidation parameter unsupported: strict. Supported values: Ignore, Warn, Strict',
+    ]);
+  });
+});

@@ -1,0 +1,125 @@
+import { FieldPath, forbidden, GoLiteral, notSupported } from '@kevents/validation';
+import type { FieldError } from '@kevents/validation';
+import { badRequest, invalid } from '../errors/api-error.js';
+import { queryBool } from './request-info.js';
+
+/** Raw query parameters as fastify hands them over. */
+export type Query = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The last value of a query parameter (Kubernetes reads the first; repeated values are rare). */
+export const q = (query: Query, name: string): string | undefined => {
+  const v = query[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** A boolean list option, read as Kubernetes' parameter codec reads it (see {@link queryBool}). */
+export const boolParam = queryBool;
+
+/** Parses an integer query parameter (Go's strconv.ParseInt). */
+export function intParam(query: Query, name: string): number | undefined {
+  const v = q(query, name);
+  if (v === undefined || v === '') return undefined;
+  if (!/^[+-]?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+/** The list/watch options of a request, validated like `ValidateListOptions`. */
+export interface ListRequestOptions {
+  readonly watch: boolean;
+  readonly limit: number | undefined;
+  readonly continue: string | undefined;
+  readonly resourceVersion: string | undefined;
+  readonly resourceVersionMatch: '' | 'NotOlderThan' | 'Exact';
+  readonly labelSelector: string | undefined;
+  readonly fieldSelector: string | undefined;
+  readonly allowWatchBookmarks: boolean;
+  readonly timeoutSeconds: number | undefined;
+  readonly sendInitialEvents: boolean | undefined;
+}
+
+const rvmPath = FieldPath.root('resourceVersionMatch');
+
+/**
+ * Reads and validates list/watch query parameters; throws a 400/422 ApiError on bad input.
+ * Whether the request is a watch is RequestInfo's answer (`watch`), never read again here.
+ */
+export function parseListOptions(query: Query, watch = false): ListRequestOptions {
+  const match = q(query, 'resourceVersionMatch') ?? '';
+  const rv = q(query, 'resourceVersion');
+  const cont = q(query, 'continue') || undefined;
+  const sendInitialEvents = boolParam(query, 'sendInitialEvents');
+  const errs: FieldError[] = [];
+  if (watch) {
+    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errs.push(forbidden(rvmPath, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (sendInitialEvents === undefined) {
+        errs.push(
+          forbidden(rvmPath, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+        );
+      }
+      if (match !== 'NotOlderThan') errs.push(notSupported(rvmPath, match, ['NotOlderThan']));
+      if (cont) errs.push(forbidden(rvmPath, 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match) {
+      if (!rv) errs.push(forbidden(rvmPath, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (cont) errs.push(forbidden(rvmPath, 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan')
+        errs.push(notSupported(rvmPath, match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && rv === '0') {
+        errs.push(forbidden(rvmPath, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+    }
+    if (sendInitialEvents !== undefined) {
+      errs.push(forbidden(FieldPath.root('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
+    }
+  }
+  if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+  if (cont && rv && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+  if (rv && rv !== '0' && !/^\d+$/.test(rv)) {
+    throw badRequest(
+      `invalid resource version "${rv}": strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`,
+    );
+  }
+  const limit = intParam(query, 'limit');
+  return {
+    watch,
+    limit: limit !== undefined && limit > 0 ? limit : undefined,
+    continue: cont,
+    resourceVersion: rv,
+    resourceVersionMatch: match as ListRequestOptions['resourceVersionMatch'],
+    labelSelector: q(query, 'labelSelector'),
+    fieldSelector: q(query, 'fieldSelector'),
+    allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') === true,
+    timeoutSeconds: intParam(query, 'timeoutSeconds'),
+    sendInitialEvents,
+  };
+}
+
+/** `dryRun`: only `All` is accepted (422 otherwise, as Kubernetes answers). */
+export function parseDryRun(
+  query: Query,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions',
+): boolean {
+  const raw = query['dryRun'];
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const bad = values.filter((v) => v !== 'All');
+  if (bad.length) {
+    throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [
+      notSupported(FieldPath.root('dryRun'), GoLiteral.strings(values), ['All']),
+    ]);
+  }
+  return values.length > 0;
+}
+
+/** `fieldValidation`: Ignore, Warn (the default) or Strict. */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export function parseFieldValidation(query: Query): FieldValidation {
+  const v = q(query, 'fieldValidation');
+  if (v === undefined || v === '') return 'Warn';
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  throw badRequest(`fieldValidation parameter unsupported: ${v}. Supported values: Ignore, Warn, Strict`);
+}

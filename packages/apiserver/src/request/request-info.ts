@@ -1,0 +1,161 @@
+/**
+ * What a request asks for, resolved once from its method, path and query (Kubernetes'
+ * `request.RequestInfo`). Authorization, metrics, logs and the handlers read only this.
+ */
+export interface RequestInfo {
+  /** A request for an API resource (`/api/v1/...`, `/apis/<group>/<version>/...` with a resource). */
+  readonly isResourceRequest: boolean;
+  /** The URL path, without the query. */
+  readonly path: string;
+  /**
+   * `get list watch create update patch delete deletecollection` for resource requests (empty
+   * for an unknown method); the lower-case HTTP method for non-resource requests.
+   */
+  readonly verb: string;
+  /** `api` or `apis`; empty for non-resource requests. */
+  readonly apiPrefix: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+  /** The path parts from the resource on: `[resource, name, subresource, ...]`. */
+  readonly parts: readonly string[];
+}
+
+/** Query parameters as the HTTP layer hands them over. */
+export type RequestQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+const namespaceSubresources: ReadonlySet<string> = new Set(['status', 'finalize']);
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * A boolean list option as Kubernetes' parameter codec reads it (`Convert_Slice_string_To_bool`):
+ * absent, `false` or `0` (any case) is false; any other value, the empty string included, is true.
+ */
+export function queryBool(query: RequestQuery, name: string): boolean | undefined {
+  const v = first(query[name]);
+  if (v === undefined) return undefined;
+  const lower = v.toLowerCase();
+  return lower !== 'false' && lower !== '0';
+}
+
+/** `path.IsValidPathSegmentName`: no `.`/`..`, no `/` or `%`. */
+const isValidPathSegmentName = (name: string): boolean =>
+  name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+
+/** The name a field selector pins exactly (`metadata.name=X` or `==`), if any. */
+function exactName(fieldSelector: string | undefined): string | undefined {
+  if (!fieldSelector) return undefined;
+  for (const term of fieldSelector.split(',').sort()) {
+    const m = /^metadata\.name(==|=)(.*)$/.exec(term);
+    if (m) return m[2]!;
+  }
+  return undefined;
+}
+
+const decode = (part: string): string => {
+  if (!part.includes('%')) return part;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
+/**
+ * `RequestInfoFactory.NewRequestInfo` with the `api` (groupless) and `apis` prefixes. A GET
+ * without a name is a `list`, or a `watch` when `watch` is true by the parameter codec's rules
+ * (or on a legacy `/watch/` path); a list whose field selector pins `metadata.name` keeps the
+ * verb `list` and names the object; a DELETE without a name is `deletecollection`.
+ */
+export function resolveRequestInfo(method: string, url: string, query: RequestQuery): RequestInfo {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const nonResource: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  let parts = trimmed === '' ? [] : trimmed.split('/').map(decode);
+  if (parts.length < 3) return nonResource;
+  const apiPrefix = parts[0]!;
+  if (apiPrefix !== 'api' && apiPrefix !== 'apis') return nonResource;
+  parts = parts.slice(1);
+  let apiGroup = '';
+  if (apiPrefix === 'apis') {
+    if (parts.length < 3) return nonResource;
+    apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  }
+  const apiVersion = parts[0]!;
+  parts = parts.slice(1);
+  let verb: string;
+  if (parts[0] === 'watch' || parts[0] === 'proxy') {
+    verb = parts[0];
+    parts = parts.slice(1);
+    if (parts.length === 0) {
+      return { ...nonResource, isResourceRequest: true, apiPrefix, apiGroup, apiVersion, verb };
+    }
+  } else {
+    verb = verbOfMethod(method);
+  }
+  let namespace = '';
+  if (parts[0] === 'namespaces') {
+    if (parts.length > 1) {
+      namespace = parts[1]!;
+      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) parts = parts.slice(2);
+    }
+  }
+  const resource = parts[0] ?? '';
+  let name = parts[1] ?? '';
+  const subresource = parts.length >= 3 && verb !== 'proxy' ? parts[2]! : '';
+  if (name === '' && verb === 'get') {
+    verb = queryBool(query, 'watch') === true ? 'watch' : 'list';
+    const pinned = exactName(first(query['fieldSelector']));
+    if (pinned !== undefined && isValidPathSegmentName(pinned)) name = pinned;
+  }
+  if (name === '' && verb === 'delete') verb = 'deletecollection';
+  return {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    resource,
+    subresource,
+    name,
+    parts,
+  };
+}
+
+function verbOfMethod(method: string): string {
+  switch (method) {
+    case 'POST':
+      return 'create';
+    case 'GET':
+    case 'HEAD':
+      return 'get';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return 'delete';
+    default:
+      return '';
+  }
+}

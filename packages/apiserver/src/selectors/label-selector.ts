@@ -1,0 +1,265 @@
+import { FieldPath, invalid as invalidField, isQualifiedName, isValidLabelValue } from '@kevents/validation';
+import type { FieldError } from '@kevents/validation';
+
+/** A parsed label selector; `matches` tests a label map. */
+export interface LabelSelector {
+  readonly empty: boolean;
+  matches(labels: Readonly<Record<string, string>> | undefined): boolean;
+  toString(): string;
+}
+
+/** A selector parse error; the HTTP layer answers 400 with its message. */
+export class SelectorParseError extends Error {
+  override readonly name = 'SelectorParseError';
+}
+
+type Op = 'exists' | '!' | '=' | '==' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
+
+interface Requirement {
+  readonly key: string;
+  readonly op: Op;
+  readonly values: readonly string[];
+}
+
+type Tok = 'end' | 'error' | 'ident' | 'in' | 'notin' | '(' | ')' | ',' | '!' | '=' | '==' | '!=' | '>' | '<';
+
+const specialTokens: Readonly<Record<string, Tok>> = {
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  '<': '<',
+  '!=': '!=',
+  '(': '(',
+};
+const isSpecial = (c: string): boolean => '=!(),><'.includes(c);
+const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+
+/** Kubernetes' selector lexer (`labels.Lexer`): identifiers, keywords and the longest special symbol. */
+function lex(s: string): { tok: Tok; lit: string }[] {
+  const out: { tok: Tok; lit: string }[] = [];
+  let i = 0;
+  for (;;) {
+    while (i < s.length && isSpace(s[i]!)) i++;
+    if (i >= s.length || s[i] === '\0') {
+      out.push({ tok: 'end', lit: '' });
+      return out;
+    }
+    if (isSpecial(s[i]!)) {
+      let buf = '';
+      let last: { tok: Tok; lit: string } | undefined;
+      while (i < s.length && isSpecial(s[i]!)) {
+        buf += s[i];
+        const t = specialTokens[buf];
+        if (t) last = { tok: t, lit: buf };
+        else if (last) break;
+        i++;
+      }
+      out.push(last ?? { tok: 'error', lit: `error expected: keyword found '${buf}'` });
+      if (!last) return [...out, { tok: 'end', lit: '' }];
+      continue;
+    }
+    let id = '';
+    while (i < s.length && !isSpace(s[i]!) && !isSpecial(s[i]!) && s[i] !== '\0') id += s[i++];
+    out.push({ tok: id === 'in' ? 'in' : id === 'notin' ? 'notin' : 'ident', lit: id });
+  }
+}
+
+const binaryOperators = ['in', 'notin', '=', '==', '!=', 'gt', 'lt'];
+
+const fail = (message: string): never => {
+  throw new SelectorParseError(message);
+};
+
+/** `labels.Parser`: the grammar, error texts and requirement checks of Kubernetes' label selectors. */
+class Parser {
+  readonly #items: { tok: Tok; lit: string }[];
+  #pos = 0;
+
+  constructor(src: string) {
+    this.#items = lex(src);
+  }
+
+  /** The next item; `in`/`notin` read as identifiers where values are expected. */
+  #peek(values: boolean): { tok: Tok; lit: string } {
+    const it = this.#items[Math.min(this.#pos, this.#items.length - 1)]!;
+    return values && (it.tok === 'in' || it.tok === 'notin') ? { tok: 'ident', lit: it.lit } : it;
+  }
+
+  #next(values: boolean): { tok: Tok; lit: string } {
+    const it = this.#peek(values);
+    if (this.#pos < this.#items.length - 1) this.#pos++;
+    return it;
+  }
+
+  parse(): Requirement[] {
+    const reqs: Requirement[] = [];
+    for (;;) {
+      const { tok, lit } = this.#peek(true);
+      if (tok === 'end') return reqs;
+      if (tok !== 'ident' && tok !== '!') fail(`found '${lit}', expected: !, identifier, or 'end of string'`);
+      try {
+        reqs.push(this.#requirement());
+      } catch (err) {
+        if (err instanceof SelectorParseError) fail(`unable to parse requirement: ${err.message}`);
+        throw err;
+      }
+      const after = this.#next(true);
+      if (after.tok === 'end') return reqs;
+      if (after.tok !== ',') fail(`found '${after.lit}', expected: ',' or 'end of string'`);
+      const again = this.#peek(true);
+      if (again.tok !== 'ident' && again.tok !== '!') fail(`found '${again.lit}', expected: identifier after ','`);
+    }
+  }
+
+  #requirement(): Requirement {
+    let exists: Op | undefined;
+    let { tok, lit } = this.#next(true);
+    if (tok === '!') {
+      exists = '!';
+      ({ tok, lit } = this.#next(true));
+    }
+    if (tok !== 'ident') fail(`found '${lit}', expected: identifier`);
+    const key = lit;
+    checkKey(key, FieldPath.root('key'));
+    const la = this.#peek(true).tok;
+    if (la === 'end' || la === ',') exists ??= 'exists';
+    if (exists) return newRequirement(key, exists, []);
+    const op = this.#operator();
+    const values = op === 'in' || op === 'notin' ? this.#setValues() : this.#exactValue();
+    return newRequirement(key, op, values);
+  }
+
+  #operator(): Op {
+    const { tok, lit } = this.#next(false);
+    switch (tok) {
+      case 'in':
+      case 'notin':
+      case '=':
+      case '==':
+      case '!=':
+        return tok;
+      case '>':
+        return 'gt';
+      case '<':
+        return 'lt';
+      default:
+        return fail(`found '${lit}', expected: ${binaryOperators.join(', ')}`);
+    }
+  }
+
+  #setValues(): string[] {
+    const open = this.#next(true);
+    if (open.tok !== '(') fail(`found '${open.lit}' expected: '('`);
+    const { tok, lit } = this.#peek(true);
+    if (tok === ')') {
+      this.#next(true);
+      return [''];
+    }
+    if (tok !== 'ident' && tok !== ',') fail(`found '${lit}', expected: ',', ')' or identifier`);
+    const set = this.#identifiers();
+    const close = this.#next(true);
+    if (close.tok !== ')') fail(`found '${lit}', expected: ')'`);
+    return [...set].sort();
+  }
+
+  #identifiers(): Set<string> {
+    const set = new Set<string>();
+    for (;;) {
+      const { tok, lit } = this.#next(true);
+      if (tok === 'ident') {
+        set.add(lit);
+        const la = this.#peek(true);
+        if (la.tok === ',') continue;
+        if (la.tok === ')') return set;
+        fail(`found '${la.lit}', expected: ',' or ')'`);
+      } else if (tok === ',') {
+        if (set.size === 0) set.add('');
+        const la = this.#peek(true).tok;
+        if (la === ')') {
+          set.add('');
+          return set;
+        }
+        if (la === ',') {
+          this.#next(true);
+          set.add('');
+        }
+      } else {
+        fail(`found '${lit}', expected: ',', or identifier`);
+      }
+    }
+  }
+
+  #exactValue(): string[] {
+    const la = this.#peek(true).tok;
+    if (la === 'end' || la === ',') return [''];
+    const { tok, lit } = this.#next(true);
+    if (tok === 'ident') return [lit];
+    return fail(`found '${lit}', expected: identifier`);
+  }
+}
+
+function checkKey(key: string, path: FieldPath): void {
+  const errs = isQualifiedName(key);
+  if (errs.length) fail(invalidField(path, key, errs.join('; ')).toString());
+}
+
+const int64 = /^[+-]?\d+$/;
+
+/** `labels.NewRequirement`: the checks of values per operator, aggregated like Kubernetes' errors. */
+function newRequirement(key: string, op: Op, values: string[]): Requirement {
+  const errs: FieldError[] = [];
+  const valuePath = FieldPath.root('values');
+  if ((op === 'gt' || op === 'lt') && values.length === 1) {
+    values.forEach((v, i) => {
+      if (!int64.test(v)) {
+        errs.push(invalidField(valuePath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+      }
+    });
+  }
+  values.forEach((v, i) => {
+    const bad = isValidLabelValue(v);
+    if (bad.length) errs.push(invalidField(valuePath.index(i).key(key), v, bad.join('; ')));
+  });
+  if (errs.length === 1) fail(errs[0]!.toString());
+  if (errs.length > 1) fail(`[${errs.map(String).join(', ')}]`);
+  return { key, op, values };
+}
+
+const matchOne = (r: Requirement, labels: Readonly<Record<string, string>>): boolean => {
+  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+  const v = has ? labels[r.key]! : undefined;
+  switch (r.op) {
+    case 'exists':
+      return has;
+    case '!':
+      return !has;
+    case '=':
+    case '==':
+    case 'in':
+      return has && r.values.includes(v!);
+    case '!=':
+    case 'notin':
+      return !has || !r.values.includes(v!);
+    case 'gt':
+    case 'lt': {
+      if (!has || !int64.test(v!)) return false;
+      const a = BigInt(v!);
+      const b = BigInt(r.values[0]!);
+      return r.op === 'gt' ? a > b : a < b;
+    }
+  }
+};
+
+/** Parses a Kubernetes label selector (`a=b,c!=d,e in (x,y),!f,g`) with Kubernetes' grammar and messages. */
+export function parseLabelSelector(s: string | undefined): LabelSelector {
+  const src = s ?? '';
+  const reqs = src.trim() ? new Parser(src).parse() : [];
+  return {
+    empty: reqs.length === 0,
+    matches: (labels) => reqs.every((r) => matchOne(r, labels ?? {})),
+    toString: () => src.trim(),
+  };
+}

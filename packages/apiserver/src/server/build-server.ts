@@ -1,0 +1,302 @@
+import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maxRequestBodyBytes, timeNow } from '@kevents/api';
+import type { APIResource, VersionInfo } from '@kevents/api';
+import type { Storage } from '@kevents/storage';
+import {
+  ApiError,
+  badRequest,
+  internalError,
+  notFound,
+  pathNotFound,
+  requestEntityTooLarge,
+  unsupportedMediaType,
+} from '../errors/api-error.js';
+import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryV2,
+  aggregatedDiscoveryV2Beta1,
+  discoveryRepresentation,
+} from '../discovery/aggregated.js';
+import { DiscoveryIndex } from '../discovery/discovery.js';
+import type { DiscoveredResource } from '../discovery/discovery.js';
+import { installAuthentication } from '../filters/authentication.js';
+import { installAuthorization } from '../filters/authorization.js';
+import { installRequestInfo } from '../filters/request-info.js';
+import type { Authenticator, Authorizer } from '@kevents/api';
+import { isPretty, sendJSON, sendJSONText } from '../handlers/respond.js';
+import { installResources } from '../install/installer.js';
+import type { InstalledView, RestRouteConfig } from '../install/installer.js';
+import { openAPIInputFromViews } from '../openapi/input.js';
+import { registerOpenAPI } from '../openapi/register.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import type { StoreOptions } from '../registry/store.js';
+import type { Query } from '../request/query.js';
+import { WatchHub } from '../watch/watch-hub.js';
+import { ServerMetrics } from './metrics.js';
+import type { RequestLabels } from './metrics.js';
+import { listNamespaces, synthesizeNamespace } from './namespaces.js';
+
+/** Options of {@link buildApiServer}. */
+export interface ApiServerOptions {
+  readonly storage: Storage;
+  /** The resources to serve, each at one or more group versions. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly resources: readonly ResourceDefinition<any>[];
+  /** Resources listed in discovery but not served (no verbs), so clients can resolve their names. */
+  readonly listedResources?: readonly DiscoveredResource[];
+  /** Serve core/v1 namespaces, implicit (any DNS label is an Active namespace), read-only. Default true. */
+  readonly namespaces?: boolean;
+  /** The group domain that operation ids strip (`k8s.io`). */
+  readonly groupDomain?: string;
+  /** `/version`. */
+  readonly version: VersionInfo;
+  /** Default watch length is a random value in [min, 2*min) seconds. */
+  readonly minRequestTimeoutSeconds?: number;
+  /** Where unexpected request failures are logged (fastify's per-request logging stays off: it costs a child logger per request). */
+  readonly logger?: Pick<FastifyBaseLogger, 'error'>;
+  /** Serve HTTPS with this key pair; HTTP/2 and HTTP/1.1 are offered by ALPN. */
+  readonly https?: { key: string | Buffer; cert: string | Buffer };
+  /** Decides who sent each request; none serves every request as `system:anonymous`. */
+  readonly authenticator?: Authenticator;
+  /** Requests no authenticator claims are anonymous (default), or 401. */
+  readonly anonymous?: boolean;
+  /** Decides every request (default: allow all). */
+  readonly authorizer?: Authorizer;
+  /** Share metrics and live watches between the listeners of one process. */
+  readonly metrics?: ServerMetrics;
+  readonly watches?: WatchHub;
+  /** Options of every generic store (tests pass a deterministic name generator). */
+  readonly storeOptions?: StoreOptions;
+}
+
+/** A built server: the fastify instance plus what shutdown and composition need. */
+export interface ApiServer {
+  readonly app: FastifyInstance;
+  readonly watches: WatchHub;
+  readonly metrics: ServerMetrics;
+  readonly installed: readonly InstalledView[];
+}
+
+type Variants = { plain: RequestLabels; dry: RequestLabels };
+
+/** The `apiserver_request_total` labels of a resource request, from its RequestInfo (cached per distinct set). */
+function labelsFor(cache: Map<string, Variants>, req: FastifyRequest, rest: RestRouteConfig['rest']): RequestLabels {
+  const info = req.requestInfo;
+  // CleanScope: a named object or a create is "resource".
+  const scope = info.name || info.verb === 'create' ? 'resource' : info.namespace ? 'namespace' : 'cluster';
+  let verb: string;
+  if (info.verb === 'watch') verb = 'WATCH';
+  else if (info.verb === 'list') verb = 'LIST';
+  else if (info.verb === 'get') verb = 'GET';
+  else verb = req.method === 'HEAD' ? 'GET' : req.method;
+  const key = `${verb}|${scope}|${rest.group}|${rest.version}|${rest.resource}`;
+  let v = cache.get(key);
+  if (!v) {
+    const plain: RequestLabels = {
+      verb,
+      group: rest.group,
+      version: rest.version,
+      resource: rest.resource,
+      subresource: '',
+      scope,
+      component: 'apiserver',
+      dry_run: '',
+    };
+    v = { plain, dry: { ...plain, dry_run: 'All' } };
+    cache.set(key, v);
+  }
+  return (req.query as Query)['dryRun'] !== undefined ? v.dry : v.plain;
+}
+
+/**
+ * Builds a Kubernetes-style API server for the given resources: the filter chain (recovery,
+ * request info, authentication, authorization), the generic REST routes of every view,
+ * discovery (legacy and aggregated), OpenAPI v2/v3, namespaces, `/version`, `/metrics` and the
+ * health checks. It does not listen.
+ */
+export function buildApiServer(options: ApiServerOptions): ApiServer {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: maxRequestBodyBytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    ...(options.https
+      ? { http2: true, https: { allowHTTP1: true, key: options.https.key, cert: options.https.cert } }
+      : {}),
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const status = badRequest(err.message).status;
+      void sendJSON(reply, 400, status, isPretty((req.query ?? {}) as Query));
+    },
+  } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+  const watches = options.watches ?? new WatchHub();
+  const metrics = options.metrics ?? new ServerMetrics(() => watches.counts());
+  const startedAt = timeNow();
+  const serveNamespaces = options.namespaces !== false;
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    let apiErr: ApiError;
+    if (err instanceof ApiError) apiErr = err;
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(maxRequestBodyBytes);
+    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      apiErr = unsupportedMediaType(['application/json', 'application/yaml']);
+    } else {
+      options.logger?.error({ err, method: req.method, url: req.url }, 'request failed');
+      apiErr = internalError(err);
+    }
+    for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
+    return sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Query));
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendJSON(reply, 404, pathNotFound().status, isPretty((req.query ?? {}) as Query)),
+  );
+
+  installRequestInfo(app);
+  installAuthentication(app, {
+    ...(options.authenticator ? { authenticator: options.authenticator } : {}),
+    anonymous: options.anonymous !== false,
+  });
+  installAuthorization(app, options.authorizer);
+
+  app.removeAllContentTypeParsers();
+  const keepText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: unknown) => void): void =>
+    done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
+
+  const labelCache = new Map<string, Variants>();
+  app.addHook('onResponse', (req, reply, done) => {
+    const rest = (req.routeOptions.config as Partial<RestRouteConfig>).rest;
+    if (rest) metrics.observe(labelsFor(labelCache, req, rest), reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
+  const installed = installResources(app, options.resources, {
+    storage: options.storage,
+    watches,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
+    // A watch the client ends never finishes its response: count it when the client goes away
+    // (a per-watch listener; an onRequestAbort hook would put one on every request).
+    onWatchAbandoned: (req) => {
+      const rest = (req.routeOptions.config as Partial<RestRouteConfig>).rest;
+      if (rest) metrics.observe(labelsFor(labelCache, req, rest), 200, 0);
+    },
+    ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
+  });
+
+  const index = new DiscoveryIndex();
+  const served: DiscoveredResource[] = installed.map((i) => ({
+    group: i.scope.view.group,
+    version: i.scope.view.version,
+    resource: i.apiResource,
+  }));
+  if (serveNamespaces) served.push({ group: '', version: 'v1', resource: namespacesAPIResource() });
+  for (const d of [...served, ...(options.listedResources ?? [])]) index.add(d);
+
+  const pretty = (req: FastifyRequest): boolean => isPretty((req.query ?? {}) as Query);
+  const send = (body: unknown) => async (req: FastifyRequest, reply: FastifyReply) =>
+    sendJSON(reply, 200, body, pretty(req));
+  const aggregated = new Map<string, { body: string; etag: string }>();
+  for (const core of [true, false]) {
+    for (const v of ['v2', 'v2beta1'] as const) {
+      const body = JSON.stringify(aggregatedDiscovery(index, core, v));
+      aggregated.set(`${core}/${v}`, {
+        body,
+        etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`,
+      });
+    }
+  }
+  const discovery = (core: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const rep = discoveryRepresentation(req.headers.accept);
+    reply.header('Vary', 'Accept');
+    if (rep === 'legacy') {
+      const body = core ? index.apiVersions(req.hostname) : index.apiGroupList();
+      return sendJSON(reply, 200, body, pretty(req));
+    }
+    // As kube-apiserver's aggregated/etag.go: an ETag of the document, 304 when the client holds it.
+    const doc = aggregated.get(`${core}/${rep}`)!;
+    const type = rep === 'v2' ? aggregatedDiscoveryV2 : aggregatedDiscoveryV2Beta1;
+    reply.header('ETag', doc.etag);
+    if (req.headers['if-none-match'] === doc.etag) return reply.code(304).header('Content-Type', type).send();
+    return sendJSONText(reply, 200, doc.body, [], type, 'public');
+  };
+  app.get('/api', discovery(true));
+  app.get('/apis', discovery(false));
+  for (const gv of index.groupVersions()) {
+    const list = index.resourceList(gv.group, gv.version)!;
+    if (gv.group === '') {
+      app.get(`/api/${gv.version}`, send(list));
+      continue;
+    }
+    app.get(`/apis/${gv.group}/${gv.version}`, send(list));
+  }
+  for (const g of index.groups()) app.get(`/apis/${g.name}`, send({ kind: 'APIGroup', apiVersion: 'v1', ...g }));
+
+  app.get('/version', send(options.version));
+  app.get('/metrics', async (_req, reply) =>
+    reply.header('Content-Type', metrics.contentType).send(await metrics.text()),
+  );
+
+  if (serveNamespaces) {
+    const nsGR = { group: '', resource: 'namespaces' };
+    const namespacedResources = [
+      ...new Set(installed.filter((i) => i.scope.strategy.namespaced).map((i) => i.scope.store.resource)),
+    ];
+    app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
+      const ns = synthesizeNamespace(req.params.name, startedAt);
+      if (!ns) throw notFound(nsGR, req.params.name);
+      return sendJSON(reply, 200, ns, pretty(req));
+    });
+    app.get('/api/v1/namespaces', async (req, reply) =>
+      sendJSON(reply, 200, await listNamespaces(options.storage, namespacedResources, startedAt), pretty(req)),
+    );
+  }
+
+  const health = (withStorage: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const checks: [string, boolean][] = [['ping', true]];
+    if (withStorage) {
+      checks.push([
+        'storage',
+        await options.storage.ready().then(
+          () => true,
+          () => false,
+        ),
+      ]);
+    }
+    const ok = checks.every(([, c]) => c);
+    const name = req.requestInfo.path.slice(1);
+    const verbose = 'verbose' in (req.query as Record<string, unknown>);
+    reply
+      .code(ok ? 200 : 500)
+      .header('Content-Type', 'text/plain; charset=utf-8')
+      .header('X-Content-Type-Options', 'nosniff');
+    if (ok && !verbose) return reply.send('ok');
+    const lines = checks.map(([n, c]) => (c ? `[+]${n} ok` : `[-]${n} failed: reason withheld`));
+    return reply.send(`${lines.join('\n')}\n${name} check ${ok ? 'passed' : 'failed'}\n`);
+  };
+  app.get('/healthz', health(true));
+  app.get('/livez', health(false));
+  app.get('/readyz', health(true));
+
+  registerOpenAPI(
+    app,
+    openAPIInputFromViews(installed, {
+      namespaces: serveNamespaces,
+      ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
+    }),
+  );
+  return { app, watches, metrics, installed };
+}
+
+/** Synthesized namespaces are readable, so kubectl can word its NotFound errors. */
+const namespacesAPIResource = (): APIResource => ({
+  name: 'namespaces',
+  singularName: 'namespace',
+  namespaced: false,
+  kind: 'Namespace',
+  verbs: ['get', 'list'],
+  shortNames: ['ns'],
+});

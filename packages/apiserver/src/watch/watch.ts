@@ -1,0 +1,139 @@
+import { initialEventsEndAnnotation } from '@kevents/api';
+import type { KubeObject, WatchEvent } from '@kevents/api';
+import { isStorageError } from '@kevents/storage';
+import type { Predicate, StorageWatchEvent, Watcher, WatchOptions } from '@kevents/storage';
+import type { FastifyReply } from 'fastify';
+import { fromStorageError } from '../errors/api-error.js';
+import type { Representation } from '../table/negotiate.js';
+import { parseIncludeObject, toTable } from '../table/table.js';
+import type { RestScope, RestRequest } from '../handlers/context.js';
+import type { ListRequestOptions } from '../request/query.js';
+import { WatchStream } from './watch-stream.js';
+import { q } from '../request/query.js';
+
+/** Translates the wire start point into storage watch options (api-concepts.md semantics). */
+export function watchStart(
+  opts: ListRequestOptions,
+): Pick<WatchOptions, 'resourceVersion' | 'sendInitialEvents' | 'initialEventsEndBookmark'> {
+  const rv = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined;
+  if (opts.sendInitialEvents === true)
+    return { sendInitialEvents: true, initialEventsEndBookmark: opts.allowWatchBookmarks };
+  if (opts.sendInitialEvents === false) return rv ? { resourceVersion: rv } : {};
+  return rv ? { resourceVersion: rv } : { sendInitialEvents: true };
+}
+
+/** The body of a BOOKMARK: an empty object of the resource with only its resourceVersion (and annotations). */
+const bookmarkObject = <T extends KubeObject>(
+  scope: RestScope<T>,
+  resourceVersion: string,
+  annotations?: Record<string, string>,
+): T => {
+  const obj = scope.strategy.newObject();
+  obj.metadata = { resourceVersion, ...(annotations ? { annotations } : {}) };
+  return obj;
+};
+
+/**
+ * Serves a watch as a stream of JSON lines (`{"type":...,"object":...}\n`), ending it after
+ * `timeoutSeconds`, when the client goes away, at server shutdown, or with an in-stream ERROR
+ * Status (410 Expired for a too old resourceVersion), as kube-apiserver does.
+ */
+export async function serveWatch<T extends KubeObject>(
+  ctx: RestScope<T>,
+  req: RestRequest,
+  reply: FastifyReply,
+  opts: ListRequestOptions,
+  predicate: Predicate<T> | undefined,
+  rep: Representation,
+): Promise<void> {
+  const include = rep.as === 'Table' ? parseIncludeObject(q(req.query, 'includeObject')) : 'Metadata';
+  const namespace = req.params.namespace;
+  const abort = new AbortController();
+  const start = watchStart(opts);
+  let watcher: Watcher<T> | undefined;
+  let startError: unknown;
+  try {
+    watcher = await ctx.store.storage.watch<T>(ctx.store.prefix(namespace), {
+      ...start,
+      allowBookmarks: opts.allowWatchBookmarks,
+      predicate,
+      signal: abort.signal,
+    });
+  } catch (err) {
+    if (!isStorageError(err, 'Expired')) throw fromStorageError(err, ctx.view.gr);
+    startError = err;
+  }
+
+  const stream = new WatchStream(reply.raw);
+  reply.hijack();
+
+  let headersSent = false;
+  const encode = (type: WatchEvent['type'], e: T): unknown => {
+    if (rep.as !== 'Table' || type === 'ERROR') return ctx.view.toExternal(e);
+    const t = toTable(
+      ctx,
+      type === 'BOOKMARK' ? [] : [e],
+      { resourceVersion: e.metadata.resourceVersion },
+      { version: rep.version, include, noHeaders: headersSent },
+    );
+    headersSent = true;
+    return t;
+  };
+  const lineOf = (ev: StorageWatchEvent<T>): Buffer => {
+    if (ev.type === 'BOOKMARK') {
+      const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
+      return Buffer.from(
+        `${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', bookmarkObject(ctx, ev.resourceVersion, annotations)) })}\n`,
+      );
+    }
+    if (rep.as === 'Table')
+      return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
+    const { type, object } = ev;
+    return ctx.encoded.get(object, type, () =>
+      Buffer.from(`{"type":"${type}","object":${ctx.view.toJSON(object, true)}}\n`),
+    );
+  };
+  const errorLine = (err: unknown): Buffer =>
+    Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
+
+  if (startError !== undefined || !watcher) {
+    void stream.write([errorLine(startError)]);
+    stream.end();
+    return;
+  }
+  const w = watcher;
+  const stop = (): void => {
+    abort.abort();
+    w.stop();
+    stream.end();
+  };
+  const info = req.requestInfo;
+  const unregister = ctx.watches.add(stop, {
+    group: ctx.view.group,
+    version: ctx.view.version,
+    resource: ctx.view.resource,
+    scope: info.namespace ? 'namespace' : 'cluster',
+  });
+  const seconds =
+    opts.timeoutSeconds && opts.timeoutSeconds > 0
+      ? opts.timeoutSeconds
+      : ctx.minRequestTimeoutSeconds * (1 + Math.random());
+  const timer = setTimeout(stop, seconds * 1000);
+  stream.onClose(() => {
+    // The client went away before the server ended the stream: fastify reports no response.
+    if (!reply.raw.writableFinished) ctx.onWatchAbandoned?.(req);
+    stop();
+  });
+  try {
+    await w.consume((batch) => {
+      if (stream.closed) return stop();
+      return stream.write(batch.map(lineOf));
+    });
+  } catch (err) {
+    if (!stream.closed) void stream.write([errorLine(err)]);
+  } finally {
+    clearTimeout(timer);
+    unregister();
+    stop();
+  }
+}
