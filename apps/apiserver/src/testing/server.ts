@@ -16,14 +16,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts an in-process server on 127.0.0.1 with an in-process store (unless one is given). */
+/**
+ * Starts an in-process server on 127.0.0.1 with an in-process store (unless one is given). With
+ * `https`, it serves TLS (HTTP/2 and HTTP/1.1 on one port) and {@link TestServer.url} is `https://`.
+ */
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const storage = options.storage ?? new MemoryStorage();
   const server = buildServer({ ...options, storage });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`,
     server,
     storage,
     close: async () => {
@@ -56,10 +59,19 @@ export class Kubectl {
   /** Runs kubectl to completion; resolves with its exit code and output (never rejects on exit code). */
   run(args: readonly string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = execFile('kubectl', this.#args(args), { env: this.#env, timeout: 30_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      const child = execFile(
+        'kubectl',
+        this.#args(args),
+        { env: this.#env, timeout: 30_000 },
+        (err, stdout, stderr) => {
+          const code = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
       if (input !== undefined) child.stdin?.end(input);
     });
   }
@@ -70,23 +82,29 @@ export class Kubectl {
   }
 }
 
-/** Resolves once `predicate(output)` holds for a child's accumulated stdout (or rejects after `ms`). */
+/** Resolves once `predicate(output)` holds for the complete lines of a child's stdout (or rejects after `ms`). */
 export function waitForOutput(child: ChildProcess, predicate: (out: string) => boolean, ms = 10_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`timed out waiting for output; got:\n${out}`)), ms);
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      if (predicate(out)) {
+      // A writer may flush a row in pieces (kubectl's tabwriter does): judge whole lines only.
+      const complete = out.slice(0, out.lastIndexOf('\n') + 1);
+      if (complete !== '' && predicate(complete)) {
         clearTimeout(timer);
-        resolve(out);
+        resolve(complete);
       }
     });
   });
 }
 
 /** A valid events.k8s.io/v1 Event as a user writes it. */
-export function sampleEvent(name: string, namespace: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function sampleEvent(
+  name: string,
+  namespace: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',
