@@ -1,0 +1,29 @@
+/**
+ * The unverified `iss` of a compact JWT, as kube-apiserver peeks at it to pick an authenticator:
+ * undefined for JSON serialization, a token that is not three dot-separated parts, a payload that
+ * is not unpadded base64url JSON, or no string `iss`. `accounts.google.com` reads as
+ * `https://accounts.google.com`.
+ */
+export function peekIssuer(token: string): string | undefined {
+  if (token.startsWith('{')) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  const payload = decodeSegment(parts[1]!);
+  if (payload === undefined) return undefined;
+  let claims: unknown;
+  try {
+    claims = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (claims === null || typeof claims !== 'object') return undefined;
+  const iss = (claims as { iss?: unknown }).iss;
+  if (typeof iss !== 'string') return undefined;
+  return iss === 'accounts.google.com' ? 'https://accounts.google.com' : iss;
+}
+
+/** Unpadded base64url (Go's `RawURLEncoding`): padding or other alphabets are refused. */
+export function decodeSegment(s: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return undefined;
+  return Buffer.from(s, 'base64url').toString('utf8');
+}

@@ -1,0 +1,125 @@
+import { authenticatorUnavailable, expiredCredentials, invalidCredentials } from '../errors.js';
+import { goQuote, goQuoteList, goTime } from '../go-format.js';
+import { decodeSegment } from './peek.js';
+import type { RemoteKeySet } from './key-set.js';
+
+/** The nine JWS algorithms a structured JWT authenticator accepts, and no others. */
+export const supportedSigningAlgorithms: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'PS256',
+  'PS384',
+  'PS512',
+];
+
+/** go-oidc's `nbf` leeway: a token is usable one minute before its `nbf`. */
+export const notBeforeLeewayMs = 60_000;
+
+/** What {@link verifyIdToken} checks against. */
+export interface VerifyOptions {
+  readonly issuer: string;
+  /** With exactly one configured audience, go-oidc checks `aud` contains it. */
+  readonly clientID?: string;
+  readonly algorithms: readonly string[];
+  readonly now: () => number;
+  readonly keySet: RemoteKeySet;
+}
+
+/** A verified token: its claims as decoded JSON, and its audiences. */
+export interface VerifiedToken {
+  readonly claims: Record<string, unknown>;
+  readonly audiences: readonly string[];
+}
+
+/**
+ * go-oidc v2's `IDTokenVerifier.Verify`, in its order: parse, decode the claims, check the
+ * distributed-claim structure, `iss`, the single audience, `exp` (no leeway), `nbf` (one minute),
+ * one signature, the algorithm, then the signature against the key set. The errors carry
+ * go-oidc's text; the caller prefixes `oidc: verify token: `.
+ */
+export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<VerifiedToken> {
+  const parts = raw.split('.');
+  if (parts.length < 2) throw invalidCredentials(`oidc: malformed jwt, expected 3 parts got ${parts.length}`);
+  const payloadText = decodeSegment(parts[1]!);
+  if (payloadText === undefined) throw invalidCredentials('oidc: malformed jwt payload: illegal base64 data');
+  let claims: Record<string, unknown>;
+  try {
+    const c = JSON.parse(payloadText) as unknown;
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new Error('claims are not a JSON object');
+    claims = c as Record<string, unknown>;
+  } catch (e) {
+    throw invalidCredentials(`oidc: failed to unmarshal claims: ${(e as Error).message}`);
+  }
+
+  const names = claims['_claim_names'];
+  if (names !== undefined && names !== null) {
+    const sources = claims['_claim_sources'];
+    if (typeof names === 'object' && !Array.isArray(names)) {
+      for (const src of Object.values(names as Record<string, unknown>)) {
+        if (src === '' || typeof src !== 'string') throw invalidCredentials('oidc: failed to obtain source from claim name');
+        if (sources === null || typeof sources !== 'object' || !Object.hasOwn(sources, src))
+          throw invalidCredentials('oidc: source does not exist');
+      }
+    }
+  }
+
+  let iss = typeof claims['iss'] === 'string' ? (claims['iss'] as string) : '';
+  if (iss === 'accounts.google.com') iss = 'https://accounts.google.com';
+  if (iss !== o.issuer)
+    throw invalidCredentials(`oidc: id token issued by a different provider, expected ${goQuote(o.issuer)} got ${goQuote(iss)}`);
+
+  const audiences = audiencesOf(claims['aud']);
+  if (o.clientID !== undefined && !audiences.includes(o.clientID))
+    throw invalidCredentials(`oidc: expected audience ${goQuote(o.clientID)} got ${goQuoteList(audiences)}`);
+
+  const now = o.now();
+  const expSeconds = numericDate(claims['exp']);
+  const expMs = Math.trunc(expSeconds ?? 0) * 1000;
+  if (now > expMs) throw expiredCredentials(`oidc: token is expired (Token Expiry: ${goTime(expMs)})`);
+  const nbf = numericDate(claims['nbf']);
+  if (nbf !== undefined) {
+    const nbfMs = Math.trunc(nbf) * 1000;
+    if (now + notBeforeLeewayMs < nbfMs)
+      throw invalidCredentials(`oidc: current time ${goTime(now)} before the nbf (not before) time: ${goTime(nbfMs)}`);
+  }
+
+  if (parts.length !== 3 || parts[2] === '') throw invalidCredentials('oidc: id token not signed');
+  const headerText = decodeSegment(parts[0]!);
+  let header: { alg?: unknown; kid?: unknown };
+  try {
+    header = JSON.parse(headerText ?? '') as typeof header;
+    if (header === null || typeof header !== 'object') throw new Error('header is not a JSON object');
+  } catch (e) {
+    throw invalidCredentials(`oidc: malformed jwt: ${(e as Error).message}`);
+  }
+  const alg = typeof header.alg === 'string' ? header.alg : '';
+  if (!o.algorithms.includes(alg))
+    throw invalidCredentials(
+      `oidc: id token signed with unsupported algorithm, expected ${goQuoteList(o.algorithms)} got ${goQuote(alg)}`,
+    );
+  const kid = typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
+  try {
+    await o.keySet.verify(raw, kid, alg);
+  } catch (e) {
+    const msg = `failed to verify signature: ${(e as Error).message}`;
+    throw /fetching keys/.test(msg) ? authenticatorUnavailable(msg, e) : invalidCredentials(msg, e);
+  }
+  return { claims, audiences };
+}
+
+/** `aud` as a JSON string or array of strings. */
+export function audiencesOf(aud: unknown): string[] {
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud)) return aud.filter((a): a is string => typeof a === 'string');
+  return [];
+}
+
+function numericDate(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (v === undefined || v === null) return undefined;
+  throw invalidCredentials(`oidc: failed to unmarshal claims: json: cannot unmarshal ${typeof v} into Go value of type float64`);
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { AuthenticationResponse } from '@kevents/api';
+import type { TokenAuthenticator } from './token.js';
+
+/** Options of {@link CachedTokenAuthenticator}. */
+export interface TokenCacheOptions {
+  /** How long a success is reused; default 10 s (`--authentication-token-cache-ttl`'s success TTL). */
+  readonly successTtlMs?: number;
+  /** Most tokens kept; the oldest go first. Default 4096. */
+  readonly maxEntries?: number;
+  readonly now?: () => number;
+}
+
+/**
+ * kube-apiserver's token cache in front of the token union: successes are kept for 10 s, keyed
+ * by a SHA-256 of the token (the token itself is not held), failures are not cached, and
+ * concurrent checks of one token share one verification.
+ */
+export class CachedTokenAuthenticator implements TokenAuthenticator {
+  readonly #inner: TokenAuthenticator;
+  readonly #ttl: number;
+  readonly #max: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, { response: AuthenticationResponse; expires: number }>();
+  readonly #inflight = new Map<string, Promise<AuthenticationResponse | null>>();
+
+  constructor(inner: TokenAuthenticator, options: TokenCacheOptions = {}) {
+    this.#inner = inner;
+    this.#ttl = options.successTtlMs ?? 10_000;
+    this.#max = options.maxEntries ?? 4096;
+    this.#now = options.now ?? Date.now;
+  }
+
+  authenticateToken(token: string): Promise<AuthenticationResponse | null> {
+    const key = createHash('sha256').update(token).digest('base64');
+    const hit = this.#entries.get(key);
+    if (hit) {
+      if (hit.expires > this.#now()) return Promise.resolve(hit.response);
+      this.#entries.delete(key);
+    }
+    let p = this.#inflight.get(key);
+    if (!p) {
+      p = this.#inner.authenticateToken(token).then((r) => {
+        if (r && this.#ttl > 0) {
+          if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+          this.#entries.set(key, { response: r, expires: this.#now() + this.#ttl });
+        }
+        return r;
+      });
+      const q = p.finally(() => this.#inflight.delete(key));
+      q.catch(() => undefined);
+      this.#inflight.set(key, p);
+    }
+    return p;
+  }
+
+  /** Forgets every cached success (after a reload swaps the authenticators). */
+  clear(): void {
+    this.#entries.clear();
+  }
+}
