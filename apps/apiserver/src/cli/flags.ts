@@ -62,13 +62,19 @@ export const apiserverFlags: readonly FlagSpec[] = [
     name: 'authentication-config',
     type: 'string',
     default: '',
-    help: 'File with an AuthenticationConfiguration (validated at start; refused when invalid).',
+    help: 'File with an AuthenticationConfiguration: JWT issuers (OIDC discovery), claim mappings and rules, anonymous access. Refused when invalid at start; reloaded when it changes (an invalid file or an unhealthy issuer keeps the running one).',
   },
   {
     name: 'anonymous-auth',
     type: 'bool',
     default: 'true',
-    help: 'Legacy flag; an error when the authentication config has an anonymous block.',
+    help: 'Serve requests no authenticator claims as system:anonymous. An error when the authentication config has an anonymous block; forced off with --authorization-mode=AlwaysAllow once an authenticator is configured (as kube-apiserver does).',
+  },
+  {
+    name: 'client-ca-file',
+    type: 'string',
+    default: '',
+    help: 'PEM bundle of CAs: a client certificate signed by one of them authenticates the request, its Common Name as the user and its Organizations as the groups.',
   },
   {
     name: 'authorization-config',

@@ -1,5 +1,5 @@
 import { buildApiServer, ServerMetrics, WatchHub } from '@kevents/apiserver';
-import type { Authorizer } from '@kevents/api';
+import type { Authenticator, Authorizer } from '@kevents/api';
 import type { ApiServer, ApiServerOptions, DiscoveredResource } from '@kevents/apiserver';
 import type { Storage } from '@kevents/storage';
 import { eventsResource } from '../registry/events/resource.js';
@@ -17,8 +17,13 @@ export interface ServerOptions {
   /** Default watch length is a random value in [min, 2*min) seconds. */
   readonly minRequestTimeoutSeconds?: number;
   readonly logger?: ApiServerOptions['logger'];
-  /** Serve HTTPS (HTTP/2 and HTTP/1.1) with this key pair. */
-  readonly https?: { key: string | Buffer; cert: string | Buffer };
+  /** Serve HTTPS (HTTP/2 and HTTP/1.1) with this key pair (and ask for client certificates with `ca`/`requestCert`). */
+  readonly https?: ApiServerOptions['https'];
+  /**
+   * Decides who sent each request (the `@kevents/authn` chain, which does its own anonymous
+   * step); none serves every request as `system:anonymous`.
+   */
+  readonly authenticator?: Authenticator;
   /** Decides every request (default AlwaysAllow); `--authorization-mode`. */
   readonly authorizer?: Authorizer;
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
@@ -54,6 +59,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.https ? { https: options.https } : {}),
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),
+    ...(options.authenticator ? { authenticator: options.authenticator, anonymous: false } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.watches ? { watches: options.watches } : {}),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),

@@ -6,6 +6,7 @@ import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
+import { startAuthentication } from './authentication.js';
 import { keventsVersion } from './version.js';
 import { ServerMetrics, WatchHub } from '@kevents/apiserver';
 
@@ -43,20 +44,30 @@ export async function startApiserver(
     log,
   });
   const watches = new WatchHub();
+  const metrics = new ServerMetrics(() => watches.counts());
+  const authorizer = authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow');
+  const authn = await startAuthentication({
+    flags,
+    ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
+    authorizer: authorizer.name,
+    metrics,
+    log,
+  });
   const shared = {
     storage,
-    authorizer: authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow'),
+    authorizer,
+    ...(authn.authenticator ? { authenticator: authn.authenticator } : {}),
     groupDomain: flags['group-domain'],
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     watches,
-    metrics: new ServerMetrics(() => watches.counts()),
+    metrics,
     logger: log.child({ listener: 'http' }),
   };
   const servers: { server: KeventsServer; url: string }[] = [];
   if (securePort > 0) {
     const tls = await servingCert(flags['tls-cert-file'] ?? '', flags['tls-private-key-file'] ?? '', host);
     if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
-    const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key } });
+    const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key, ...authn.tls } });
     await server.app.listen({ host, port: securePort });
     servers.push({ server, url: `https://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
@@ -65,7 +76,7 @@ export async function startApiserver(
     await server.app.listen({ host, port: insecurePort });
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
-  const reloadable = ['AuthenticationConfiguration', 'AuthorizationConfiguration'] as const;
+  const reloadable = ['AuthorizationConfiguration'] as const; // authentication reloads in ./authentication.ts
   const watchers: ConfigWatcher[] = [];
   for (const kind of reloadable) {
     const c = configs[kind];
@@ -86,7 +97,9 @@ export async function startApiserver(
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
   for (const [kind, c] of Object.entries(configs))
-    log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
+    if (kind !== 'AuthenticationConfiguration')
+      log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
+  log.info({}, authn.summary);
   log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
   const first = servers[servers.length - 1]!.url;
@@ -99,6 +112,7 @@ export async function startApiserver(
     stopping = true;
     log.info({ signal }, 'shutting down: no new requests, ending watches');
     for (const w of watchers) w.close();
+    authn.close();
     await shared.watches.closeAll();
     await Promise.all(servers.map(({ server }) => server.app.close()));
     await storage.close();

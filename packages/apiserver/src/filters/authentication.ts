@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { TLSSocket } from 'node:tls';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
 import { anonymousUser } from '@kevents/api';
 import type { Authenticator, UserInfo } from '@kevents/api';
@@ -14,13 +15,57 @@ declare module 'fastify' {
 export interface AuthenticationOptions {
   /** Decides who sent a request; none means every request is anonymous. */
   readonly authenticator?: Authenticator;
-  /** Requests no authenticator claims are served as `system:anonymous` (else 401). Default true. */
+  /**
+   * Requests the authenticator has no opinion on are served as `system:anonymous` (else 401).
+   * Default true. An authenticator that does its own anonymous step (kube-apiserver's chain) is
+   * given with `false`.
+   */
   readonly anonymous?: boolean;
+  /** Where failures are logged (`Unable to authenticate the request`, with the reason). */
+  readonly logger?: Pick<FastifyBaseLogger, 'info'>;
+}
+
+const noCertificates: readonly Uint8Array[] = [];
+const peerChains = new WeakMap<object, readonly Uint8Array[]>();
+
+/** The certificate chain the client presented on this TLS connection (leaf first, DER), cached per connection. */
+function clientCertificates(req: FastifyRequest): readonly Uint8Array[] {
+  const raw = req.raw as unknown as { stream?: { session?: { socket?: TLSSocket } }; socket?: TLSSocket };
+  const socket = raw.stream?.session?.socket ?? raw.socket;
+  if (!socket || typeof socket.getPeerCertificate !== 'function') return noCertificates;
+  const key = socket as object;
+  let chain = peerChains.get(key);
+  if (!chain) {
+    const out: Uint8Array[] = [];
+    let c = socket.getPeerCertificate(true);
+    const seen = new Set<unknown>();
+    while (c && c.raw && !seen.has(c)) {
+      seen.add(c);
+      out.push(c.raw);
+      if (!c.issuerCertificate || c.issuerCertificate === c) break;
+      c = c.issuerCertificate;
+    }
+    chain = out.length ? out : noCertificates;
+    peerChains.set(key, chain);
+  }
+  return chain;
+}
+
+/** The decoded path (kube-apiserver's `URL.Path`), for exact matches such as anonymous conditions. */
+function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
- * The authentication filter (`WithAuthentication`): asks the authenticator who sent the request;
- * invalid credentials, or none when anonymous requests are off, answer 401 Unauthorized.
+ * The authentication filter (`WithAuthentication`): asks the authenticator who sent the request,
+ * with its headers and the TLS client certificates; any failure answers Kubernetes' fixed 401
+ * Status (the reason goes to the log only); on success the user is set for authorization and the
+ * `Authorization` header is removed, as kube-apiserver does.
  */
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   const authenticator = options.authenticator;
@@ -34,19 +79,28 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     app.addHook('onRequest', (_req, _reply, done) => done(unauthorized()));
     return;
   }
+  const log = options.logger;
   app.addHook('onRequest', async (req) => {
     let response;
     try {
+      const certs = clientCertificates(req);
       response = await authenticator.authenticate({
         headers: req.headers,
         method: req.method,
-        path: req.requestInfo.path,
+        path: decodedPath(req.requestInfo.path),
+        ...(certs.length ? { clientCertificates: certs } : {}),
       });
-    } catch {
+    } catch (err) {
+      log?.info({ err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request');
       throw unauthorized();
     }
-    if (response) req.user = response.user;
-    else if (anonymous) req.user = anonymousUser;
-    else throw unauthorized();
+    if (response) {
+      req.user = response.user;
+      delete req.headers['authorization'];
+    } else if (anonymous) req.user = anonymousUser;
+    else {
+      log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
+      throw unauthorized();
+    }
   });
 }

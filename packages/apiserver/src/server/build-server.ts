@@ -55,9 +55,13 @@ export interface ApiServerOptions {
   /** Default watch length is a random value in [min, 2*min) seconds. */
   readonly minRequestTimeoutSeconds?: number;
   /** Where unexpected request failures are logged (fastify's per-request logging stays off: it costs a child logger per request). */
-  readonly logger?: Pick<FastifyBaseLogger, 'error'>;
-  /** Serve HTTPS with this key pair; HTTP/2 and HTTP/1.1 are offered by ALPN. */
-  readonly https?: { key: string | Buffer; cert: string | Buffer };
+  readonly logger?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  /**
+   * Serve HTTPS with this key pair; HTTP/2 and HTTP/1.1 are offered by ALPN. With `ca` and
+   * `requestCert`, clients are asked for a certificate (`--client-ca-file`; verified by the
+   * authenticator, so a client without one still connects).
+   */
+  readonly https?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
   /** Decides who sent each request; none serves every request as `system:anonymous`. */
   readonly authenticator?: Authenticator;
   /** Requests no authenticator claims are anonymous (default), or 401. */
@@ -125,7 +129,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     return503OnClosing: true,
     forceCloseConnections: true,
     ...(options.https
-      ? { http2: true, https: { allowHTTP1: true, key: options.https.key, cert: options.https.cert } }
+      ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } }
       : {}),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const status = badRequest(err.message).status;
@@ -158,6 +162,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   installAuthentication(app, {
     ...(options.authenticator ? { authenticator: options.authenticator } : {}),
     anonymous: options.anonymous !== false,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   installAuthorization(app, options.authorizer);
 
