@@ -36,7 +36,8 @@ const req = (o: Partial<AuthenticationRequest> = {}): AuthenticationRequest => (
   path: '/apis/events.k8s.io/v1/events',
   ...o,
 });
-const bearer = (t: string, path?: string) => req({ headers: { authorization: `Bearer ${t}` }, ...(path ? { path } : {}) });
+const bearer = (t: string, path?: string) =>
+  req({ headers: { authorization: `Bearer ${t}` }, ...(path ? { path } : {}) });
 const der = (pem: string): Uint8Array => new X509Certificate(pem).raw;
 
 async function chain(o: ConstructorParameters<typeof AuthenticationChain>[0]): Promise<AuthenticationChain> {
@@ -84,7 +85,9 @@ describe('authentication chain', () => {
 
   it('anonymous block with conditions: only the exact listed paths', async () => {
     const c = await chain({ config: config({ enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] }) });
-    await expect(c.authenticate(req({ path: '/livez' }))).resolves.toMatchObject({ user: { username: 'system:anonymous' } });
+    await expect(c.authenticate(req({ path: '/livez' }))).resolves.toMatchObject({
+      user: { username: 'system:anonymous' },
+    });
     await expect(c.authenticate(req({ path: '/livez/' }))).resolves.toBeNull();
     await expect(c.authenticate(req({ path: '/livez/ping' }))).resolves.toBeNull();
     await expect(c.authenticate(req())).resolves.toBeNull();
@@ -157,7 +160,9 @@ describe('authentication chain', () => {
     expect(text).toMatch(
       /^apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds\{result="success",jwt_issuer_hash="sha256:[0-9a-f]{64}",apiserver_id_hash="sha256:[0-9a-f]{64}"\} \d/m,
     );
-    expect(text).toMatch(/^apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info\{.*hash="sha256:[0-9a-f]{64}"\} 1$/m);
+    expect(text).toMatch(
+      /^apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info\{.*hash="sha256:[0-9a-f]{64}"\} 1$/m,
+    );
     c.close();
   });
 

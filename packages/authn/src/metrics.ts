@@ -63,7 +63,10 @@ export class AuthenticationMetrics {
   /** Records one request to an issuer's `jwks_uri`. */
   jwksFetched(issuer: string, result: 'success' | 'failure', bodyHash?: string): void {
     const jwt_issuer_hash = hashLabel(issuer);
-    this.jwksFetchTimestamp.set({ result, jwt_issuer_hash, apiserver_id_hash: this.apiserverIdHash }, Date.now() / 1000);
+    this.jwksFetchTimestamp.set(
+      { result, jwt_issuer_hash, apiserver_id_hash: this.apiserverIdHash },
+      Date.now() / 1000,
+    );
     if (bodyHash) {
       for (const m of this.#keySetSeries.get(issuer) ?? []) this.jwksKeySetInfo.remove(m);
       const labels = { jwt_issuer_hash, apiserver_id_hash: this.apiserverIdHash, hash: `sha256:${bodyHash}` };

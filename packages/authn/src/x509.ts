@@ -86,7 +86,9 @@ export class X509Authenticator implements Authenticator {
         if (now > Date.parse(root.validTo) || now < Date.parse(root.validFrom)) break;
         return;
       }
-      const next = intermediates.find((c) => c !== current && c.ca && current.checkIssued(c) && current.verify(c.publicKey));
+      const next = intermediates.find(
+        (c) => c !== current && c.ca && current.checkIssued(c) && current.verify(c.publicKey),
+      );
       if (!next) break;
       current = next;
     }

@@ -79,7 +79,8 @@ const raw = (path: string, ...auth: string[]) =>
 /** kube-apiserver's 401 as kubectl reports it: the Status message on a resource request... */
 const unauthorized = 'error: You must be logged in to the server (Unauthorized)';
 /** ...and client-go's generic text when discovery (whose decoder cannot read a Status) gets the 401. */
-const discoveryUnauthorized = 'error: You must be logged in to the server (the server has asked for the client to provide credentials)';
+const discoveryUnauthorized =
+  'error: You must be logged in to the server (the server has asked for the client to provide credentials)';
 const lastLine = (s: string): string => s.trim().split('\n').pop() ?? '';
 
 describe('kubectl against kevents with authentication', () => {
@@ -146,8 +147,12 @@ describe('kubectl against kevents with authentication', () => {
     const text = await metrics.text();
     expect(text).toMatch(/^authentication_attempts\{result="success"\} \d+/m);
     expect(text).toMatch(/^authentication_attempts\{result="error"\} \d+/m);
-    expect(text).toMatch(/^apiserver_authentication_jwt_authenticator_latency_seconds_count\{result="failure",jwt_issuer_hash="sha256:/m);
-    expect(text).toMatch(/^apiserver_authentication_config_controller_last_config_info\{apiserver_id_hash="sha256:[0-9a-f]{64}",hash="sha256:[0-9a-f]{64}"\} 1$/m);
+    expect(text).toMatch(
+      /^apiserver_authentication_jwt_authenticator_latency_seconds_count\{result="failure",jwt_issuer_hash="sha256:/m,
+    );
+    expect(text).toMatch(
+      /^apiserver_authentication_config_controller_last_config_info\{apiserver_id_hash="sha256:[0-9a-f]{64}",hash="sha256:[0-9a-f]{64}"\} 1$/m,
+    );
   });
 });
 

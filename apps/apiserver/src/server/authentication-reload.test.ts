@@ -56,9 +56,10 @@ afterAll(async () => {
 const status = async (token: string): Promise<number> =>
   (await fetch(`${srv.url}/apis/events.k8s.io/v1/events`, { headers: { authorization: `Bearer ${token}` } })).status;
 const reloads = async (s: 'success' | 'failure'): Promise<number> => {
-  const m = new RegExp(`^apiserver_authentication_config_controller_automatic_reloads_total\\{status="${s}"\\} (\\d+)$`, 'm').exec(
-    await metrics.text(),
-  );
+  const m = new RegExp(
+    `^apiserver_authentication_config_controller_automatic_reloads_total\\{status="${s}"\\} (\\d+)$`,
+    'm',
+  ).exec(await metrics.text());
   return m ? Number(m[1]) : 0;
 };
 async function until(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -105,7 +106,10 @@ describe('--authentication-config reload', () => {
   it('an invalid file, a changed anonymous block or an unhealthy issuer changes nothing', async () => {
     const tokenB = await b.mint({ sub: 'from-b', aud: 'kevents' });
     const failures = await reloads('failure');
-    writeFileSync(file, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt: [{issuer: {url: "http://x"}}]\n');
+    writeFileSync(
+      file,
+      'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt: [{issuer: {url: "http://x"}}]\n',
+    );
     await until(async () => (await reloads('failure')) === failures + 1);
     expect(await status(tokenB)).toBe(200);
     writeFileSync(file, doc(b, { enabled: true }));

@@ -55,7 +55,13 @@ export class AuthenticationConfigReloader {
   #timer: NodeJS.Timeout | undefined;
   readonly #retiring = new Set<NodeJS.Timeout>();
 
-  constructor(file: string, initialText: string, initial: AuthenticationConfiguration, chain: AuthenticationChain, o: ReloaderOptions) {
+  constructor(
+    file: string,
+    initialText: string,
+    initial: AuthenticationConfiguration,
+    chain: AuthenticationChain,
+    o: ReloaderOptions,
+  ) {
     this.#file = file;
     this.#chain = chain;
     this.#o = o;
@@ -65,7 +71,10 @@ export class AuthenticationConfigReloader {
 
   /** Records the initial config's hash and starts polling the file. */
   async start(): Promise<void> {
-    this.#o.metrics.lastConfigInfo.set({ apiserver_id_hash: this.#o.metrics.apiserverIdHash, hash: await sha256(this.#tracked) }, 1);
+    this.#o.metrics.lastConfigInfo.set(
+      { apiserver_id_hash: this.#o.metrics.apiserverIdHash, hash: await sha256(this.#tracked) },
+      1,
+    );
     this.#timer = setInterval(() => void this.check(), this.#o.pollMs ?? 1000);
     this.#timer.unref();
     void this.check();
@@ -127,7 +136,10 @@ export class AuthenticationConfigReloader {
     this.#retiring.add(t);
     this.#tracked = text;
     this.#o.metrics.lastConfigInfo.reset();
-    this.#o.metrics.lastConfigInfo.set({ apiserver_id_hash: this.#o.metrics.apiserverIdHash, hash: await sha256(text) }, 1);
+    this.#o.metrics.lastConfigInfo.set(
+      { apiserver_id_hash: this.#o.metrics.apiserverIdHash, hash: await sha256(text) },
+      1,
+    );
     log.info({ file: this.#file, issuers: next.authenticators.map((a) => a.issuer) }, 'reloaded authentication config');
     return this.#record('success', []);
   }

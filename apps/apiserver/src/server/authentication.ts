@@ -79,11 +79,18 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
     config = parsed.config;
   }
   if (!config && clientCA === undefined)
-    return { tls: {}, summary: 'authentication: none configured; every request is system:anonymous', close: () => undefined };
+    return {
+      tls: {},
+      summary: 'authentication: none configured; every request is system:anonymous',
+      close: () => undefined,
+    };
 
   let anonymousFlag = flags['anonymous-auth'] !== 'false';
   if (anonymousFlag && !config?.anonymous && o.authorizer === 'AlwaysAllow') {
-    log.warn({}, 'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer');
+    log.warn(
+      {},
+      'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
+    );
     anonymousFlag = false;
   }
   const id = apiserverId();

@@ -20,7 +20,11 @@ describe('authentication filter', () => {
     const logged: unknown[] = [];
     const a = Fastify();
     installRequestInfo(a);
-    installAuthentication(a, { authenticator, anonymous: false, logger: { info: (o: unknown) => void logged.push(o) } as never });
+    installAuthentication(a, {
+      authenticator,
+      anonymous: false,
+      logger: { info: (o: unknown) => void logged.push(o) } as never,
+    });
     a.setErrorHandler((err, _req, reply) => {
       if (err instanceof ApiError) return reply.code(err.code).send(err.status);
       return reply.code(500).send({ message: String(err) });

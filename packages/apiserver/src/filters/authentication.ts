@@ -91,7 +91,10 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
         ...(certs.length ? { clientCertificates: certs } : {}),
       });
     } catch (err) {
-      log?.info({ err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request');
+      log?.info(
+        { err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path },
+        'Unable to authenticate the request',
+      );
       throw unauthorized();
     }
     if (response) {
@@ -99,7 +102,10 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       delete req.headers['authorization'];
     } else if (anonymous) req.user = anonymousUser;
     else {
-      log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
+      log?.info(
+        { method: req.method, path: req.requestInfo.path },
+        'Unable to authenticate the request: no credentials',
+      );
       throw unauthorized();
     }
   });

@@ -128,9 +128,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: true,
-    ...(options.https
-      ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } }
-      : {}),
+    ...(options.https ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } } : {}),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const status = badRequest(err.message).status;
       void sendJSON(reply, 400, status, isPretty((req.query ?? {}) as Query));

@@ -152,7 +152,10 @@ describe('user validation rules', () => {
       { username: { claim: 'sub', prefix: '' }, groups: { claim: 'groups', prefix: '' } },
       {
         userValidationRules: [
-          { expression: "!user.username.startsWith('system:')", message: 'username cannot used reserved system: prefix' },
+          {
+            expression: "!user.username.startsWith('system:')",
+            message: 'username cannot used reserved system: prefix',
+          },
           { expression: "user.groups.all(g, !g.startsWith('system:'))", message: 'no system groups' },
         ],
       },
@@ -209,7 +212,12 @@ describe('distributed claims for groups', () => {
     await expect(a.authenticateToken(bad)).rejects.toThrow(
       'oidc: could not expand distributed claims: while getting distributed claim "groups": error while getting distributed claim JWT: 401 Unauthorized',
     );
-    const missing = await issuer.mint({ sub: 'a', aud: 'kevents', _claim_names: { groups: 'nope' }, _claim_sources: {} });
+    const missing = await issuer.mint({
+      sub: 'a',
+      aud: 'kevents',
+      _claim_names: { groups: 'nope' },
+      _claim_sources: {},
+    });
     await expect(a.authenticateToken(missing)).rejects.toThrow('oidc: verify token: oidc: source does not exist');
     const present = await issuer.mint({ ...distributed('https://unused.invalid/'), groups: ['inline'] });
     await expect(a.authenticateToken(present)).resolves.toMatchObject({ user: { groups: ['inline'] } });

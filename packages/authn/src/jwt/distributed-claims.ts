@@ -29,7 +29,9 @@ export class DistributedClaimResolver {
     if (!Object.hasOwn(claims, '_claim_sources')) throw invalidCredentials('oidc: no claim sources');
     const names = claims['_claim_names'];
     if (names === null || typeof names !== 'object' || Array.isArray(names) || !stringValues(names))
-      throw invalidCredentials('oidc: error parsing distributed claim names: json: cannot unmarshal into map[string]string');
+      throw invalidCredentials(
+        'oidc: error parsing distributed claim names: json: cannot unmarshal into map[string]string',
+      );
     const sources = claims['_claim_sources'];
     if (sources === null || typeof sources !== 'object' || Array.isArray(sources))
       throw invalidCredentials('oidc: could not parse claim sources: json: cannot unmarshal into map[string]endpoint');
@@ -38,7 +40,8 @@ export class DistributedClaimResolver {
     const ep = (sources as Record<string, unknown>)[src];
     if (ep === undefined)
       throw invalidCredentials(`id token _claim_names contained a source ${src} missing in _claims_sources`);
-    const endpoint = ep !== null && typeof ep === 'object' ? (ep as { endpoint?: unknown; access_token?: unknown }) : {};
+    const endpoint =
+      ep !== null && typeof ep === 'object' ? (ep as { endpoint?: unknown; access_token?: unknown }) : {};
     if (typeof endpoint.endpoint !== 'string' || endpoint.endpoint === '') return;
     try {
       claims[this.#claim] = await this.#resolve(

@@ -84,10 +84,14 @@ export class IssuerVerifier {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, this.#o.retryMs);
         t.unref();
-        signal.addEventListener('abort', () => {
-          clearTimeout(t);
-          resolve();
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            resolve();
+          },
+          { once: true },
+        );
       });
     }
   }

@@ -74,21 +74,27 @@ describe('JWT authenticator against a real HTTPS issuer', () => {
     const now = Math.floor(Date.now() / 1000);
     const e = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', exp: now - 1 })));
     expect(e.code).toBe('ExpiredCredentials');
-    expect(e.message).toMatch(/^oidc: verify token: oidc: token is expired \(Token Expiry: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000 UTC\)$/);
+    expect(e.message).toMatch(
+      /^oidc: verify token: oidc: token is expired \(Token Expiry: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000 UTC\)$/,
+    );
     const noExp = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', exp: undefined })));
     expect(noExp.code).toBe('ExpiredCredentials');
   });
 
   it('accepts nbf within one minute and rejects a later nbf', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expect(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', nbf: now + 30 }))).resolves.not.toBeNull();
+    await expect(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', nbf: now + 30 })),
+    ).resolves.not.toBeNull();
     const e = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', nbf: now + 300 })));
     expect(e.message).toMatch(/^oidc: verify token: oidc: current time .* before the nbf \(not before\) time: /);
   });
 
   it('does not check iat', async () => {
     const future = Math.floor(Date.now() / 1000) + 86_400;
-    await expect(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', iat: future }))).resolves.not.toBeNull();
+    await expect(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', iat: future })),
+    ).resolves.not.toBeNull();
   });
 
   it('rejects a bad signature', async () => {
@@ -189,7 +195,9 @@ describe('keys and discovery', () => {
       expect(e.message).toBe(
         'oidc: verify token: failed to verify signature: fetching keys oidc: get keys failed: 503 Service Unavailable keys unavailable',
       );
-      await expect(a.authenticateToken(await iss.mint({ sub: 'still', aud: 'kevents' }, { kid }))).resolves.not.toBeNull();
+      await expect(
+        a.authenticateToken(await iss.mint({ sub: 'still', aud: 'kevents' }, { kid })),
+      ).resolves.not.toBeNull();
     } finally {
       await iss.stop();
     }
@@ -221,7 +229,10 @@ describe('keys and discovery', () => {
     const ca = first.ca;
     await first.stop();
     const a = new JwtAuthenticator(
-      { ...entry(), issuer: { url: `https://127.0.0.1:${port}`, audiences: ['kevents'], certificateAuthority: ca.cert } },
+      {
+        ...entry(),
+        issuer: { url: `https://127.0.0.1:${port}`, audiences: ['kevents'], certificateAuthority: ca.cert },
+      },
       { discoveryRetryMs: 50 },
     );
     live.push(a);

@@ -70,9 +70,7 @@ export class JwtAuthenticator implements TokenAuthenticator {
     this.#verifier = new IssuerVerifier(this.issuer, {
       ...common,
       ...(a.issuer.discoveryURL ? { discoveryURL: a.issuer.discoveryURL } : {}),
-      ...(metrics
-        ? { observeJwks: (result, hash) => metrics.jwksFetched(this.issuer, result, hash) }
-        : {}),
+      ...(metrics ? { observeJwks: (result, hash) => metrics.jwksFetched(this.issuer, result, hash) } : {}),
     });
     this.#resolver = this.#mapper.groupsClaim
       ? new DistributedClaimResolver(this.#mapper.groupsClaim, common)

@@ -60,7 +60,8 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
     const sources = claims['_claim_sources'];
     if (typeof names === 'object' && !Array.isArray(names)) {
       for (const src of Object.values(names as Record<string, unknown>)) {
-        if (src === '' || typeof src !== 'string') throw invalidCredentials('oidc: failed to obtain source from claim name');
+        if (src === '' || typeof src !== 'string')
+          throw invalidCredentials('oidc: failed to obtain source from claim name');
         if (sources === null || typeof sources !== 'object' || !Object.hasOwn(sources, src))
           throw invalidCredentials('oidc: source does not exist');
       }
@@ -70,7 +71,9 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   let iss = typeof claims['iss'] === 'string' ? (claims['iss'] as string) : '';
   if (iss === 'accounts.google.com') iss = 'https://accounts.google.com';
   if (iss !== o.issuer)
-    throw invalidCredentials(`oidc: id token issued by a different provider, expected ${goQuote(o.issuer)} got ${goQuote(iss)}`);
+    throw invalidCredentials(
+      `oidc: id token issued by a different provider, expected ${goQuote(o.issuer)} got ${goQuote(iss)}`,
+    );
 
   const audiences = audiencesOf(claims['aud']);
   if (o.clientID !== undefined && !audiences.includes(o.clientID))
@@ -121,5 +124,7 @@ export function audiencesOf(aud: unknown): string[] {
 function numericDate(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (v === undefined || v === null) return undefined;
-  throw invalidCredentials(`oidc: failed to unmarshal claims: json: cannot unmarshal ${typeof v} into Go value of type float64`);
+  throw invalidCredentials(
+    `oidc: failed to unmarshal claims: json: cannot unmarshal ${typeof v} into Go value of type float64`,
+  );
 }

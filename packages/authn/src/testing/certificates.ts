@@ -64,7 +64,9 @@ export async function generateClientCert(
     keyType: 'ec',
     algorithm: 'sha256',
     ca: { key: ca.key, cert: ca.cert },
-    ...(options.notAfter ? { notBeforeDate: new Date(options.notAfter.getTime() - 86_400_000), notAfterDate: options.notAfter } : {}),
+    ...(options.notAfter
+      ? { notBeforeDate: new Date(options.notAfter.getTime() - 86_400_000), notAfterDate: options.notAfter }
+      : {}),
     extensions: [
       { name: 'basicConstraints', cA: false, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },

@@ -9,8 +9,7 @@ import { generateCA, generateServingCert } from './certificates.js';
 import type { KeyPair } from './certificates.js';
 
 /** The JWS algorithms the issuer can sign with (the nine kube-apiserver accepts). */
-export type SigningAlgorithm =
-  'RS256' | 'RS384' | 'RS512' | 'ES256' | 'ES384' | 'ES512' | 'PS256' | 'PS384' | 'PS512';
+export type SigningAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'ES256' | 'ES384' | 'ES512' | 'PS256' | 'PS384' | 'PS512';
 
 interface SigningKey {
   readonly kid: string;
@@ -91,9 +90,12 @@ export class OidcIssuer {
     }
     const saved = read('keys.json');
     const keys = saved ? (JSON.parse(saved) as SigningKey[]) : [await newKey(options.alg ?? 'RS256')];
-    let issuer!: OidcIssuer;
-    const server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => issuer.#serve(req, res));
-    issuer = new OidcIssuer(server, ca, keys, (options.path ?? '').replace(/\/+$/, ''), dir);
+    const holder: { issuer?: OidcIssuer } = {};
+    const server = createServer({ cert: serving.cert, key: serving.key }, (req, res) =>
+      holder.issuer!.#serve(req, res),
+    );
+    const issuer = new OidcIssuer(server, ca, keys, (options.path ?? '').replace(/\/+$/, ''), dir);
+    holder.issuer = issuer;
     issuer.#save();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -177,7 +179,11 @@ export class OidcIssuer {
         res.end('keys unavailable');
         return;
       }
-      json(200, { keys: this.#keys.map((k) => k.publicJwk) }, this.jwksCacheControl ? { 'cache-control': this.jwksCacheControl } : {});
+      json(
+        200,
+        { keys: this.#keys.map((k) => k.publicJwk) },
+        this.jwksCacheControl ? { 'cache-control': this.jwksCacheControl } : {},
+      );
       return;
     }
     if (path === `${this.#path}/claims/groups`) {
@@ -211,7 +217,10 @@ export class OidcIssuer {
 let counter = 0;
 
 async function newKey(alg: SigningAlgorithm): Promise<SigningKey> {
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg.startsWith('RS') || alg.startsWith('PS') ? { modulusLength: 2048 } : {}) });
+  const { publicKey, privateKey } = await generateKeyPair(alg, {
+    extractable: true,
+    ...(alg.startsWith('RS') || alg.startsWith('PS') ? { modulusLength: 2048 } : {}),
+  });
   const kid = `${alg.toLowerCase()}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg };
