@@ -1,4 +1,4 @@
-import { buildApiServer, ServerMetrics, WatchHub } from '@kevents/apiserver';
+import { buildApiServer, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Authorizer } from '@kevents/api';
 import type { ApiServer, ApiServerOptions, DiscoveredResource } from '@kevents/apiserver';
 import type { Storage } from '@kevents/storage';
@@ -24,6 +24,8 @@ export interface ServerOptions {
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
   readonly metrics?: ServerMetrics;
   readonly watches?: WatchHub;
+  /** Share the shutdown state between the listeners of one process. */
+  readonly lifecycle?: ServerLifecycle;
   readonly storeOptions?: ApiServerOptions['storeOptions'];
 }
 
@@ -56,6 +58,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.watches ? { watches: options.watches } : {}),
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
   });
 }
