@@ -53,7 +53,10 @@ export async function startApiserver(
     groupDomain: flags['group-domain'],
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     watches,
-    metrics: new ServerMetrics(() => watches.counts()),
+    metrics: new ServerMetrics(
+      () => watches.counts(),
+      () => watches.terminatedCounts(),
+    ),
     logger: log.child({ listener: 'http' }),
   };
   const servers: { server: KeventsServer; url: string }[] = [];

@@ -139,7 +139,12 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
-  const metrics = options.metrics ?? new ServerMetrics(() => watches.counts());
+  const metrics =
+    options.metrics ??
+    new ServerMetrics(
+      () => watches.counts(),
+      () => watches.terminatedCounts(),
+    );
   const lifecycle = options.lifecycle ?? new ServerLifecycle();
   const startedAt = timeNow();
   const serveNamespaces = options.namespaces !== false;
