@@ -126,10 +126,10 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     bodyLimit: maxRequestBodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
-    // Shutdown drains (see ServerLifecycle): requests in flight are never cut by close(), and a
-    // request that arrives while draining gets a Status 429, not fastify's own 503.
+    // A graceful shutdown drains first (gracefulShutdown) and closes the app last, when what is
+    // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
     return503OnClosing: false,
-    forceCloseConnections: 'idle',
+    forceCloseConnections: true,
     ...(options.https
       ? { http2: true, https: { allowHTTP1: true, key: options.https.key, cert: options.https.cert } }
       : {}),
