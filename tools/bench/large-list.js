@@ -36,17 +36,26 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function call(path, { method = 'GET', body, discard = false } = {}) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    const started = performance.now();
     const req = request(
       `${base}${path}`,
       { method, agent, headers: payload ? { 'content-type': 'application/json' } : {} },
       (res) => {
+        const firstByteMs = performance.now() - started;
         let bytes = 0;
         const chunks = [];
         res.on('data', (d) => {
           bytes += d.length;
           if (!discard) chunks.push(d);
         });
-        res.on('end', () => resolve({ status: res.statusCode, bytes, text: discard ? '' : Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            bytes,
+            firstByteMs,
+            text: discard ? '' : Buffer.concat(chunks).toString(),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -103,7 +112,10 @@ async function probeWhile(work) {
   await probing;
   samples.sort((a, b) => a - b);
   const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]?.toFixed(1);
-  return { result, livez: `n=${samples.length} p50=${q(0.5)} ms p99=${q(0.99)} ms max=${samples.at(-1)?.toFixed(1)} ms` };
+  return {
+    result,
+    livez: `n=${samples.length} p50=${q(0.5)} ms p99=${q(0.99)} ms max=${samples.at(-1)?.toFixed(1)} ms`,
+  };
 }
 
 const rss = async () => {
@@ -114,10 +126,10 @@ const rss = async () => {
 const one = await probeWhile(async () => {
   const s = performance.now();
   const r = await call('/api/v1/events', { discard: true });
-  return { ms: performance.now() - s, bytes: r.bytes };
+  return { ms: performance.now() - s, bytes: r.bytes, firstByteMs: r.firstByteMs };
 });
 console.log(
-  `one unpaged list: ${(one.result.bytes / 2 ** 20).toFixed(1)} MiB in ${one.result.ms.toFixed(0)} ms; /livez meanwhile: ${one.livez}`,
+  `one unpaged list: ${(one.result.bytes / 2 ** 20).toFixed(1)} MiB in ${one.result.ms.toFixed(0)} ms (first byte after ${one.result.firstByteMs.toFixed(0)} ms); /livez meanwhile: ${one.livez}`,
 );
 
 const before = await rss();
