@@ -1,9 +1,13 @@
 export { buildApiServer } from './server/build-server.js';
 export type { ApiServer, ApiServerOptions } from './server/build-server.js';
 export { ServerMetrics } from './server/metrics.js';
+export { ServerLifecycle, shutdownRetryAfterSeconds, shuttingDownMessage } from './server/lifecycle.js';
+export type { LifecyclePhase } from './server/lifecycle.js';
+export { gracefulShutdown } from './server/shutdown.js';
+export type { ShutdownOptions, ShutdownOutcome } from './server/shutdown.js';
 export type { RequestLabels } from './server/metrics.js';
-export { WatchHub } from './watch/watch-hub.js';
-export type { WatchLabels } from './watch/watch-hub.js';
+export { WatchHub, watchBacklogLimitBytes } from './watch/watch-hub.js';
+export type { WatchHubOptions, WatchLabels } from './watch/watch-hub.js';
 export { resolveRequestInfo, queryBool } from './request/request-info.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
 export { requestAttributes, forbiddenMessage, alwaysAllowPaths } from './filters/authorization.js';

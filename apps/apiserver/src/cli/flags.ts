@@ -1,7 +1,7 @@
 /** One command-line flag of kevents-apiserver. */
 export interface FlagSpec {
   readonly name: string;
-  readonly type: 'string' | 'int' | 'bool';
+  readonly type: 'string' | 'int' | 'bool' | 'duration';
   readonly default: string;
   readonly help: string;
 }
@@ -107,6 +107,30 @@ export const apiserverFlags: readonly FlagSpec[] = [
     help: 'Watches without timeoutSeconds last a random time in [this, 2*this) seconds.',
   },
   {
+    name: 'request-timeout',
+    type: 'duration',
+    default: '1m0s',
+    help: 'Shutdown grace period for requests in flight: after SIGTERM (and --shutdown-delay-duration), requests still running after this long are cut and the process exits. kube-apiserver bounds its shutdown drain by this flag too; kevents does not otherwise time requests out.',
+  },
+  {
+    name: 'shutdown-delay-duration',
+    type: 'duration',
+    default: '0s',
+    help: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.',
+  },
+  {
+    name: 'shutdown-send-retry-after',
+    type: 'bool',
+    default: 'false',
+    help: "If true the HTTP Server will continue listening until all non long running request(s) in flight have been drained, during this window all incoming requests will be rejected with a status code 429 and a 'Retry-After' response header, in addition 'Connection: close' response header is set in order to tear down the TCP connection when idle.",
+  },
+  {
+    name: 'shutdown-watch-termination-grace-period',
+    type: 'duration',
+    default: '0s',
+    help: 'This option, if set, represents the maximum amount of grace period the apiserver will wait for active watch request(s) to drain during the graceful server shutdown window. Watches are always ended cleanly when draining starts; this is how long their last bytes may take to reach slow clients beyond the drain of the other requests.',
+  },
+  {
     name: 'watch-history',
     type: 'int',
     default: '100000',
@@ -163,6 +187,8 @@ export function parseFlags(
     else throw new FlagError(`flag needs an argument: --${name}`);
     if (spec.type === 'int' && !/^\d+$/.test(value))
       throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+    if (spec.type === 'duration' && parseDuration(value) === undefined)
+      throw new FlagError(`invalid argument "${value}" for "--${name}" flag: time: invalid duration "${value}"`);
     if (spec.type === 'bool' && !['true', 'false', '1', '0'].includes(value)) {
       throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
     }
@@ -171,10 +197,41 @@ export function parseFlags(
   return { flags, args };
 }
 
+const durationUnits: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * A non-negative Go duration (`time.ParseDuration`: `0`, `1m30s`, `1.5h`, `500ms`) in milliseconds;
+ * undefined when the text is not one.
+ */
+export function parseDuration(text: string): number | undefined {
+  if (text === '0') return 0;
+  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+  let ms = 0;
+  let at = 0;
+  if (text.length === 0) return undefined;
+  while (at < text.length) {
+    part.lastIndex = at;
+    const m = part.exec(text);
+    if (!m) return undefined;
+    ms += Number(m[1]) * durationUnits[m[2]!]!;
+    at = part.lastIndex;
+  }
+  return ms;
+}
+
 /** The `--help` text. */
 export function usage(specs: readonly FlagSpec[] = apiserverFlags): string {
   const lines = specs.map((s) => {
-    const left = `  --${s.name}${s.type === 'bool' ? '' : `=${s.type === 'int' ? 'int' : 'string'}`}`;
+    const left = `  --${s.name}${s.type === 'bool' ? '' : `=${s.type}`}`;
     const def = s.default && s.name !== 'help' ? ` (default ${JSON.stringify(s.default)})` : '';
     return `${left.padEnd(42)}${s.help}${def}`;
   });

@@ -1,4 +1,4 @@
-import { buildApiServer, ServerMetrics, WatchHub } from '@kevents/apiserver';
+import { buildApiServer, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Authenticator, Authorizer } from '@kevents/api';
 import type { ApiServer, ApiServerOptions, DiscoveredResource } from '@kevents/apiserver';
 import type { Storage } from '@kevents/storage';
@@ -29,6 +29,8 @@ export interface ServerOptions {
   /** Share metrics and live watches between the HTTPS and HTTP listeners of one process. */
   readonly metrics?: ServerMetrics;
   readonly watches?: WatchHub;
+  /** Share the shutdown state between the listeners of one process. */
+  readonly lifecycle?: ServerLifecycle;
   readonly storeOptions?: ApiServerOptions['storeOptions'];
 }
 
@@ -62,6 +64,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.authenticator ? { authenticator: options.authenticator, anonymous: false } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.watches ? { watches: options.watches } : {}),
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
   });
 }

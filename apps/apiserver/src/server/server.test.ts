@@ -86,7 +86,9 @@ describe('discovery', () => {
 describe('health, version, metrics, namespaces', () => {
   it('answers /healthz, /livez, /readyz (verbose too)', async () => {
     for (const p of ['/healthz', '/livez', '/readyz']) expect((await request(`${srv.url}${p}`)).text).toBe('ok');
-    expect((await request(`${srv.url}/readyz?verbose`)).text).toBe('[+]ping ok\n[+]storage ok\nreadyz check passed\n');
+    expect((await request(`${srv.url}/readyz?verbose`)).text).toBe(
+      '[+]ping ok\n[+]storage ok\n[+]shutdown ok\nreadyz check passed\n',
+    );
   });
 
   it('reports /readyz failed when the store is closed', async () => {

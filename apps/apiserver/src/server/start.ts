@@ -8,7 +8,9 @@ import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
 import { keventsVersion } from './version.js';
-import { ServerMetrics, WatchHub } from '@kevents/apiserver';
+import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
+import type { Socket } from 'node:net';
+import { parseDuration } from '../cli/flags.js';
 
 const loopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
@@ -16,8 +18,8 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
 
 /**
  * Starts kevents-apiserver from parsed flags: builds the store, listens on the HTTPS and/or HTTP
- * ports, logs what listens where, and shuts down cleanly on SIGTERM/SIGINT (stop accepting, end
- * watches, close the store).
+ * ports, logs what listens where, and shuts down gracefully on SIGTERM/SIGINT (see
+ * {@link gracefulShutdown}); a second signal exits at once with code 1, as kube-apiserver does.
  */
 export async function startApiserver(
   flags: Record<string, string>,
@@ -44,7 +46,11 @@ export async function startApiserver(
     log,
   });
   const watches = new WatchHub();
-  const metrics = new ServerMetrics(() => watches.counts());
+  const lifecycle = new ServerLifecycle();
+  const metrics = new ServerMetrics(
+    () => watches.counts(),
+    () => watches.terminatedCounts(),
+  );
   const authorizer = authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow');
   const authn = await startAuthentication({
     flags,
@@ -54,6 +60,7 @@ export async function startApiserver(
     log,
   });
   const shared = {
+    lifecycle,
     storage,
     authorizer,
     ...(authn.authenticator ? { authenticator: authn.authenticator } : {}),
@@ -64,15 +71,26 @@ export async function startApiserver(
     logger: log.child({ listener: 'http' }),
   };
   const servers: { server: KeventsServer; url: string }[] = [];
+  // Every connection of every listener, so the end of the grace period can cut what is left.
+  const connections = new Set<Socket>();
+  const trackConnections = (server: KeventsServer): void => {
+    const net = server.app.server as unknown as NodeJS.EventEmitter;
+    net.on('connection', (socket: Socket) => {
+      connections.add(socket);
+      socket.once('close', () => connections.delete(socket));
+    });
+  };
   if (securePort > 0) {
     const tls = await servingCert(flags['tls-cert-file'] ?? '', flags['tls-private-key-file'] ?? '', host);
     if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
     const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key, ...authn.tls } });
+    trackConnections(server);
     await server.app.listen({ host, port: securePort });
     servers.push({ server, url: `https://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
   if (insecurePort > 0) {
     const server = buildServer(shared);
+    trackConnections(server);
     await server.app.listen({ host, port: insecurePort });
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
@@ -108,17 +126,29 @@ export async function startApiserver(
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      log.warn({ signal }, 'second signal received, exiting directly');
+      process.exit(1);
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down: no new requests, ending watches');
     for (const w of watchers) w.close();
     authn.close();
-    await shared.watches.closeAll();
-    await Promise.all(servers.map(({ server }) => server.app.close()));
-    await storage.close();
-    log.info('stopped');
+    const outcome = await gracefulShutdown({
+      lifecycle,
+      watches,
+      listeners: servers.map(({ server }) => server.app),
+      connections,
+      storage,
+      log,
+      signal,
+      delayMs: parseDuration(flags['shutdown-delay-duration'] ?? '0s') ?? 0,
+      requestTimeoutMs: parseDuration(flags['request-timeout'] ?? '1m0s') ?? 60_000,
+      watchGraceMs: parseDuration(flags['shutdown-watch-termination-grace-period'] ?? '0s') ?? 0,
+      sendRetryAfter: flags['shutdown-send-retry-after'] === 'true',
+    });
+    log.info(outcome, 'stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }

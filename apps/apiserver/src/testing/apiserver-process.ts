@@ -76,6 +76,18 @@ export class ApiserverProcess {
     return this.output;
   }
 
+  /** Sends `signal` to the process (it handles SIGTERM and SIGINT by shutting down gracefully). */
+  kill(signal: NodeJS.Signals): void {
+    this.proc.kill(signal);
+  }
+
+  /** Resolves with the exit code (or the signal that killed it) once the process has exited. */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null)
+      return Promise.resolve({ code: this.proc.exitCode, signal: this.proc.signalCode });
+    return new Promise((resolve) => this.proc.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
   /** SIGTERM, then SIGKILL after 5 s. */
   async stop(): Promise<void> {
     if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;

@@ -5,10 +5,17 @@ import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
 import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
-import { isPretty, sendJSON, sendJSONText } from './respond.js';
+import { chunkStream, jsonListChunks, listStreamMinItems } from './list-stream.js';
+import type { JSONListShape } from './list-stream.js';
+import { isPretty, sendJSON, sendJSONStream, sendJSONText } from './respond.js';
 import { serveWatch } from '../watch/watch.js';
 
-/** GET a collection: a list, or a watch when RequestInfo says `watch` (`?watch=true` or a legacy `/watch/` path). */
+/**
+ * GET a collection: a list, or a watch when RequestInfo says `watch` (`?watch=true` or a legacy
+ * `/watch/` path). A list of {@link listStreamMinItems} items or more is encoded as a stream,
+ * chunk by chunk, as kube-apiserver streams list JSON item by item: the bytes are those of the
+ * buffered answer, but other requests are served meanwhile and memory holds one chunk.
+ */
 export const listHandler: Handler = async (scope, req, reply) => {
   const opts = parseListOptions(req.query, req.requestInfo.verb === 'watch');
   const rep = negotiate(req.headers.accept);
@@ -26,14 +33,47 @@ export const listHandler: Handler = async (scope, req, reply) => {
   if (page.remainingItemCount !== undefined && page.continue) meta.remainingItemCount = page.remainingItemCount;
   const pretty = isPretty(req.query);
   const view = scope.view;
+  const items = page.items;
+  const stream = items.length >= listStreamMinItems;
   if (rep.as === 'Table') {
     const include = parseIncludeObject(q(req.query, 'includeObject'));
-    return sendJSON(reply, 200, toTable(scope, page.items, meta, { version: rep.version, include }), pretty);
+    const tableOpts = { version: rep.version, include, nowMs: Date.now() };
+    if (!stream) return sendJSON(reply, 200, toTable(scope, items, meta, tableOpts), pretty);
+    const rowsOf = (from: number, to: number): unknown[] => toTable(scope, items.slice(from, to), meta, tableOpts).rows;
+    const shape: JSONListShape = {
+      envelope: { ...toTable(scope, [], meta, tableOpts), rows: [] },
+      arrayKey: 'rows',
+      length: items.length,
+      values: rowsOf,
+      items: (from, to) => rowsOf(from, to).map((r) => JSON.stringify(r)),
+    };
+    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
+  }
+  if (stream) {
+    const shape: JSONListShape = {
+      // The metadata as the one-pass serializer orders it (the buffered answer's bytes).
+      envelope: {
+        kind: view.listKind,
+        apiVersion: view.groupVersion,
+        metadata: pretty ? meta : (JSON.parse(serializeObject(meta, listMetaSchema)) as ListMeta),
+        items: [],
+      },
+      arrayKey: 'items',
+      length: items.length,
+      values: (from, to) => items.slice(from, to).map((o) => view.toListItem(o)),
+      items: (from, to) => items.slice(from, to).map((o) => view.toJSON(o, false)),
+    };
+    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
   }
   if (pretty) {
-    const items = page.items.map((o) => view.toListItem(o));
-    return sendJSON(reply, 200, { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta, items }, true);
+    const listItems = items.map((o) => view.toListItem(o));
+    return sendJSON(
+      reply,
+      200,
+      { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta, items: listItems },
+      true,
+    );
   }
   const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
-  return sendJSONText(reply, 200, `${head}${page.items.map((o) => view.toJSON(o, false)).join(',')}]}`);
+  return sendJSONText(reply, 200, `${head}${items.map((o) => view.toJSON(o, false)).join(',')}]}`);
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
@@ -54,6 +55,19 @@ export function sendJSONText(
     .header('Cache-Control', cacheControl)
     .serializer(asIs)
     .send(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/**
+ * Sends a JSON body produced by a stream (a large list, see `list-stream.ts`) with the headers
+ * of {@link sendJSONText}; the body goes out chunked, as the client reads it.
+ */
+export function sendJSONStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
+  return reply
+    .code(code)
+    .header('Audit-Id', randomUUID())
+    .header('Content-Type', 'application/json')
+    .header('Cache-Control', 'no-cache, private')
+    .send(body);
 }
 
 /** Sends one object of a view: one-pass serialization, or the indented form for `?pretty`. */

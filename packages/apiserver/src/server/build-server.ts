@@ -34,6 +34,7 @@ import type { ResourceDefinition } from '../registry/resource.js';
 import type { StoreOptions } from '../registry/store.js';
 import type { Query } from '../request/query.js';
 import { WatchHub } from '../watch/watch-hub.js';
+import { ServerLifecycle } from './lifecycle.js';
 import { ServerMetrics } from './metrics.js';
 import type { RequestLabels } from './metrics.js';
 import { listNamespaces, synthesizeNamespace } from './namespaces.js';
@@ -71,6 +72,8 @@ export interface ApiServerOptions {
   /** Share metrics and live watches between the listeners of one process. */
   readonly metrics?: ServerMetrics;
   readonly watches?: WatchHub;
+  /** The shutdown state, shared by the listeners of one process (`/readyz`, refusing new requests, in-flight count). */
+  readonly lifecycle?: ServerLifecycle;
   /** Options of every generic store (tests pass a deterministic name generator). */
   readonly storeOptions?: StoreOptions;
 }
@@ -80,6 +83,7 @@ export interface ApiServer {
   readonly app: FastifyInstance;
   readonly watches: WatchHub;
   readonly metrics: ServerMetrics;
+  readonly lifecycle: ServerLifecycle;
   readonly installed: readonly InstalledView[];
 }
 
@@ -126,7 +130,9 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     bodyLimit: maxRequestBodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // A graceful shutdown drains first (gracefulShutdown) and closes the app last, when what is
+    // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
+    return503OnClosing: false,
     forceCloseConnections: true,
     ...(options.https ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } } : {}),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
@@ -135,7 +141,13 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
-  const metrics = options.metrics ?? new ServerMetrics(() => watches.counts());
+  const metrics =
+    options.metrics ??
+    new ServerMetrics(
+      () => watches.counts(),
+      () => watches.terminatedCounts(),
+    );
+  const lifecycle = options.lifecycle ?? new ServerLifecycle();
   const startedAt = timeNow();
   const serveNamespaces = options.namespaces !== false;
 
@@ -157,6 +169,20 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   );
 
   installRequestInfo(app);
+  // kube-apiserver's WithRetryAfter and in-flight accounting, ahead of authentication: while the
+  // server drains, new requests are refused with 429 and Retry-After; watches are long-running
+  // and not counted (the WatchHub ends them).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (lifecycle.refuses(req.requestInfo.path)) {
+      const refusal = lifecycle.refusal();
+      if (req.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
+      for (const [k, v] of Object.entries(refusal.headers)) reply.header(k, v);
+      void sendJSON(reply, refusal.code, refusal.status, isPretty((req.query ?? {}) as Query));
+      return;
+    }
+    if (req.requestInfo.verb !== 'watch') lifecycle.track(reply.raw);
+    done();
+  });
   installAuthentication(app, {
     ...(options.authenticator ? { authenticator: options.authenticator } : {}),
     anonymous: options.anonymous !== false,
@@ -258,31 +284,35 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     );
   }
 
-  const health = (withStorage: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const checks: [string, boolean][] = [['ping', true]];
-    if (withStorage) {
-      checks.push([
-        'storage',
-        await options.storage.ready().then(
-          () => true,
-          () => false,
-        ),
-      ]);
-    }
-    const ok = checks.every(([, c]) => c);
-    const name = req.requestInfo.path.slice(1);
-    const verbose = 'verbose' in (req.query as Record<string, unknown>);
-    reply
-      .code(ok ? 200 : 500)
-      .header('Content-Type', 'text/plain; charset=utf-8')
-      .header('X-Content-Type-Options', 'nosniff');
-    if (ok && !verbose) return reply.send('ok');
-    const lines = checks.map(([n, c]) => (c ? `[+]${n} ok` : `[-]${n} failed: reason withheld`));
-    return reply.send(`${lines.join('\n')}\n${name} check ${ok ? 'passed' : 'failed'}\n`);
-  };
+  const health =
+    (withStorage: boolean, withShutdown = false) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const checks: [string, boolean][] = [['ping', true]];
+      if (withStorage) {
+        checks.push([
+          'storage',
+          await options.storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        ]);
+      }
+      // kube-apiserver's readyz `shutdown` check: fails from the moment SIGTERM arrives.
+      if (withShutdown) checks.push(['shutdown', lifecycle.phase === 'running']);
+      const ok = checks.every(([, c]) => c);
+      const name = req.requestInfo.path.slice(1);
+      const verbose = 'verbose' in (req.query as Record<string, unknown>);
+      reply
+        .code(ok ? 200 : 500)
+        .header('Content-Type', 'text/plain; charset=utf-8')
+        .header('X-Content-Type-Options', 'nosniff');
+      if (ok && !verbose) return reply.send('ok');
+      const lines = checks.map(([n, c]) => (c ? `[+]${n} ok` : `[-]${n} failed: reason withheld`));
+      return reply.send(`${lines.join('\n')}\n${name} check ${ok ? 'passed' : 'failed'}\n`);
+    };
   app.get('/healthz', health(true));
   app.get('/livez', health(false));
-  app.get('/readyz', health(true));
+  app.get('/readyz', health(true, true));
 
   registerOpenAPI(
     app,
@@ -291,7 +321,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
       ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
     }),
   );
-  return { app, watches, metrics, installed };
+  return { app, watches, metrics, lifecycle, installed };
 }
 
 /** Synthesized namespaces are readable, so kubectl can word its NotFound errors. */

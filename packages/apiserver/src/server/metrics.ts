@@ -39,8 +39,17 @@ export class ServerMetrics {
   readonly #requests = new Map<string, { labels: string; value: number }>();
   readonly #durations = new Map<string, Series>();
 
-  /** @param liveWatches how many watch streams are open right now (read at scrape time). */
-  constructor(liveWatches: () => readonly { labels: WatchLabels; count: number }[] = () => []) {
+  /** Watches ended because their client did not keep up (Kubernetes' cacher metric). */
+  readonly terminatedWatchers: Counter<'group' | 'resource'>;
+
+  /**
+   * @param liveWatches how many watch streams are open right now (read at scrape time).
+   * @param terminatedWatches how many watches were ended for not keeping up, so far (read at scrape time).
+   */
+  constructor(
+    liveWatches: () => readonly { labels: WatchLabels; count: number }[] = () => [],
+    terminatedWatches: () => readonly { group: string; resource: string; count: number }[] = () => [],
+  ) {
     this.watches = new Gauge({
       name: 'apiserver_longrunning_requests',
       help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
@@ -52,6 +61,16 @@ export class ServerMetrics {
           const { group, resource, scope, version } = labels;
           this.set({ component: 'apiserver', group, resource, scope, subresource: '', verb: 'WATCH', version }, count);
         }
+      },
+    });
+    this.terminatedWatchers = new Counter({
+      name: 'apiserver_terminated_watchers_total',
+      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      labelNames: ['group', 'resource'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { group, resource, count } of terminatedWatches()) this.inc({ group, resource }, count);
       },
     });
     const reloads = (kind: string, what: string): Counter<'status'> =>

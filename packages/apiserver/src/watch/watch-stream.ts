@@ -41,6 +41,35 @@ export class WatchStream {
     return this.#ended || this.#res.destroyed;
   }
 
+  /** Bytes written to the connection that it has not sent yet (the client is not reading them). */
+  get pendingBytes(): number {
+    if (this.#socket !== null) return this.#socket.writableLength;
+    const res = this.#res as { writableLength?: number; stream?: { writableLength?: number } };
+    return res.stream?.writableLength ?? res.writableLength ?? 0;
+  }
+
+  /**
+   * Ends the stream at once, dropping what the client has not read: the connection (HTTP/1.1)
+   * or the stream (HTTP/2) is destroyed, so its buffered output is freed.
+   */
+  abort(): void {
+    this.#ended = true;
+    if (this.#socket !== null) this.#socket.destroy();
+    else this.#res.destroy();
+  }
+
+  /**
+   * Writes `lines` as one chunk without waiting for the client: the output is buffered in the
+   * server. Returns false (and writes nothing more) when the buffered output then passes
+   * `limitBytes`: the caller ends the watch.
+   */
+  writeBuffered(lines: readonly Buffer[], limitBytes: number): boolean {
+    if (this.closed || lines.length === 0) return true;
+    if (this.#socket === null) (this.#res as ServerResponse).write(concat(lines));
+    else this.#socket.write(frame(lines));
+    return this.pendingBytes <= limitBytes;
+  }
+
   /** Calls `fn` once when the client goes away. */
   onClose(fn: () => void): void {
     (this.#res as ServerResponse).on('close', fn);

@@ -64,6 +64,18 @@ export async function serveWatch<T extends KubeObject>(
     startError = err;
   }
 
+  // Until the watch passes this resourceVersion it sends initial events or older changes and
+  // waits for its client; after that it is live: output is buffered up to the backlog limit.
+  let catchingUpTo = -1;
+  if (watcher) {
+    try {
+      catchingUpTo = Number(await ctx.store.storage.currentResourceVersion());
+    } catch (err) {
+      watcher.stop();
+      throw fromStorageError(err, ctx.view.gr);
+    }
+  }
+
   const stream = new WatchStream(reply.raw);
   reply.hijack();
 
@@ -124,10 +136,20 @@ export async function serveWatch<T extends KubeObject>(
     if (!reply.raw.writableFinished) ctx.onWatchAbandoned?.(req);
     stop();
   });
+  const limit = ctx.watches.backlogLimitBytes;
+  let live = false;
   try {
     await w.consume((batch) => {
       if (stream.closed) return stop();
-      return stream.write(batch.map(lineOf));
+      if (!live) {
+        for (const ev of batch) if (ev.type !== 'BOOKMARK' && Number(ev.resourceVersion) > catchingUpTo) live = true;
+        if (!live) return stream.write(batch.map(lineOf));
+      }
+      if (stream.writeBuffered(batch.map(lineOf), limit)) return undefined;
+      // The client does not keep up: end the watch (it watches again or relists) and free its output.
+      ctx.watches.recordTerminated(ctx.view.group, ctx.view.resource);
+      stream.abort();
+      return stop();
     });
   } catch (err) {
     if (!stream.closed) void stream.write([errorLine(err)]);

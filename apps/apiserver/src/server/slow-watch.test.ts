@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { get } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { WatchHub } from '@kevents/apiserver';
+import type { KubeObject } from '@kevents/api';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+const limit = 256 * 1024;
+let srv: TestServer;
+let hub: WatchHub;
+
+beforeAll(async () => {
+  hub = new WatchHub({ backlogLimitBytes: limit });
+  srv = await startTestServer({ watches: hub });
+});
+afterAll(async () => srv.close());
+
+async function waitUntil(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('a watcher that stops reading', () => {
+  it('is ended once its backlog passes the limit, counted, and its output freed; a reading watcher goes on', async () => {
+    const path = '/apis/events.k8s.io/v1/namespaces/slow/events?watch=true&resourceVersion=0';
+    const created = await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/slow/events`, {
+      method: 'POST',
+      body: sampleEvent('seed', 'slow'),
+    });
+    expect(created.status).toBe(201);
+    const seed = await srv.storage.get<KubeObject>({ resource: 'events', namespace: 'slow', name: 'seed' });
+
+    const serverSide: ServerResponse[] = [];
+    srv.server.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === path) serverSide.push(res);
+    });
+    // The slow client sends its request and never reads a byte.
+    const port = Number(new URL(srv.url).port);
+    const slow: Socket = connect(port, '127.0.0.1');
+    slow.on('error', () => undefined);
+    slow.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    slow.pause();
+    // The fast client reads everything.
+    let fastBytes = 0;
+    let fastEnded = false;
+    const fast = await new Promise<IncomingMessage>((resolve) => get(`${srv.url}${path}`, resolve));
+    fast.on('data', (d: Buffer) => (fastBytes += d.length));
+    fast.on('end', () => (fastEnded = true));
+    fast.on('error', () => (fastEnded = true));
+    await waitUntil(() => serverSide.length === 2 && hub.size === 2, 'both watches open');
+
+    const pad = 'x'.repeat(16 * 1024);
+    let n = 0;
+    await waitUntil(async () => {
+      for (let i = 0; i < 20; i++, n++) {
+        const copy = structuredClone(seed) as KubeObject & { metadata: Record<string, unknown> };
+        copy.metadata = { ...copy.metadata, name: `ev-${n}`, uid: `uid-${n}`, resourceVersion: undefined };
+        copy.metadata['annotations'] = { pad };
+        await srv.storage.create({ resource: 'events', namespace: 'slow', name: `ev-${n}` }, copy);
+      }
+      return hub.size === 1 || n > 20_000;
+    }, 'the slow watch to be ended');
+    expect(hub.size).toBe(1);
+
+    // The slow watch's connection was destroyed: what it held is freed.
+    const slowSide = serverSide.find((r) => r.socket === null || r.socket.destroyed);
+    expect(slowSide).toBeDefined();
+    expect(slowSide!.socket?.writableLength ?? 0).toBe(0);
+    const metrics = await request(`${srv.url}/metrics`);
+    expect(metrics.text).toContain('apiserver_terminated_watchers_total{group="events.k8s.io",resource="events"} 1');
+
+    // The reading watch goes on and sees every event.
+    expect(fastEnded).toBe(false);
+    await waitUntil(() => fastBytes > n * pad.length, 'the fast watch to receive every event');
+    fast.destroy();
+    slow.destroy();
+  }, 60_000);
+});

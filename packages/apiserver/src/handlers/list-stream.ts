@@ -1,0 +1,107 @@
+import { Readable } from 'node:stream';
+
+/**
+ * Lists with at least this many items are sent as a stream ({@link streamJSONList}); smaller ones
+ * go out in one write with a Content-Length. The bytes are the same either way.
+ */
+export const listStreamMinItems = 500;
+
+/** A streamed list is written in chunks of about this many bytes (UTF-16 code units of JSON text). */
+export const listStreamChunkChars = 64 * 1024;
+
+/**
+ * A JSON object whose last member is an array (a `*List` or a `Table`), described so it can be
+ * encoded item by item: `envelope` is the object with that array empty, `arrayKey` names it, and
+ * `items(from, to)` encodes the elements in `[from, to)` as JSON texts, each exactly as
+ * `JSON.stringify(element)` would write it (compact, at depth 0).
+ */
+export interface JSONListShape {
+  readonly envelope: Record<string, unknown>;
+  readonly arrayKey: string;
+  readonly length: number;
+  /** Compact JSON texts of elements `[from, to)`. */
+  readonly items: (from: number, to: number) => readonly string[];
+  /** Elements `[from, to)` as values, for the indented (`?pretty`) form. */
+  readonly values: (from: number, to: number) => readonly unknown[];
+}
+
+/** How many elements are encoded per step before the chunk size is checked. */
+const step = 64;
+
+/**
+ * The JSON text of `shape`, in pieces of about {@link listStreamChunkChars}, as Go's
+ * `json.Encoder` writes the whole object: compact, or indented by two spaces for `?pretty`,
+ * plus a newline. Joined, the pieces are byte for byte what `JSON.stringify(object[, null, 2])`
+ * followed by a newline gives, so a client cannot tell a streamed list from a buffered one; only
+ * one piece is held at a time.
+ */
+export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generator<string, void, undefined> {
+  const { envelope, arrayKey, length } = shape;
+  const empty = pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
+  if (length === 0) {
+    yield `${empty}\n`;
+    return;
+  }
+  // The envelope's text ends with the empty array and the closing brace: `[]}` or `[]\n}`.
+  const close = pretty ? '[]\n}' : '[]}';
+  if (!empty.endsWith(close) || Object.keys(envelope).at(-1) !== arrayKey) {
+    throw new Error(`jsonListChunks: ${arrayKey} must be the last member of the envelope`);
+  }
+  const head = empty.slice(0, empty.length - close.length);
+  const open = pretty ? '[\n    ' : '[';
+  const sep = pretty ? ',\n    ' : ',';
+  const tail = pretty ? '\n  ]\n}\n' : ']}\n';
+  let parts: string[] = [head, open];
+  let size = head.length + open.length;
+  for (let from = 0; from < length; from += step) {
+    const to = Math.min(length, from + step);
+    const texts = pretty
+      ? shape.values(from, to).map((v) => JSON.stringify(v, null, 2).replaceAll('\n', '\n    '))
+      : shape.items(from, to);
+    for (let i = 0; i < texts.length; i++) {
+      if (from + i > 0) parts.push(sep);
+      const t = texts[i]!;
+      parts.push(t);
+      size += t.length + sep.length;
+    }
+    if (size >= listStreamChunkChars) {
+      yield parts.join('');
+      parts = [];
+      size = 0;
+    }
+  }
+  parts.push(tail);
+  yield parts.join('');
+}
+
+/**
+ * A readable stream of `chunks` that produces each chunk in its own turn of the event loop
+ * (`setImmediate`), so other requests (`/livez` first of all) are served between two chunks, and
+ * only as fast as the client reads (the response's backpressure pauses it). Destroying the
+ * stream (the client went away) stops the generator.
+ */
+export function chunkStream(chunks: Generator<string, void, undefined>): Readable {
+  let pending: NodeJS.Immediate | undefined;
+  return new Readable({
+    read() {
+      if (pending !== undefined) return;
+      pending = setImmediate(() => {
+        pending = undefined;
+        let next: IteratorResult<string, void>;
+        try {
+          next = chunks.next();
+        } catch (err) {
+          this.destroy(err as Error);
+          return;
+        }
+        this.push(next.done === true ? null : next.value);
+      });
+    },
+    destroy(err, callback) {
+      if (pending !== undefined) clearImmediate(pending);
+      pending = undefined;
+      chunks.return(undefined);
+      callback(err);
+    },
+  });
+}

@@ -1,0 +1,101 @@
+import { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
+import { ApiError } from '../errors/api-error.js';
+
+/** `Retry-After` (seconds) of a request refused while the server shuts down (kube-apiserver's value). */
+export const shutdownRetryAfterSeconds = 5;
+
+/** The message of that 429, worded as kube-apiserver's `WithRetryAfter` filter words it. */
+export const shuttingDownMessage = 'The apiserver is shutting down, please try again later.';
+
+/** Paths still served while the server drains: the health checks and the metrics (as Kubernetes exempts them). */
+const exemptPaths = new Set(['/readyz', '/livez', '/healthz', '/metrics']);
+
+/** Where a server is in its life: serving, shutting down (`/readyz` fails), or draining (new requests refused). */
+export type LifecyclePhase = 'running' | 'shutdownInitiated' | 'draining';
+
+/**
+ * The shutdown state of one server process, shared by its listeners: kube-apiserver's lifecycle
+ * signals (`ShutdownInitiated`, `NotAcceptingNewRequest`, `InFlightRequestsDrained`) and the
+ * count of its in-flight requests. Watches are not in-flight requests: they are long-running and
+ * the {@link WatchHub} ends them.
+ */
+export class ServerLifecycle {
+  #phase: LifecyclePhase = 'running';
+  readonly #inFlight = new Set<ServerResponse | Http2ServerResponse>();
+  #idle: (() => void)[] = [];
+
+  get phase(): LifecyclePhase {
+    return this.#phase;
+  }
+
+  /** How many non-long-running requests are being served. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** SIGTERM arrived: from now on `/readyz` fails (`[-]shutdown failed`); everything else is served as before. */
+  initiateShutdown(): void {
+    if (this.#phase === 'running') this.#phase = 'shutdownInitiated';
+  }
+
+  /**
+   * The shutdown delay is over: new requests (but the health checks and metrics) are answered
+   * 429 with `Retry-After` and `Connection: close`, and the requests in flight close their
+   * HTTP/1.1 connection once answered.
+   */
+  stopAccepting(): void {
+    this.initiateShutdown();
+    this.#phase = 'draining';
+    for (const res of this.#inFlight) if (res instanceof ServerResponse) res.shouldKeepAlive = false;
+  }
+
+  /** Whether a new request to `path` is refused (see {@link stopAccepting}). */
+  refuses(path: string): boolean {
+    return this.#phase === 'draining' && !exemptPaths.has(path);
+  }
+
+  /** The answer to a refused request. */
+  refusal(): ApiError {
+    return new ApiError(
+      429,
+      'TooManyRequests',
+      shuttingDownMessage,
+      { retryAfterSeconds: shutdownRetryAfterSeconds },
+      { 'Retry-After': String(shutdownRetryAfterSeconds) },
+    );
+  }
+
+  /** Counts a request in flight until its response closes (finished, failed or cut). */
+  track(res: ServerResponse | Http2ServerResponse): void {
+    this.#inFlight.add(res);
+    if (this.#phase === 'draining' && res instanceof ServerResponse) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      this.#inFlight.delete(res);
+      if (this.#inFlight.size === 0 && this.#idle.length > 0) {
+        const waiters = this.#idle;
+        this.#idle = [];
+        for (const w of waiters) w();
+      }
+    });
+  }
+
+  /**
+   * Resolves true once no request is in flight, or false after `timeoutMs` with some still
+   * running (the caller then cuts them).
+   */
+  drained(timeoutMs: number): Promise<boolean> {
+    if (this.#inFlight.size === 0) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#idle = this.#idle.filter((w) => w !== done);
+        resolve(false);
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.#idle.push(done);
+    });
+  }
+}
