@@ -38,6 +38,12 @@ const goTypeName = (t: FieldType, schemaName?: string): string => {
   }
 };
 
+/** Sets a member as plain data: `__proto__` becomes an own key, never the prototype. */
+const setOwn = (o: Record<string, unknown>, k: string, v: unknown): void => {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+};
+
 const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
 
 class Decoder {
@@ -122,7 +128,7 @@ class Decoder {
           if (item === null) d = t.values.kind === 'string' ? '' : undefined;
           else if (t.values.kind === 'string' && typeof item === 'string') d = item;
           else d = this.#at(k, false, () => this.value(item, t.values));
-          if (d !== undefined) out[k] = d;
+          if (d !== undefined) setOwn(out, k, d);
         }
         return out;
       }
