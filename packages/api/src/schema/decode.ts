@@ -1,5 +1,6 @@
 import type { FieldType, ObjectSchema } from './types.js';
-import { normalizeMicroTime, normalizeTime } from '../meta/time.js';
+import { parseMicroTime } from '../meta/micro-time.js';
+import { normalizeTime } from '../meta/time.js';
 
 /** The outcome of a strict decode: the typed object, unknown fields and type errors. */
 export interface DecodeResult<T> {
@@ -107,7 +108,12 @@ class Decoder {
       case 'time': {
         if (typeof v !== 'string') return this.mismatch(v, t);
         if (v === '') return undefined;
-        const n = t.precision === 'micros' ? normalizeMicroTime(v) : normalizeTime(v);
+        if (t.precision === 'micros') {
+          const parsed = parseMicroTime(v);
+          if (parsed.error !== undefined) this.errors.push(parsed.error);
+          return parsed.value;
+        }
+        const n = normalizeTime(v);
         if (n === undefined) {
           this.errors.push(
             `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`,
