@@ -46,7 +46,9 @@ const minSeconds = utcMillis(0, 1, 1) / 1000;
 const maxSeconds = utcMillis(10000, 1, 1) / 1000 - 1;
 
 /** The outcome of {@link parseMicroTime}: the canonical UTC text, or Go's error. */
-export type MicroTimeParse = { readonly value: string; readonly error?: undefined } | { readonly error: string };
+export type MicroTimeParse =
+  | { readonly value: string; readonly error?: undefined }
+  | { readonly value?: undefined; readonly error: string };
 
 /**
  * Parses a MicroTime as kube-apiserver does and normalizes it to UTC
