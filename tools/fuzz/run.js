@@ -8,15 +8,28 @@
 import { fileURLToPath } from 'node:url';
 import { freePort, startNode, waitReady } from '../bench/lib/processes.js';
 
-const opt = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? def;
+const opt = (name, def) =>
+  process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.split('=')
+    .slice(1)
+    .join('=') ?? def;
 const runs = Number(opt('runs', 20000));
 const seed = opt('seed', undefined);
 const storage = opt('storage', 'memory');
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
-const { fuzzServer } = await import(new URL('../../apps/apiserver/dist/fuzz/hostile-requests.js', import.meta.url).href);
+const { fuzzServer } = await import(
+  new URL('../../apps/apiserver/dist/fuzz/hostile-requests.js', import.meta.url).href
+);
 
 const port = await freePort();
-const server = startNode([main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn']);
+const server = startNode([
+  main,
+  `--insecure-port=${port}`,
+  '--secure-port=0',
+  `--storage=${storage}`,
+  '--log-level=warn',
+]);
 const baseURL = `http://127.0.0.1:${port}`;
 let code = 1;
 try {
@@ -31,13 +44,17 @@ try {
     onRequest: (done, r) => {
       if (done % 500 === 0 || done === runs) {
         const rate = Math.round((done / (Date.now() - started)) * 1000);
-        console.log(`${done}/${runs} requests (${rate}/s) statuses ${JSON.stringify(r.byStatus)} failures ${r.failures.length}`);
+        console.log(
+          `${done}/${runs} requests (${rate}/s) statuses ${JSON.stringify(r.byStatus)} failures ${r.failures.length}`,
+        );
       }
     },
   });
   const alive = server.child.exitCode === null && server.child.pid === pid;
   if (!alive) report.failures.push({ request: {}, problem: `the server process exited (${server.child.exitCode})` });
-  console.log(`done: ${report.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.byStatus)}`);
+  console.log(
+    `done: ${report.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.byStatus)}`,
+  );
   for (const f of report.failures) console.log(`FAILURE: ${f.problem}\n  ${JSON.stringify(f.request).slice(0, 2000)}`);
   code = report.failures.length ? 1 : 0;
 } finally {

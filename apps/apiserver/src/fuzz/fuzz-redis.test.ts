@@ -9,7 +9,9 @@ let redis: RedisServer;
 let srv: TestServer;
 beforeAll(async () => {
   redis = await RedisServer.start();
-  srv = await startTestServer({ storage: await createRedisStorage({ url: redis.url, prefix: 'fuzz', tooLargeResourceVersionWaitMs: 50 }) });
+  srv = await startTestServer({
+    storage: await createRedisStorage({ url: redis.url, prefix: 'fuzz', tooLargeResourceVersionWaitMs: 50 }),
+  });
 });
 afterAll(async () => {
   await srv?.close();

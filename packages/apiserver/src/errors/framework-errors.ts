@@ -35,7 +35,10 @@ export function badURLMessage(url: string): string {
  * The Status of an error fastify raises before (or instead of) a handler: bad URL escapes,
  * over-long path parameters, malformed bodies. Undefined for errors that are not the client's.
  */
-export function frameworkErrorStatus(err: { code?: string; statusCode?: number; message: string }, url: string): ApiError | undefined {
+export function frameworkErrorStatus(
+  err: { code?: string; statusCode?: number; message: string },
+  url: string,
+): ApiError | undefined {
   if (err.code === 'FST_ERR_BAD_URL') return badRequest(badURLMessage(url));
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return pathNotFound();
   const code = err.statusCode ?? 500;

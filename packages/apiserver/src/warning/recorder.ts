@@ -14,17 +14,23 @@ const control = /[\u0000-\u001f\u007f-\u009f]/;
 /** A UTF-16 surrogate without its pair (Go holds only valid UTF-8 text here). */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Non-ASCII runes as Go's `strconv.QuoteToASCII` writes them (`\u00e9`, `\U0001f600`). */
+const toASCII = (text: string): string =>
+  text.replace(/[^\x00-\x7f]/gu, (ch) => {
+    const cp = ch.codePointAt(0)!;
+    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
+
 /**
  * `net.NewWarningHeader(299, "-", text)`: `299 - "<text>"` with `"` and `\` escaped; undefined
  * when Kubernetes refuses the text (control characters, invalid UTF-8), so the warning is
- * dropped, as it is there. The value is returned as Node sends header strings (one byte per
- * char): the UTF-8 bytes of the text, so the wire carries exactly what Go writes.
+ * dropped, as it is there. Kubernetes writes other runes as raw UTF-8; Node refuses header
+ * characters past U+00FF and encodes the others differently by response path, so non-ASCII
+ * runes are written as `QuoteToASCII` escapes: the header is plain ASCII on HTTP/1.1 and HTTP/2.
  */
 export function warningHeaderValue(text: string): string | undefined {
   if (control.test(text) || loneSurrogate.test(text)) return undefined;
-  const quoted = `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
-  // eslint-disable-next-line no-control-regex
-  return /^[\x20-\x7e]*$/.test(quoted) ? quoted : Buffer.from(quoted, 'utf8').toString('latin1');
+  return `299 - "${toASCII(text).replace(/["\\]/g, '\\$&')}"`;
 }
 
 const runes = (s: string): string[] => Array.from(s);

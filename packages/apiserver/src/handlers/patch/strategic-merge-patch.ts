@@ -63,7 +63,12 @@ export function strategicMerge(target: unknown, patch: unknown, path = ''): unkn
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const f = k.slice('$deleteFromPrimitiveList/'.length);
       const list = getOwn(src, f);
-      if (Array.isArray(list) && Array.isArray(v)) setOwn(src, f, list.filter((x) => !v.includes(x)));
+      if (Array.isArray(list) && Array.isArray(v))
+        setOwn(
+          src,
+          f,
+          list.filter((x) => !v.includes(x)),
+        );
       continue;
     }
     if (v === null) {
