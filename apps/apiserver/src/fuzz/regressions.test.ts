@@ -104,7 +104,7 @@ describe('issue 11 regressions', () => {
       headers: merge,
     });
     expect([label.status, label.body.details.causes[0].field]).toEqual([422, 'metadata.labels']);
-    expect(label.body.message).toContain('Invalid value: \"__proto__\"');
+    expect(label.body.message).toContain('Invalid value: "__proto__"');
     const smp = await request(`${ev()}/proto`, {
       method: 'PATCH',
       body: '{"kind":{"__proto__":{"toString":"x"}}}',

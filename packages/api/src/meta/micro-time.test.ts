@@ -32,7 +32,10 @@ describe('parseMicroTime (time.Parse with RFC3339Micro)', () => {
       ['2026-01-01T00:60:00.000000Z', 'parsing time "2026-01-01T00:60:00.000000Z": minute out of range'],
       ['2026-01-01T00:00:60.000000Z', 'parsing time "2026-01-01T00:00:60.000000Z": second out of range'],
       ['2026-01-01T00:00:00.000000Zx', 'parsing time "2026-01-01T00:00:00.000000Zx": extra text: "x"'],
-      ['2026-01-01T00:00:00.000000Zé', 'parsing time "2026-01-01T00:00:00.000000Z\\xc3\\xa9": extra text: "\\xc3\\xa9"'],
+      [
+        '2026-01-01T00:00:00.000000Zé',
+        'parsing time "2026-01-01T00:00:00.000000Z\\xc3\\xa9": extra text: "\\xc3\\xa9"',
+      ],
       ['0000-01-01T00:00:00.000000+01:00', 'Time.MarshalJSON: year outside of range [0,9999]'],
     ];
     for (const [v, want] of cases) expect([v, parseMicroTime(v).error]).toEqual([v, want]);

@@ -47,8 +47,7 @@ const maxSeconds = utcMillis(10000, 1, 1) / 1000 - 1;
 
 /** The outcome of {@link parseMicroTime}: the canonical UTC text, or Go's error. */
 export type MicroTimeParse =
-  | { readonly value: string; readonly error?: undefined }
-  | { readonly value?: undefined; readonly error: string };
+  { readonly value: string; readonly error?: undefined } | { readonly value?: undefined; readonly error: string };
 
 /**
  * Parses a MicroTime as kube-apiserver does and normalizes it to UTC
@@ -129,6 +128,7 @@ export function parseMicroTime(input: string): MicroTimeParse {
   if (v !== '') return { error: `parsing time ${q}: extra text: ${goTimeQuote(v)}` };
   if (day < 1 || day > daysIn(month, year)) return range('day');
   const seconds = utcMillis(year, month, day, hour, minute, second) / 1000 - offsetSeconds;
-  if (seconds < minSeconds || seconds > maxSeconds) return { error: 'Time.MarshalJSON: year outside of range [0,9999]' };
+  if (seconds < minSeconds || seconds > maxSeconds)
+    return { error: 'Time.MarshalJSON: year outside of range [0,9999]' };
   return { value: formatMicroTime({ seconds, micros }) };
 }

@@ -36,7 +36,12 @@ describe('decodeObject', () => {
 
   it('normalizes times, drops nulls and keeps strings', () => {
     const r = decodeObject(
-      { eventTime: '2026-01-02T04:04:05.500000+01:00', note: '', deprecatedCount: null, metadata: { labels: { a: null } } },
+      {
+        eventTime: '2026-01-02T04:04:05.500000+01:00',
+        note: '',
+        deprecatedCount: null,
+        metadata: { labels: { a: null } },
+      },
       eventsV1EventSchema,
     );
     expect(r.value).toEqual({ eventTime: '2026-01-02T03:04:05.500000Z', note: '', metadata: { labels: { a: '' } } });

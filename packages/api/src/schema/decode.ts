@@ -41,7 +41,8 @@ const goTypeName = (t: FieldType, schemaName?: string): string => {
 
 /** Sets a member as plain data: `__proto__` becomes an own key, never the prototype. */
 const setOwn = (o: Record<string, unknown>, k: string, v: unknown): void => {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 };
 

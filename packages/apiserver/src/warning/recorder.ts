@@ -10,13 +10,14 @@ export const maxWarningTotalRunes = 4 * 1024;
 export const maxWarningItemRunes = 256;
 
 /** `unicode.IsControl`: C0 and C1 control characters. */
+// eslint-disable-next-line no-control-regex
 const control = /[\u0000-\u001f\u007f-\u009f]/;
 /** A UTF-16 surrogate without its pair (Go holds only valid UTF-8 text here). */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Non-ASCII runes as Go's `strconv.QuoteToASCII` writes them (`\u00e9`, `\U0001f600`). */
 const toASCII = (text: string): string =>
-  text.replace(/[^\x00-\x7f]/gu, (ch) => {
+  text.replace(/[\u0080-\u{10ffff}]/gu, (ch) => {
     const cp = ch.codePointAt(0)!;
     return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
   });
