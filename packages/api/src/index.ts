@@ -76,6 +76,8 @@ export {
 } from './constants.js';
 export { eventToCore, coreToEvent } from './conversion/events.js';
 export { decodeObject } from './schema/decode.js';
+export { microTimeLayout, parseMicroTime } from './meta/micro-time.js';
+export type { MicroTimeParse } from './meta/micro-time.js';
 export type { DecodeResult } from './schema/decode.js';
 export { encodeObject } from './schema/encode.js';
 export type { ObjectSchema, FieldSchema, FieldType, Emit } from './schema/types.js';

@@ -12,7 +12,7 @@ const clientFor = (url: string): { kc: k8s.KubeConfig; events: k8s.EventsV1Api }
 
 const ev = (name: string, namespace: string): k8s.EventsV1Event => {
   const e = sampleEvent(name, namespace) as unknown as k8s.EventsV1Event;
-  return { ...e, eventTime: new Date('2026-01-02T03:04:05.123Z') };
+  return { ...e, eventTime: new k8s.V1MicroTime('2026-01-02T03:04:05.123Z') };
 };
 
 let srv: TestServer;

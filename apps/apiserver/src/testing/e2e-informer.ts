@@ -22,7 +22,7 @@ export function sampleEvent(name: string, namespace: string, note = `event ${nam
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',
     metadata: { name, namespace },
-    eventTime: new Date('2026-01-02T03:04:05.123Z'),
+    eventTime: new k8s.V1MicroTime('2026-01-02T03:04:05.123Z'),
     reportingController: 'example.com/tests',
     reportingInstance: 'tests-1',
     action: 'Tested',

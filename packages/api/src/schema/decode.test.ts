@@ -36,9 +36,31 @@ describe('decodeObject', () => {
 
   it('normalizes times, drops nulls and keeps strings', () => {
     const r = decodeObject(
-      { eventTime: '2026-01-02T03:04:05.5Z', note: '', deprecatedCount: null, metadata: { labels: { a: null } } },
+      {
+        eventTime: '2026-01-02T04:04:05.500000+01:00',
+        note: '',
+        deprecatedCount: null,
+        metadata: { labels: { a: null } },
+      },
       eventsV1EventSchema,
     );
     expect(r.value).toEqual({ eventTime: '2026-01-02T03:04:05.500000Z', note: '', metadata: { labels: { a: '' } } });
+  });
+
+  it('parses MicroTimes with Go’s RFC3339Micro layout: exactly six fractional digits', () => {
+    const r = decodeObject({ eventTime: '2026-01-02T03:04:05.5Z' }, eventsV1EventSchema);
+    expect(r.errors).toEqual([
+      'parsing time "2026-01-02T03:04:05.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"',
+    ]);
+  });
+
+  it('keeps __proto__ map keys as data', () => {
+    const r = decodeObject<{ metadata: { labels: Record<string, string> } }>(
+      JSON.parse('{"metadata":{"labels":{"__proto__":"x","constructor":"y"}}}'),
+      eventsV1EventSchema,
+    );
+    expect(Object.getPrototypeOf(r.value.metadata.labels)).toBe(Object.prototype);
+    expect(Object.keys(r.value.metadata.labels)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(r.value.metadata.labels)).toBe('{"__proto__":"x","constructor":"y"}');
   });
 });

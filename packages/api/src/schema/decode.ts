@@ -1,5 +1,6 @@
 import type { FieldType, ObjectSchema } from './types.js';
-import { normalizeMicroTime, normalizeTime } from '../meta/time.js';
+import { parseMicroTime } from '../meta/micro-time.js';
+import { normalizeTime } from '../meta/time.js';
 
 /** The outcome of a strict decode: the typed object, unknown fields and type errors. */
 export interface DecodeResult<T> {
@@ -36,6 +37,13 @@ const goTypeName = (t: FieldType, schemaName?: string): string => {
     default:
       return 'interface {}';
   }
+};
+
+/** Sets a member as plain data: `__proto__` becomes an own key, never the prototype. */
+const setOwn = (o: Record<string, unknown>, k: string, v: unknown): void => {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 };
 
 const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
@@ -101,7 +109,12 @@ class Decoder {
       case 'time': {
         if (typeof v !== 'string') return this.mismatch(v, t);
         if (v === '') return undefined;
-        const n = t.precision === 'micros' ? normalizeMicroTime(v) : normalizeTime(v);
+        if (t.precision === 'micros') {
+          const parsed = parseMicroTime(v);
+          if (parsed.error !== undefined) this.errors.push(parsed.error);
+          return parsed.value;
+        }
+        const n = normalizeTime(v);
         if (n === undefined) {
           this.errors.push(
             `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`,
@@ -122,7 +135,7 @@ class Decoder {
           if (item === null) d = t.values.kind === 'string' ? '' : undefined;
           else if (t.values.kind === 'string' && typeof item === 'string') d = item;
           else d = this.#at(k, false, () => this.value(item, t.values));
-          if (d !== undefined) out[k] = d;
+          if (d !== undefined) setOwn(out, k, d);
         }
         return out;
       }

@@ -40,7 +40,7 @@ describe('Lease schemas', () => {
         metadata: { name: 'a' },
         spec: {
           holderIdentity: null,
-          renewTime: '2024-05-01T10:00:10Z',
+          renewTime: '2024-05-01T12:00:10.000000+02:00',
           leaseDurationSeconds: 0,
           preferredHolder: 'b',
         },

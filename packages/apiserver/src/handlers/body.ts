@@ -1,8 +1,10 @@
 import { parse as parseYaml } from 'yaml';
 import { decodeObject } from '@kevents/api';
+import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
+import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from './json-depth.js';
 import type { FieldValidation } from '../request/query.js';
 
 /** Media types accepted for create and update bodies. */
@@ -12,23 +14,42 @@ export const objectMediaTypes = ['application/json', 'application/yaml'] as cons
 export const mediaType = (contentType: string | undefined): string =>
   (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
+/** The JSON type Go names when a value cannot go into a string (undefined for strings and null). */
+const goJSONType = (v: unknown): string | undefined =>
+  v === null || v === undefined || typeof v === 'string'
+    ? undefined
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+        ? 'object'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : 'number';
+
+const parseError = (message: string): string => `couldn't get version/kind; json parse error: ${message}`;
+
 /** Parses a JSON (or YAML) request body; a syntax error is a 400 like Kubernetes'. */
 export function parseBody(raw: unknown, contentType: string | undefined): { value: unknown; duplicates: string[] } {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   const type = mediaType(contentType);
   if (type === 'application/yaml') {
+    let value: unknown;
     try {
-      return { value: parseYaml(text), duplicates: [] };
+      value = parseYaml(text);
     } catch (err) {
       throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
     }
+    if (nestingDepth(value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
+    return { value, duplicates: [] };
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
+  const deep = excessiveNesting(text);
+  if (deep !== undefined) throw badRequest(parseError(maxDepthMessage(deep)));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    throw badRequest(parseError((err as Error).message));
   }
   return { value, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
 }
@@ -65,6 +86,15 @@ export function decodeKind<T>(
     );
   }
   const raw = v as Record<string, unknown>;
+  // Kubernetes finds the kind by unmarshalling into struct{APIVersion, Kind string}: the first
+  // of them that is not a string (in the order of the text) fails that.
+  for (const key of Object.keys(raw)) {
+    if (key !== 'kind' && key !== 'apiVersion') continue;
+    const t = goJSONType(raw[key]);
+    if (t !== undefined) {
+      throw badRequest(parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`));
+    }
+  }
   if (raw['kind'] !== undefined && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
     throw badRequest(
       `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`,
@@ -83,8 +113,8 @@ export function decodeKind<T>(
     );
   }
   const problems = [
-    ...decoded.unknownFields.map((f) => `unknown field "${f}"`),
-    ...parsed.duplicates.map((f) => `duplicate field "${f}"`),
+    ...decoded.unknownFields.map((f) => `unknown field ${goQuote(f)}`),
+    ...parsed.duplicates.map((f) => `duplicate field ${goQuote(f)}`),
   ];
   if (problems.length && fieldValidation === 'Strict')
     throw badRequest(`strict decoding error: ${problems.join(', ')}`);

@@ -1,14 +1,16 @@
 import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
-import { q } from '../request/query.js';
+import { checkResourceVersion, q } from '../request/query.js';
 import { isPretty, sendJSON, sendObject } from './respond.js';
 
 /** GET one object (`resourceVersion` "0" = any, "N" = not older than N). */
 export const getHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
   const rep = negotiate(req.headers.accept);
-  const obj = await scope.store.get(namespace, name, q(req.query, 'resourceVersion'));
+  const resourceVersion = q(req.query, 'resourceVersion');
+  checkResourceVersion(resourceVersion);
+  const obj = await scope.store.get(namespace, name, resourceVersion);
   const pretty = isPretty(req.query);
   if (rep.as === 'Table') {
     const include = parseIncludeObject(q(req.query, 'includeObject'));

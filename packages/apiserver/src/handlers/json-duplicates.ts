@@ -10,12 +10,16 @@ interface Frame {
   index: number;
 }
 
-/** The dotted path of a frame, built only when a duplicate is found. */
+/** The dotted path of a frame, built only when a duplicate is found (iteratively: frames nest as deep as the text). */
 function pathOf(f: Frame | undefined): string {
-  if (f === undefined || f.parent === undefined) return '';
-  const base = pathOf(f.parent);
-  if (typeof f.at === 'number') return `${base}[${f.at}]`;
-  return base ? `${base}.${f.at}` : String(f.at);
+  const parts: (string | number)[] = [];
+  for (let x = f; x !== undefined && x.parent !== undefined; x = x.parent) parts.push(x.at!);
+  let out = '';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const at = parts[i]!;
+    out = typeof at === 'number' ? `${out}[${at}]` : out ? `${out}.${at}` : String(at);
+  }
+  return out;
 }
 
 /** How many object members a JSON text spells out (a string followed by `:` is a member name). */
@@ -39,15 +43,22 @@ function countMemberNames(text: string): number {
   return n;
 }
 
-/** How many object members a parsed JSON value holds, at every depth. */
-function countMembers(v: unknown): number {
-  if (v === null || typeof v !== 'object') return 0;
+/** How many object members a parsed JSON value holds, at every depth (without recursion). */
+function countMembers(value: unknown): number {
   let n = 0;
-  if (Array.isArray(v)) {
-    for (const x of v) n += countMembers(x);
-    return n;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      n++;
+      stack.push((v as Record<string, unknown>)[k]);
+    }
   }
-  for (const k in v as Record<string, unknown>) n += 1 + countMembers((v as Record<string, unknown>)[k]);
   return n;
 }
 

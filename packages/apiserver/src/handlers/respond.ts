@@ -5,6 +5,7 @@ import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
 import { q } from '../request/query.js';
+import { warningHeaders } from '../warning/recorder.js';
 
 /** Whether `?pretty` asks for indented JSON. */
 export const isPretty = (query: Query): boolean => {
@@ -18,7 +19,7 @@ export const toJSON = (value: unknown, pretty: boolean): string =>
 
 /**
  * Sends a JSON body with Kubernetes' headers. Warnings become RFC 7234 `Warning: 299 - "..."`
- * headers, one per warning, as kube-apiserver sends them.
+ * headers, deduplicated, bounded and header-safe as kube-apiserver's warning recorder writes them.
  */
 export function sendJSON(
   reply: FastifyReply,
@@ -43,10 +44,8 @@ export function sendJSONText(
   cacheControl = 'no-cache, private',
 ): FastifyReply {
   if (warnings.length) {
-    reply.header(
-      'Warning',
-      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-    );
+    const headers = warningHeaders(warnings);
+    if (headers.length) reply.header('Warning', headers);
   }
   return reply
     .code(code)

@@ -111,6 +111,18 @@ export class Store<T extends KubeObject = KubeObject> {
     return fromStorageError(err, this.view.gr, name);
   }
 
+  /**
+   * Whether an update would store what is stored already (GuaranteedUpdate compares the encoded
+   * bytes): equal objects, or equal encodings through the view, which writes Go's field order and
+   * omitempty rules (an empty map, list or string left out). Views convert without loss, as
+   * Kubernetes' versions round-trip, so equal encodings mean equal stored objects.
+   */
+  #unchanged(next: T, current: T): boolean {
+    const a = withoutRV(next);
+    const b = withoutRV(current);
+    return deepEqual(a, b) || this.view.toJSON(a, false) === this.view.toJSON(b, false);
+  }
+
   #invalid(name: string, errs: readonly FieldError[]): ApiError {
     return invalid(this.strategy.qualifiedKind, name, errs);
   }
@@ -246,7 +258,7 @@ export class Store<T extends KubeObject = KubeObject> {
       }
       if (errs.length) throw this.#invalid(name, errs);
       if (current.metadata.deletionTimestamp && !next.metadata.finalizers?.length) return new EndUpdate(next, true);
-      if (deepEqual(withoutRV(next), withoutRV(current))) return new EndUpdate(current, false);
+      if (this.#unchanged(next, current)) return new EndUpdate(current, false);
       return next;
     };
     try {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../errors/api-error.js';
-import { boolParam, intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from './query.js';
+import {
+  boolParam,
+  checkResourceVersion,
+  intParam,
+  parseDryRun,
+  parseFieldValidation,
+  parseListOptions,
+  q,
+} from './query.js';
 import type { Query } from './query.js';
 
 const failure = (fn: () => unknown): ApiError => {
@@ -168,10 +176,34 @@ describe('parseListOptions', () => {
     const bad = failure(() => lo({ resourceVersion: 'x1' }));
     expect([bad.code, bad.status.message]).toEqual([
       400,
-      'invalid resource version "x1": strconv.ParseUint: parsing "x1": invalid syntax',
+      'invalid resource version: resourceVersion: Invalid value: "x1": strconv.ParseUint: parsing "x1": invalid syntax',
     ]);
     expect(failure(() => lo({ resourceVersion: '1x' })).code).toBe(400);
     expect(lo({ resourceVersion: '123' }).resourceVersion).toBe('123');
+  });
+});
+
+describe('checkResourceVersion', () => {
+  it('accepts unset, zero and decimal values up to the largest safe integer', () => {
+    for (const rv of [undefined, '', '0', '00', '7', '007', String(Number.MAX_SAFE_INTEGER)]) checkResourceVersion(rv);
+  });
+  it.each([
+    ['abc', 'invalid syntax'],
+    ['-1', 'invalid syntax'],
+    ['+1', 'invalid syntax'],
+    ['1.5', 'invalid syntax'],
+    ['0x10', 'invalid syntax'],
+    [' 1', 'invalid syntax'],
+    ['9007199254740993', 'value out of range'],
+    ['18446744073709551615', 'value out of range'],
+    ['99999999999999999999999', 'value out of range'],
+  ])('answers 400 to %j (%s), worded as the etcd3 store words it', (rv, why) => {
+    const err = failure(() => checkResourceVersion(rv));
+    expect([err.code, err.status.reason, err.status.message]).toEqual([
+      400,
+      'BadRequest',
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`,
+    ]);
   });
 });
 

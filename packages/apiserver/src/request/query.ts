@@ -1,4 +1,4 @@
-import { FieldPath, forbidden, GoLiteral, notSupported } from '@kevents/validation';
+import { FieldPath, forbidden, GoLiteral, goQuote, notSupported } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import { badRequest, invalid } from '../errors/api-error.js';
 import { queryBool } from './request-info.js';
@@ -21,6 +21,30 @@ export function intParam(query: Query, name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
   if (!/^[+-]?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
   return Number(v);
+}
+
+/**
+ * The largest resourceVersion kevents reads: its stores count in safe JavaScript integers, so a
+ * larger one (Go's uint64 goes further) can never be reached and is refused.
+ */
+export const maxResourceVersion = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Checks a `resourceVersion` option as `APIObjectVersioner.ParseResourceVersion` does (a
+ * decimal unsigned integer; empty and "0" mean any): 400 `invalid resource version:
+ * resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`, as
+ * the etcd3 store words it. Values past {@link maxResourceVersion} are out of range.
+ */
+export function checkResourceVersion(rv: string | undefined): void {
+  if (rv === undefined || rv === '' || rv === '0') return;
+  let why: string | undefined;
+  if (!/^[0-9]+$/.test(rv)) why = 'invalid syntax';
+  else if (rv.length > 20 || BigInt(rv) > BigInt(maxResourceVersion)) why = 'value out of range';
+  if (why === undefined) return;
+  const quoted = goQuote(rv);
+  throw badRequest(
+    `invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${why}`,
+  );
 }
 
 /** The list/watch options of a request, validated like `ValidateListOptions`. */
@@ -78,11 +102,7 @@ export function parseListOptions(query: Query, watch = false): ListRequestOption
   }
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
   if (cont && rv && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
-  if (rv && rv !== '0' && !/^\d+$/.test(rv)) {
-    throw badRequest(
-      `invalid resource version "${rv}": strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`,
-    );
-  }
+  checkResourceVersion(rv);
   const limit = intParam(query, 'limit');
   return {
     watch,

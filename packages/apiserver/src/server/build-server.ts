@@ -13,6 +13,7 @@ import {
   requestEntityTooLarge,
   unsupportedMediaType,
 } from '../errors/api-error.js';
+import { clientErrorResponse, frameworkErrorStatus, maxPathParamBytes } from '../errors/framework-errors.js';
 import {
   aggregatedDiscovery,
   aggregatedDiscoveryV2,
@@ -128,7 +129,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   const app = Fastify({
     logger: false,
     bodyLimit: maxRequestBodyBytes,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathParamBytes },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     // A graceful shutdown drains first (gracefulShutdown) and closes the app last, when what is
     // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
@@ -136,8 +137,14 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     forceCloseConnections: true,
     ...(options.https ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } } : {}),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-      const status = badRequest(err.message).status;
-      void sendJSON(reply, 400, status, isPretty((req.query ?? {}) as Query));
+      const apiErr = frameworkErrorStatus(err, req.raw.url ?? '') ?? badRequest(err.message);
+      void sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Query));
+    },
+    // Requests Node's parser refuses (headers too large, unknown methods, bad framing) get a Status too.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.end(clientErrorResponse(err));
+      else socket.destroy(err);
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
@@ -157,6 +164,8 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(maxRequestBodyBytes);
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       apiErr = unsupportedMediaType(['application/json', 'application/yaml']);
+    } else if (frameworkErrorStatus(err, req.url)) {
+      apiErr = frameworkErrorStatus(err, req.url)!;
     } else {
       options.logger?.error({ err, method: req.method, url: req.url }, 'request failed');
       apiErr = internalError(err);

@@ -2,7 +2,9 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { badRequest, unprocessable, unsupportedMediaType } from '../../errors/api-error.js';
 import { mediaType } from '../body.js';
+import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
 import { mergePatch } from './merge-patch.js';
+import { setOwn } from './own.js';
 import { strategicMerge } from './strategic-merge-patch.js';
 
 /** The patch media types kevents applies. */
@@ -34,6 +36,8 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 
 const parsePatch = (raw: unknown): unknown => {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+  const deep = excessiveNesting(text);
+  if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -41,15 +45,38 @@ const parsePatch = (raw: unknown): unknown => {
   }
 };
 
-/** Applies a patch body of the given type to an object's external JSON. */
+/**
+ * A copy of JSON data whose objects have no prototype, so that a JSON patch path through
+ * `__proto__`, `constructor` or `prototype` reaches (or adds) members of the data only.
+ */
+function withoutPrototypes(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(withoutPrototypes);
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(v)) setOwn(out, k, withoutPrototypes((v as Record<string, unknown>)[k]));
+  return out;
+}
+
+/**
+ * Applies a patch body of the given type to an object's external JSON. The result nests at
+ * most {@link maxNestingDepth} levels (a JSON patch can nest a value deeper than either input).
+ */
 export function applyPatch(type: PatchType, current: Record<string, unknown>, raw: unknown): unknown {
-  const patch = parsePatch(raw);
+  const patched = applyParsed(type, current, parsePatch(raw));
+  if (nestingDepth(patched) > maxNestingDepth) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${maxDepthMessage('{')}`);
+  }
+  return patched;
+}
+
+function applyParsed(type: PatchType, current: Record<string, unknown>, patch: unknown): unknown {
   switch (type) {
     case 'application/json-patch+json': {
       if (!Array.isArray(patch))
         throw badRequest(`json: cannot unmarshal ${typeof patch} into Go value of type jsonpatch.Patch`);
       try {
-        return fastJsonPatch.applyPatch(structuredClone(current), patch as Operation[], true, true).newDocument;
+        const doc = withoutPrototypes(current);
+        return fastJsonPatch.applyPatch(doc, patch as Operation[], true, true, false).newDocument;
       } catch (err) {
         throw unprocessable(
           `the server rejected our request due to an error in our request: ${(err as Error).message.split('\n')[0]}`,

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/api-error.js';
+import { getOwn, setOwn } from './own.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -13,12 +14,12 @@ function mergeList(target: unknown, patch: unknown[], key: string | null): unkno
   }
   for (const item of patch) {
     if (!isObject(item)) continue;
-    if (item['$patch'] === 'delete') {
-      const idx = base.findIndex((b) => isObject(b) && b[key] === item[key]);
+    if (getOwn(item, '$patch') === 'delete') {
+      const idx = base.findIndex((b) => isObject(b) && getOwn(b, key) === getOwn(item, key));
       if (idx >= 0) base.splice(idx, 1);
       continue;
     }
-    const idx = base.findIndex((b) => isObject(b) && b[key] === item[key]);
+    const idx = base.findIndex((b) => isObject(b) && getOwn(b, key) === getOwn(item, key));
     if (idx >= 0) base[idx] = strategicMerge(base[idx], item, '');
     else base.push(item);
   }
@@ -30,7 +31,7 @@ function mergeList(target: unknown, patch: unknown[], key: string | null): unkno
  * relative places after them (`normalizeElementOrder`).
  */
 function orderList(list: unknown[], order: unknown[], key: string | null): unknown[] {
-  const id = (v: unknown): unknown => (key === null ? v : isObject(v) ? v[key] : undefined);
+  const id = (v: unknown): unknown => (key === null ? v : isObject(v) ? getOwn(v, key) : undefined);
   const wanted = order.map(id);
   const rank = (v: unknown): number => {
     const i = wanted.indexOf(id(v));
@@ -50,18 +51,24 @@ function orderList(list: unknown[], order: unknown[], key: string | null): unkno
  */
 export function strategicMerge(target: unknown, patch: unknown, path = ''): unknown {
   if (!isObject(patch)) return patch;
-  const directive = patch['$patch'];
+  const directive = getOwn(patch, '$patch');
   if (directive === 'delete') return undefined;
   if (directive !== undefined && directive !== 'replace' && directive !== 'merge') {
     throw badRequest(`Unable to find the patch directive: ${String(directive)}`);
   }
   const src: Record<string, unknown> = directive === 'replace' || !isObject(target) ? {} : { ...target };
-  const retain = patch['$retainKeys'];
+  const retain = getOwn(patch, '$retainKeys');
   for (const [k, v] of Object.entries(patch)) {
     if (k === '$patch' || k === '$retainKeys' || k.startsWith('$setElementOrder/')) continue;
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const f = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(src[f]) && Array.isArray(v)) src[f] = (src[f] as unknown[]).filter((x) => !v.includes(x));
+      const list = getOwn(src, f);
+      if (Array.isArray(list) && Array.isArray(v))
+        setOwn(
+          src,
+          f,
+          list.filter((x) => !v.includes(x)),
+        );
       continue;
     }
     if (v === null) {
@@ -69,19 +76,20 @@ export function strategicMerge(target: unknown, patch: unknown, path = ''): unkn
       continue;
     }
     const childPath = path ? `${path}.${k}` : k;
-    if (Array.isArray(v) && path === 'metadata' && k in mergeKeys) {
-      src[k] = mergeList(src[k], v, mergeKeys[k]!);
+    if (Array.isArray(v) && path === 'metadata' && Object.hasOwn(mergeKeys, k)) {
+      setOwn(src, k, mergeList(getOwn(src, k), v, mergeKeys[k]!));
     } else {
-      const merged = strategicMerge(src[k], v, childPath);
+      const merged = strategicMerge(getOwn(src, k), v, childPath);
       if (merged === undefined) delete src[k];
-      else src[k] = merged;
+      else setOwn(src, k, merged);
     }
   }
   for (const [k, order] of Object.entries(patch)) {
     if (!k.startsWith('$setElementOrder/') || !Array.isArray(order)) continue;
     const f = k.slice('$setElementOrder/'.length);
-    if (Array.isArray(src[f]) && path === 'metadata' && f in mergeKeys) {
-      src[f] = orderList(src[f] as unknown[], order, mergeKeys[f]!);
+    const list = getOwn(src, f);
+    if (Array.isArray(list) && path === 'metadata' && Object.hasOwn(mergeKeys, f)) {
+      setOwn(src, f, orderList(list, order, mergeKeys[f]!));
     }
   }
   if (Array.isArray(retain)) {

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+// Issue 11, each item reproduced over HTTP on the composed server.
+let srv: TestServer;
+const ev = (): string => `${srv.url}/apis/events.k8s.io/v1/namespaces/r/events`;
+const merge = { 'content-type': 'application/merge-patch+json' };
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(async () => srv.close());
+
+const nested = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+const withFieldsV1 = (name: string, depth: number): string =>
+  JSON.stringify(sampleEvent(name, 'r')).replace(
+    '"metadata":{',
+    `"metadata":{"managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${nested(depth)}}],`,
+  );
+
+/** Raw HTTP/1.1 exchange (fetch refuses some of what a hostile client sends). */
+function raw(text: string): Promise<string> {
+  const { port } = new URL(srv.url);
+  return new Promise((resolve, reject) => {
+    import('node:net').then(({ connect }) => {
+      const s = connect(Number(port), '127.0.0.1', () => s.end(text));
+      let out = '';
+      s.on('data', (d) => (out += d.toString('latin1')));
+      s.on('close', () => resolve(out));
+      s.on('error', reject);
+    }, reject);
+  });
+}
+
+describe('issue 11 regressions', () => {
+  it('1, 5: a body nested past the limit is a 400 at decode; one at the limit is served back everywhere', async () => {
+    const deep = await request(ev(), { method: 'POST', body: withFieldsV1('deep', 2000) });
+    expect([deep.status, deep.body.reason, deep.body.message]).toEqual([
+      400,
+      'BadRequest',
+      "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth",
+    ]);
+    await request(ev(), { method: 'POST', body: sampleEvent('target', 'r') });
+    const huge = await request(`${ev()}/target`, { method: 'PATCH', body: nested(10_000), headers: merge });
+    expect(huge.status).toBe(400);
+    const ok = await request(ev(), { method: 'POST', body: withFieldsV1('limit', 990) });
+    expect(ok.status).toBe(201);
+    const got = await request(`${ev()}/limit`);
+    expect(got.status).toBe(200);
+    const put = await request(`${ev()}/limit`, { method: 'PUT', body: got.text });
+    expect(put.status).toBe(200);
+    const watch = await fetch(`${ev()}?watch=true&timeoutSeconds=1`);
+    const text = await watch.text();
+    expect(text).toContain('"type":"ADDED"');
+    expect(text).not.toContain('"ERROR"');
+  });
+
+  it('2: a non-ASCII unknown field is a warning sent as UTF-8, never a 500 after the write', async () => {
+    const r = await request(ev(), { method: 'POST', body: { ...sampleEvent('utf8', 'r'), é中: 1 } });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBe('299 - "unknown field \\"\\\\u00e9\\\\u4e2d\\""');
+  });
+
+  it('3: thousands of unknown fields give a bounded set of Warning headers', async () => {
+    const body = { ...sampleEvent('wide', 'r') } as Record<string, unknown>;
+    for (let i = 0; i < 5000; i++) body[`unknown${i}`] = i;
+    const r = await request(ev(), { method: 'POST', body });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')!.length).toBeLessThan(8 * 1024);
+  });
+
+  it('4: a 253-character name is addressable by every verb', async () => {
+    const name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    expect(name).toHaveLength(253);
+    expect((await request(ev(), { method: 'POST', body: sampleEvent(name, 'r') })).status).toBe(201);
+    const got = await request(`${ev()}/${name}`);
+    expect(got.status).toBe(200);
+    expect((await request(`${ev()}/${name}`, { method: 'PUT', body: got.text })).status).toBe(200);
+    expect(
+      (await request(`${ev()}/${name}`, { method: 'PATCH', body: '{"metadata":{"labels":{"a":"b"}}}', headers: merge }))
+        .status,
+    ).toBe(200);
+    expect((await request(`${ev()}/${name}`, { method: 'DELETE' })).status).toBe(200);
+    const long = await request(`${ev()}/${'x'.repeat(2000)}`);
+    expect([long.status, long.body.kind]).toEqual([404, 'Status']);
+  });
+
+  it('6: __proto__ in a body or a patch is plain data', async () => {
+    const kind = await request(ev(), { method: 'POST', body: '{"kind":{"toString":1}}' });
+    expect([kind.status, kind.body.message]).toEqual([
+      400,
+      "couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .kind of type string",
+    ]);
+    await request(ev(), { method: 'POST', body: sampleEvent('proto', 'r') });
+    const p = await request(`${ev()}/proto`, {
+      method: 'PATCH',
+      body: '{"kind":null,"__proto__":{"kind":"Pod"}}',
+      headers: merge,
+    });
+    expect([p.status, p.body.kind]).toEqual([200, 'Event']);
+    const label = await request(`${ev()}/proto`, {
+      method: 'PATCH',
+      body: '{"metadata":{"labels":{"__proto__":"x"}}}',
+      headers: merge,
+    });
+    expect([label.status, label.body.details.causes[0].field]).toEqual([422, 'metadata.labels']);
+    expect(label.body.message).toContain('Invalid value: "__proto__"');
+    const smp = await request(`${ev()}/proto`, {
+      method: 'PATCH',
+      body: '{"kind":{"__proto__":{"toString":"x"}}}',
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+    expect([smp.status, smp.body.kind]).toEqual([400, 'Status']);
+  });
+
+  it('7: a bad resourceVersion on get is a 400 worded as the etcd3 store words it', async () => {
+    await request(ev(), { method: 'POST', body: sampleEvent('rv', 'r') });
+    for (const rv of ['abc', '-1', '1.5', '0x10', '9007199254740993', '99999999999999999999999']) {
+      for (const url of [`${ev()}/rv`, ev(), `${ev()}?watch=true`]) {
+        const r = await request(`${url}${url.includes('?') ? '&' : '?'}resourceVersion=${rv}`);
+        expect([rv, r.status, r.body.message]).toEqual([
+          rv,
+          400,
+          expect.stringMatching(/^invalid resource version: resourceVersion: Invalid value: /),
+        ]);
+      }
+    }
+  });
+
+  it('8: parser-level refusals are a Status too (431, unknown method, bad escape)', async () => {
+    const big = await raw(`GET /api?x=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1.1 431 /);
+    expect(JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', code: 431 });
+    const foo = await raw('FOO /api HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(JSON.parse(foo.slice(foo.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      reason: 'BadRequest',
+    });
+    const esc = await request(`${ev()}/%zz`);
+    expect([esc.status, esc.body.message]).toEqual([400, 'invalid URL escape "%zz"']);
+  });
+
+  it('9: a no-op patch or update does not write, in either view', async () => {
+    const created = await request(ev(), {
+      method: 'POST',
+      body: sampleEvent('noop', 'r', { metadata: { name: 'noop', namespace: 'r', labels: {}, annotations: {} } }),
+    });
+    const rv = created.body.metadata.resourceVersion;
+    for (const url of [`${ev()}/noop`, `${srv.url}/api/v1/namespaces/r/events/noop`]) {
+      expect((await request(url, { method: 'PATCH', body: '{}', headers: merge })).body.metadata.resourceVersion).toBe(
+        rv,
+      );
+      const read = await request(url);
+      expect((await request(url, { method: 'PUT', body: read.text })).body.metadata.resourceVersion).toBe(rv);
+    }
+  });
+
+  it('13: MicroTime needs six fractional digits, as Go’s RFC3339Micro layout does', async () => {
+    const r = await request(ev(), {
+      method: 'POST',
+      body: { ...sampleEvent('mt', 'r'), eventTime: '2026-11-22T01:00:00Z' },
+    });
+    expect([r.status, r.body.message]).toEqual([
+      400,
+      'Event in version "v1" cannot be handled as a Event: parsing time "2026-11-22T01:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+    ]);
+  });
+});

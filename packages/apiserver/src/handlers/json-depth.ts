@@ -1,0 +1,54 @@
+/**
+ * Nesting limits of request bodies. Go's JSON scanner (which kube-apiserver decodes with) refuses
+ * more than 10,000 nested arrays and objects; kevents refuses past {@link maxNestingDepth}, a
+ * depth every part of the server (duplicate-key scan, decoding, patches, structured clones,
+ * serializers, storage) handles with room to spare, so that every stored object can be served
+ * back. Both checks here are iterative: no input can exhaust the stack.
+ */
+
+/** The most arrays and objects a request body (or a patched object) may nest. */
+export const maxNestingDepth = 1000;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * The character at which a JSON text first nests deeper than `limit` (`{` or `[`), or undefined
+ * when it does not. Strings are skipped; the text need not be valid JSON.
+ */
+export function excessiveNesting(text: string, limit = maxNestingDepth): string | undefined {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return text[i];
+    } else if (c === 125 || c === 93) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** How deep a parsed JSON value nests (a scalar is 0, `{}` and `[]` are 1), without recursion. */
+export function nestingDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const depth = d + 1;
+    if (depth > max) max = depth;
+    for (const k of Object.keys(v)) stack.push([(v as Record<string, unknown>)[k], depth]);
+  }
+  return max;
+}
+
+/** Go's scanner error for a text that nests too deep. */
+export const maxDepthMessage = (char: string): string => `invalid character '${char}' exceeded max depth`;
