@@ -18,9 +18,7 @@ const runs = Number(opt('runs', 20000));
 const seed = opt('seed', undefined);
 const storage = opt('storage', 'memory');
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
-const { fuzzServer } = await import(
-  new URL('../../apps/apiserver/dist/fuzz/hostile-requests.js', import.meta.url).href
-);
+const { fuzzServer } = await import('@kevents/apiserver/testing/fuzz');
 
 const port = await freePort();
 const server = startNode([

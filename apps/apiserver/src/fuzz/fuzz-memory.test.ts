@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryStorage } from '@kevents/storage';
 import { startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
-import { fuzzServer } from './hostile-requests.js';
+import { fuzzServer } from '@kevents/apiserver/testing';
 
 let srv: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createRedisStorage } from '@kevents/storage-redis';
 import { RedisServer } from '@kevents/storage-redis/testing';
 import { startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
-import { fuzzServer } from './hostile-requests.js';
+import { fuzzServer } from '@kevents/apiserver/testing';
 
 let redis: RedisServer;
 let srv: TestServer;
