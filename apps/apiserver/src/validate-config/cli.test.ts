@@ -114,10 +114,17 @@ describe('kevents-apiserver with config files', () => {
 describe('automatic reload of --authentication-config', () => {
   it('keeps the running config on an invalid file, takes a valid one, and counts both', async () => {
     const { spawn } = await import('node:child_process');
+    const { OidcIssuer } = await import('@kevents/authn/testing');
+    const issuer = await OidcIssuer.start();
     const main = resolve('apps/apiserver/dist/main.js');
     const file = join(dir, 'authn.yaml');
+    const ca = issuer.ca.cert
+      .trim()
+      .split('\n')
+      .map((l) => `      ${l}`)
+      .join('\n');
     const valid = (aud: string) =>
-      `apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: https://issuer.example.com\n    audiences: [${aud}]\n  claimMappings:\n    username:\n      claim: sub\n      prefix: ""\n`;
+      `apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: ${issuer.url}\n    audiences: [${aud}]\n    certificateAuthority: |\n${ca}\n  claimMappings:\n    username:\n      claim: sub\n      prefix: ""\n`;
     writeFileSync(file, valid('kevents'));
     const { createServer } = await import('node:net');
     const port = await new Promise<number>((r) => {
@@ -140,21 +147,24 @@ describe('automatic reload of --authentication-config', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const token = await issuer.mint({ sub: 'tester', aud: ['kevents', 'other'] });
+    const metrics = async () =>
+      (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
     try {
       await until(() => out.includes('try: kubectl'));
-      writeFileSync(file, valid('kevents').replace('https://issuer.example.com', 'http://issuer.example.com'));
-      await until(() => out.includes('kept the running AuthenticationConfiguration'));
+      writeFileSync(file, valid('kevents').replace(issuer.url, issuer.url.replace('https:', 'http:')));
+      await until(() => out.includes('kept the running authentication config'));
       expect(await metrics()).toContain(
         'apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1',
       );
       writeFileSync(file, valid('other'));
-      await until(() => out.includes('reloaded AuthenticationConfiguration'));
+      await until(() => out.includes('reloaded authentication config'));
       expect(await metrics()).toContain(
         'apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1',
       );
     } finally {
       proc.kill('SIGTERM');
+      await issuer.stop();
     }
   });
 });
