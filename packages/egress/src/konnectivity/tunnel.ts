@@ -238,9 +238,13 @@ class KonnectivityTunnel {
     this.#pending?.reject({ text: 'tunnel closed', reason: 'tunnelclosed' });
     this.#conn?.remoteClosed();
     this.#setStatus(undefined);
+    // Half-close so that packets already written (DIAL_CLS, CLOSE_REQ) still reach the server;
+    // the channel closes once the call ends, and a call the server leaves open is cancelled.
     this.#stream.end();
-    this.#stream.cancel();
     this.#client.close();
+    const cancel = setTimeout(() => this.#stream.cancel(), 1_000);
+    cancel.unref();
+    this.#stream.once('status', () => clearTimeout(cancel));
   }
 
   closing(): void {
