@@ -45,10 +45,7 @@ export class EgressHttpsAgent extends HttpsAgent {
     this.#dialer = dialer;
   }
   override createConnection(options: AgentConnectOptions & ConnectionOptions, cb: Callback): undefined {
-    this.#dialer.dial(target(options, 443)).then(
-      (raw) => cb(null, tlsConnect({ ...options, socket: raw })),
-      cb,
-    );
+    this.#dialer.dial(target(options, 443)).then((raw) => cb(null, tlsConnect({ ...options, socket: raw })), cb);
     return undefined;
   }
 }

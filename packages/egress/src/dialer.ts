@@ -34,7 +34,10 @@ export interface EgressDialer {
 }
 
 /** A signal that fires on the caller's signal or after `timeoutMs`, and a way to stop its timer. */
-export function dialDeadline(options: DialOptions | undefined, defaultMs = 30_000): {
+export function dialDeadline(
+  options: DialOptions | undefined,
+  defaultMs = 30_000,
+): {
   signal: AbortSignal;
   timedOut: () => boolean;
   done: () => void;

@@ -71,7 +71,11 @@ async function selector(connection: object, registry = new Registry(), name = 'c
 async function metric(registry: Registry, name: string): Promise<Record<string, number>> {
   const m = (await registry.getMetricsAsJSON()).find((x) => x.name === name);
   const out: Record<string, number> = {};
-  for (const v of (m?.values ?? []) as { labels: Record<string, string | number>; value: number; metricName?: string }[]) {
+  for (const v of (m?.values ?? []) as {
+    labels: Record<string, string | number>;
+    value: number;
+    metricName?: string;
+  }[]) {
     if (v.metricName && v.metricName !== `${name}_count` && m?.type === 'histogram') continue;
     out[Object.values(v.labels).join(',')] = v.value;
   }
@@ -99,9 +103,13 @@ describe('selector', () => {
     await expect(
       selector({
         proxyProtocol: 'HTTPConnect',
-        transport: { tcp: { url: 'https://127.0.0.1:1', tlsConfig: { clientCert: '/nope.crt', clientKey: '/nope.key' } } },
+        transport: {
+          tcp: { url: 'https://127.0.0.1:1', tlsConfig: { clientCert: '/nope.crt', clientKey: '/nope.key' } },
+        },
       }),
-    ).rejects.toThrow(/^failed to create dialer for egressSelection "cluster": failed to read key pair \/nope.crt & \/nope.key, got /);
+    ).rejects.toThrow(
+      /^failed to create dialer for egressSelection "cluster": failed to read key pair \/nope.crt & \/nope.key, got /,
+    );
   });
 });
 
@@ -111,11 +119,17 @@ describe('HTTPConnect over a Unix socket', () => {
     const proxy = await ConnectProxy.start({ path });
     const registry = new Registry();
     try {
-      const d = (await selector({ proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } }, registry)).lookup('cluster')!;
+      const d = (
+        await selector({ proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } }, registry)
+      ).lookup('cluster')!;
       expect(await get(d, '/through', Buffer.alloc(100_000, 1))).toBe('hello POST /through 100000');
-      expect(proxy.connects.map((c) => c.head)).toEqual([`CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]);
+      expect(proxy.connects.map((c) => c.head)).toEqual([
+        `CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      ]);
       expect(await metric(registry, 'apiserver_egress_dialer_dial_start_total')).toEqual({ 'http_connect,uds': 1 });
-      expect(await metric(registry, 'apiserver_egress_dialer_dial_duration_seconds')).toEqual({ 'http_connect,uds': 1 });
+      expect(await metric(registry, 'apiserver_egress_dialer_dial_duration_seconds')).toEqual({
+        'http_connect,uds': 1,
+      });
     } finally {
       await proxy.close();
     }
@@ -125,7 +139,9 @@ describe('HTTPConnect over a Unix socket', () => {
     const path = join(dir, 'connect2.sock');
     const proxy = await ConnectProxy.start({ path });
     const registry = new Registry();
-    const d = (await selector({ proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } }, registry)).lookup('cluster')!;
+    const d = (
+      await selector({ proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } }, registry)
+    ).lookup('cluster')!;
     const addr = { host: '127.0.0.1', port: originPort };
     try {
       proxy.mode = 'refuse';
@@ -157,7 +173,9 @@ describe('HTTPConnect over a Unix socket', () => {
 describe('HTTPConnect over TCP through tinyproxy (http:// URL)', () => {
   it('crosses tinyproxy, as its log shows, and fails cleanly once it is down', async () => {
     const tp = await Tinyproxy.start(dir);
-    const d = (await selector({ proxyProtocol: 'HTTPConnect', transport: { tcp: { url: `http://127.0.0.1:${tp.port}` } } })).lookup('cluster')!;
+    const d = (
+      await selector({ proxyProtocol: 'HTTPConnect', transport: { tcp: { url: `http://127.0.0.1:${tp.port}` } } })
+    ).lookup('cluster')!;
     try {
       expect(await get(d, '/tiny')).toBe('hello GET /tiny 0');
       expect(tp.connectRequests().join('\n')).toContain(`CONNECT 127.0.0.1:${originPort} HTTP/1.1`);
@@ -176,7 +194,9 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
     const server = await KonnectivityServer.start(path);
     const registry = new Registry();
     try {
-      const d = (await selector({ proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } }, registry)).lookup('cluster')!;
+      const d = (await selector({ proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } }, registry)).lookup(
+        'cluster',
+      )!;
       expect(await get(d, '/k', Buffer.alloc(200_000, 2))).toBe('hello POST /k 200000');
       expect(server.dials).toEqual([`127.0.0.1:${originPort}`]);
       // Undici through the same dialer (fetch as jose and other fetch clients use it).
@@ -191,7 +211,8 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
       await waitFor(() => server.received.filter((t) => t === 'CLOSE_REQ').length === 2);
       await waitFor(
         async () =>
-          ((await metric(registry, 'konnectivity_network_proxy_client_stream_packets_total'))['to_client,CLOSE_RSP'] ?? 0) >= 2,
+          ((await metric(registry, 'konnectivity_network_proxy_client_stream_packets_total'))['to_client,CLOSE_RSP'] ??
+            0) >= 2,
       );
       const packets = await metric(registry, 'konnectivity_network_proxy_client_stream_packets_total');
       expect(packets['from_client,DIAL_REQ']).toBe(2);
@@ -206,7 +227,9 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
     const path = join(dir, 'konn2.sock');
     const server = await KonnectivityServer.start(path);
     const registry = new Registry();
-    const d = (await selector({ proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } }, registry)).lookup('cluster')!;
+    const d = (await selector({ proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } }, registry)).lookup(
+      'cluster',
+    )!;
     try {
       await expect(d.dial({ host: '127.0.0.1', port: 1 })).rejects.toThrow(/connect ECONNREFUSED 127\.0\.0\.1:1/);
       server.mode = 'silent';

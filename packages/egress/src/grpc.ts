@@ -21,7 +21,11 @@ export class GrpcDialer implements EgressDialer {
   constructor(
     selection: string,
     udsName: string,
-    o: { metrics?: EgressDialerMetrics; konnectivity?: KonnectivityClientMetrics; timeouts?: KonnectivityTimeouts } = {},
+    o: {
+      metrics?: EgressDialerMetrics;
+      konnectivity?: KonnectivityClientMetrics;
+      timeouts?: KonnectivityTimeouts;
+    } = {},
   ) {
     this.selection = selection;
     this.proxy = udsName;

@@ -57,12 +57,16 @@ export class HttpConnectDialer implements EgressDialer {
         const network = t.kind === 'uds' ? 'unix' : 'tcp';
         const text = deadline.signal.aborted && !deadline.timedOut() ? 'operation was canceled' : undefined;
         return fail(
-          new EgressDialError('ProxyUnreachable', text ? `dial ${network} ${this.proxy}: ${text}` : goDialError(network, this.proxy, e), {
-            selection: this.selection,
-            proxy: this.proxy,
-            stage: 'connect',
-            cause: e,
-          }),
+          new EgressDialError(
+            'ProxyUnreachable',
+            text ? `dial ${network} ${this.proxy}: ${text}` : goDialError(network, this.proxy, e),
+            {
+              selection: this.selection,
+              proxy: this.proxy,
+              stage: 'connect',
+              cause: e,
+            },
+          ),
         );
       }
       try {
@@ -72,7 +76,11 @@ export class HttpConnectDialer implements EgressDialer {
         return fail(
           e instanceof EgressDialError
             ? new EgressDialError(e.code, e.message, { selection: this.selection, proxy: this.proxy, stage: 'proxy' })
-            : new EgressDialError('ProxyResponse', String(e), { selection: this.selection, proxy: this.proxy, stage: 'proxy' }),
+            : new EgressDialError('ProxyResponse', String(e), {
+                selection: this.selection,
+                proxy: this.proxy,
+                stage: 'proxy',
+              }),
         );
       }
       this.#metrics?.latencies.observe(labels, (performance.now() - start) / 1000);
@@ -132,11 +140,15 @@ export function connectExchange(socket: Socket, proxy: string, addr: string, sig
       const status = `${m[3]} ${m[4] ?? ''}`.trimEnd();
       if (code !== 200) {
         settle(
-          new EgressDialError('ProxyRefused', `proxy error from ${proxy} while dialing ${addr}, code ${code}: ${status}`, {
-            selection: '',
-            proxy,
-            stage: 'proxy',
-          }),
+          new EgressDialError(
+            'ProxyRefused',
+            `proxy error from ${proxy} while dialing ${addr}, code ${code}: ${status}`,
+            {
+              selection: '',
+              proxy,
+              stage: 'proxy',
+            },
+          ),
         );
         return;
       }

@@ -59,19 +59,25 @@ export class EgressSelector {
       const name = selectionName(s.name ?? '', options.log);
       const c = s.connection ?? {};
       const invalid = (why: string): EgressDialError =>
-        new EgressDialError('InvalidConfiguration', `failed to create dialer for egressSelection ${JSON.stringify(name)}: ${why}`, {
-          selection: name,
-          proxy: c.transport?.tcp?.url ?? c.transport?.uds?.udsName ?? '',
-          stage: 'connect',
-        });
+        new EgressDialError(
+          'InvalidConfiguration',
+          `failed to create dialer for egressSelection ${JSON.stringify(name)}: ${why}`,
+          {
+            selection: name,
+            proxy: c.transport?.tcp?.url ?? c.transport?.uds?.udsName ?? '',
+            stage: 'connect',
+          },
+        );
       let dialer: EgressDialer;
       switch (c.proxyProtocol) {
         case 'Direct':
           dialer = new DirectDialer(name);
           break;
         case 'HTTPConnect':
-          if (c.transport?.uds) dialer = new HttpConnectDialer(name, { kind: 'uds', path: c.transport.uds.udsName ?? '' }, metrics);
-          else if (c.transport?.tcp) dialer = new HttpConnectDialer(name, await tcpTransport(c.transport.tcp, invalid), metrics);
+          if (c.transport?.uds)
+            dialer = new HttpConnectDialer(name, { kind: 'uds', path: c.transport.uds.udsName ?? '' }, metrics);
+          else if (c.transport?.tcp)
+            dialer = new HttpConnectDialer(name, await tcpTransport(c.transport.tcp, invalid), metrics);
           else throw invalid('Either a TCP or UDS transport must be specified');
           break;
         case 'GRPC':
@@ -119,7 +125,10 @@ function selectionName(raw: string, log?: { warn(o: object, msg: string): void }
 }
 
 async function tcpTransport(
-  tcp: { url?: string; tlsConfig?: { caBundle?: string; clientCert?: string; clientKey?: string; tlsServerName?: string } },
+  tcp: {
+    url?: string;
+    tlsConfig?: { caBundle?: string; clientCert?: string; clientKey?: string; tlsServerName?: string };
+  },
   invalid: (why: string) => EgressDialError,
 ): Promise<HttpConnectTransport> {
   let u: URL;

@@ -29,7 +29,12 @@ beforeAll(async () => {
       kind: 'AuthenticationConfiguration',
       jwt: [
         {
-          issuer: { url: issuer.url, audiences: ['kevents'], certificateAuthority: issuer.ca.cert, egressSelectorType: 'cluster' },
+          issuer: {
+            url: issuer.url,
+            audiences: ['kevents'],
+            certificateAuthority: issuer.ca.cert,
+            egressSelectorType: 'cluster',
+          },
           claimMappings: { username: { claim: 'sub', prefix: 'oidc:' } },
         },
       ],
@@ -75,6 +80,8 @@ describe('kevents-apiserver with --egress-selector-config-file', () => {
     expect(apiserver.log).toContain(`egress: cluster via GRPC ${join(dir, 'konnectivity.sock')}; controlplane Direct`);
     const metrics = await (await fetch(`${apiserver.url}/metrics`, { headers })).text();
     expect(metrics).toMatch(/^apiserver_egress_dialer_dial_start_total\{protocol="grpc",transport="uds"\} [1-9]/m);
-    expect(metrics).toMatch(/^konnectivity_network_proxy_client_stream_packets_total\{segment="from_client",packet_type="DIAL_REQ"\} [1-9]/m);
+    expect(metrics).toMatch(
+      /^konnectivity_network_proxy_client_stream_packets_total\{segment="from_client",packet_type="DIAL_REQ"\} [1-9]/m,
+    );
   });
 });

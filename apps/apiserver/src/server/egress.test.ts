@@ -44,7 +44,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function egressFrom(name: string, connection: object, selection = 'cluster'): Promise<{ setup: EgressSetup; registry: Registry }> {
+async function egressFrom(
+  name: string,
+  connection: object,
+  selection = 'cluster',
+): Promise<{ setup: EgressSetup; registry: Registry }> {
   const registry = new Registry();
   const file = write(
     `${name}.yaml`,
@@ -112,13 +116,20 @@ describe('JWT issuer traffic through the egress selector', () => {
     const frontPort = front.port;
     const { setup, registry } = await egressFrom('tinyproxy', {
       proxyProtocol: 'HTTPConnect',
-      transport: { tcp: { url: `https://127.0.0.1:${frontPort}`, tlsConfig: { ...clientFiles, tlsServerName: 'localhost' } } },
+      transport: {
+        tcp: { url: `https://127.0.0.1:${frontPort}`, tlsConfig: { ...clientFiles, tlsServerName: 'localhost' } },
+      },
     });
     try {
       await authenticatesThrough(setup);
       expect(front.clients).toContain('kevents-apiserver');
       expect(tp.connectRequests().join('\n')).toContain(`CONNECT 127.0.0.1:${issuer.port} HTTP/1.1`);
-      expect(await counter(registry, 'apiserver_egress_dialer_dial_start_total', { protocol: 'http_connect', transport: 'tcp' })).toBeGreaterThanOrEqual(2);
+      expect(
+        await counter(registry, 'apiserver_egress_dialer_dial_start_total', {
+          protocol: 'http_connect',
+          transport: 'tcp',
+        }),
+      ).toBeGreaterThanOrEqual(2);
     } finally {
       await front.close();
       await tp.close();
@@ -138,7 +149,11 @@ describe('JWT issuer traffic through the egress selector', () => {
       transport: {
         tcp: {
           url: `https://${proxy.address}`,
-          tlsConfig: { caBundle: clientFiles.caBundle, clientCert: write('s.crt', stranger.cert), clientKey: write('s.key', stranger.key) },
+          tlsConfig: {
+            caBundle: clientFiles.caBundle,
+            clientCert: write('s.crt', stranger.cert),
+            clientKey: write('s.key', stranger.key),
+          },
         },
       },
     });
@@ -153,7 +168,10 @@ describe('JWT issuer traffic through the egress selector', () => {
       );
       expect(proxy.connects).toEqual([]);
       await authenticatesThrough(good);
-      expect(proxy.connects.map((c) => [c.target, c.clientCN])).toContainEqual([`127.0.0.1:${issuer.port}`, 'kevents-apiserver']);
+      expect(proxy.connects.map((c) => [c.target, c.clientCN])).toContainEqual([
+        `127.0.0.1:${issuer.port}`,
+        'kevents-apiserver',
+      ]);
     } finally {
       await proxy.close();
     }
@@ -162,12 +180,19 @@ describe('JWT issuer traffic through the egress selector', () => {
   it('an HTTP CONNECT proxy on a Unix socket: crosses it, answers 403 and down are named', async () => {
     const path = join(dir, 'connect.sock');
     const proxy = await ConnectProxy.start({ path });
-    const { setup } = await egressFrom('uds', { proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } }, 'controlplane');
+    const { setup } = await egressFrom(
+      'uds',
+      { proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } },
+      'controlplane',
+    );
     try {
       await authenticatesThrough(setup, 'controlplane');
       expect(proxy.connects.filter((c) => c.target === `127.0.0.1:${issuer.port}`).length).toBeGreaterThanOrEqual(2);
       proxy.mode = 'refuse';
-      const a = new JwtAuthenticator(entry('controlplane'), { httpClientFor: setup.httpClientFor, discoveryRetryMs: 60_000 });
+      const a = new JwtAuthenticator(entry('controlplane'), {
+        httpClientFor: setup.httpClientFor,
+        discoveryRetryMs: 60_000,
+      });
       live.push(a);
       expect(await failedHealth(a)).toContain(
         `: proxy error from ${path} while dialing 127.0.0.1:${issuer.port}, code 403: 403 Forbidden`,
@@ -175,7 +200,10 @@ describe('JWT issuer traffic through the egress selector', () => {
     } finally {
       await proxy.close();
     }
-    const b = new JwtAuthenticator(entry('controlplane'), { httpClientFor: setup.httpClientFor, discoveryRetryMs: 60_000 });
+    const b = new JwtAuthenticator(entry('controlplane'), {
+      httpClientFor: setup.httpClientFor,
+      discoveryRetryMs: 60_000,
+    });
     live.push(b);
     expect(await failedHealth(b)).toContain(`: dial unix ${path}: connect: no such file or directory`);
   });
@@ -183,12 +211,20 @@ describe('JWT issuer traffic through the egress selector', () => {
   it('a konnectivity server (GRPC over a Unix socket): crosses it, then a down server fails within the caller timeout', async () => {
     const path = join(dir, 'konnectivity.sock');
     const server = await KonnectivityServer.start(path);
-    const { setup, registry } = await egressFrom('grpc', { proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } });
+    const { setup, registry } = await egressFrom('grpc', {
+      proxyProtocol: 'GRPC',
+      transport: { uds: { udsName: path } },
+    });
     try {
       await authenticatesThrough(setup);
       expect(server.dials.filter((d) => d === `127.0.0.1:${issuer.port}`).length).toBeGreaterThanOrEqual(2);
       expect(server.received).toContain('CLOSE_REQ');
-      expect(await counter(registry, 'konnectivity_network_proxy_client_stream_packets_total', { segment: 'from_client', packet_type: 'DIAL_REQ' })).toBeGreaterThanOrEqual(2);
+      expect(
+        await counter(registry, 'konnectivity_network_proxy_client_stream_packets_total', {
+          segment: 'from_client',
+          packet_type: 'DIAL_REQ',
+        }),
+      ).toBeGreaterThanOrEqual(2);
     } finally {
       await server.close();
     }
@@ -197,14 +233,19 @@ describe('JWT issuer traffic through the egress selector', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(e).toContain('context deadline exceeded (Client.Timeout exceeded)');
     const end = Date.now() + 5_000;
-    while ((await counter(registry, 'apiserver_egress_dialer_dial_failure_count', { protocol: 'grpc', stage: 'connect' })) < 1) {
+    while (
+      (await counter(registry, 'apiserver_egress_dialer_dial_failure_count', { protocol: 'grpc', stage: 'connect' })) <
+      1
+    ) {
       if (Date.now() > end) throw new Error('no connect failure counted');
       await new Promise((r) => setTimeout(r, 20));
     }
   });
 
   it('refuses an issuer whose egress selection is not configured, as kube-apiserver words it', async () => {
-    expect(() => issuerHttpClientFor()(entry('cluster'))).toThrow('oidc: egress lookup required with egress selector type "cluster"');
+    expect(() => issuerHttpClientFor()(entry('cluster'))).toThrow(
+      'oidc: egress lookup required with egress selector type "cluster"',
+    );
     const { setup } = await egressFrom('direct', { proxyProtocol: 'Direct' }, 'master');
     expect(warnings).toContain("EgressSelection name 'master' is deprecated, use 'controlplane' instead");
     expect(() => setup.httpClientFor(entry('cluster'))).toThrow('oidc: egress lookup for "cluster" is not configured');

@@ -26,9 +26,13 @@ export async function startEgress(o: {
   readonly registry: Registry;
   readonly log: { warn(o: object, msg: string): void };
 }): Promise<EgressSetup> {
-  if (!o.file) return { summary: 'egress: no selector configured; dialing directly', httpClientFor: issuerHttpClientFor() };
+  if (!o.file)
+    return { summary: 'egress: no selector configured; dialing directly', httpClientFor: issuerHttpClientFor() };
   const text = await readFile(o.file, 'utf8');
-  const options = { ...(o.groupDomain ? { groupDomain: o.groupDomain } : {}), expectedKind: 'EgressSelectorConfiguration' as const };
+  const options = {
+    ...(o.groupDomain ? { groupDomain: o.groupDomain } : {}),
+    expectedKind: 'EgressSelectorConfiguration' as const,
+  };
   // v1beta1 conversion turns `master` into `controlplane` silently; warn as the deprecation asks.
   const raw = decodeConfig(text, options);
   if (raw.ok)

@@ -48,10 +48,18 @@ export const konnectivityDescriptor = {
       },
     },
     DialRequest: {
-      fields: { protocol: { type: 'string', id: 1 }, address: { type: 'string', id: 2 }, random: { type: 'int64', id: 3 } },
+      fields: {
+        protocol: { type: 'string', id: 1 },
+        address: { type: 'string', id: 2 },
+        random: { type: 'int64', id: 3 },
+      },
     },
     DialResponse: {
-      fields: { error: { type: 'string', id: 1 }, connectID: { type: 'int64', id: 2 }, random: { type: 'int64', id: 3 } },
+      fields: {
+        error: { type: 'string', id: 1 },
+        connectID: { type: 'int64', id: 2 },
+        random: { type: 'int64', id: 3 },
+      },
     },
     CloseRequest: { fields: { connectID: { type: 'int64', id: 1 } } },
     CloseResponse: { fields: { error: { type: 'string', id: 1 }, connectID: { type: 'int64', id: 2 } } },

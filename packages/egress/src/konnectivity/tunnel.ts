@@ -5,7 +5,11 @@ import { credentials, status as grpcStatus } from '@grpc/grpc-js';
 import type { Client, ClientDuplexStream, ServiceError } from '@grpc/grpc-js';
 import { EgressDialError, goErrnoText } from '../errors.js';
 import type { EgressErrorCode } from '../errors.js';
-import type { KonnectivityClientMetrics, KonnectivityConnectionStatus, KonnectivityDialFailureReason } from '../metrics.js';
+import type {
+  KonnectivityClientMetrics,
+  KonnectivityConnectionStatus,
+  KonnectivityDialFailureReason,
+} from '../metrics.js';
 import { proxyServiceClient } from './proto.js';
 import type { Packet, PacketType } from './proto.js';
 
@@ -93,7 +97,11 @@ class KonnectivityTunnel {
   #status: KonnectivityConnectionStatus | undefined;
   #closed = false;
   #pending:
-    | { random: string; resolve: (connectID: string) => void; reject: (e: { text: string; reason: KonnectivityDialFailureReason }) => void }
+    | {
+        random: string;
+        resolve: (connectID: string) => void;
+        reject: (e: { text: string; reason: KonnectivityDialFailureReason }) => void;
+      }
     | undefined;
   #conn: KonnectivityConnection | undefined;
   #started = false;
@@ -107,7 +115,11 @@ class KonnectivityTunnel {
     this.#stream.on('data', (p: Packet) => this.#receive(p));
     this.#stream.on('error', (e: ServiceError) => {
       if (e.code !== grpcStatus.CANCELLED)
-        ctx.metrics?.streamErrors.inc({ segment: 'to_client', code: grpcStatus[e.code] ?? String(e.code), packet_type: 'Unknown' });
+        ctx.metrics?.streamErrors.inc({
+          segment: 'to_client',
+          code: grpcStatus[e.code] ?? String(e.code),
+          packet_type: 'Unknown',
+        });
       this.close();
     });
     this.#stream.on('end', () => this.close());
@@ -181,7 +193,13 @@ class KonnectivityTunnel {
       metrics?.dialFailures.inc({ reason });
       this.close();
       const code: EgressErrorCode =
-        reason === 'endpoint' ? 'DialEndpoint' : reason === 'dialclosed' ? 'DialClosed' : reason === 'tunnelclosed' ? 'TunnelClosed' : 'DialTimeout';
+        reason === 'endpoint'
+          ? 'DialEndpoint'
+          : reason === 'dialclosed'
+            ? 'DialClosed'
+            : reason === 'tunnelclosed'
+              ? 'TunnelClosed'
+              : 'DialTimeout';
       throw fail(code, text, 'proxy');
     }
   }

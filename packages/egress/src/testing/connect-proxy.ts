@@ -41,16 +41,11 @@ export class ConnectProxy {
   }
 
   /** Listens on the Unix socket `path` (plain), or on 127.0.0.1 with mTLS when `tls` is given. */
-  static async start(
-    o: { path: string } | { tls: { cert: string; key: string; ca: string } },
-  ): Promise<ConnectProxy> {
-    let proxy: ConnectProxy | undefined;
-    const onConnection = (s: Socket): void => proxy!.#handle(s);
+  static async start(o: { path: string } | { tls: { cert: string; key: string; ca: string } }): Promise<ConnectProxy> {
     const server =
-      'path' in o
-        ? createNetServer(onConnection)
-        : createTlsServer({ ...o.tls, requestCert: true, rejectUnauthorized: true }, onConnection);
-    proxy = new ConnectProxy(server, 'path' in o ? o.path : undefined);
+      'path' in o ? createNetServer() : createTlsServer({ ...o.tls, requestCert: true, rejectUnauthorized: true });
+    const proxy = new ConnectProxy(server, 'path' in o ? o.path : undefined);
+    server.on('path' in o ? 'connection' : 'secureConnection', (s: Socket) => proxy.#handle(s));
     if ('path' in o) rmSync(o.path, { force: true });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

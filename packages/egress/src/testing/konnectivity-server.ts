@@ -69,7 +69,10 @@ export class KonnectivityServer {
           }
           const address = r.address ?? '';
           const colon = address.lastIndexOf(':');
-          const s = netConnect({ host: address.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(address.slice(colon + 1)) });
+          const s = netConnect({
+            host: address.slice(0, colon).replace(/^\[(.*)\]$/, '$1'),
+            port: Number(address.slice(colon + 1)),
+          });
           this.#upstreams.add(s);
           const id = String(this.#nextID++);
           s.once('connect', () => {

@@ -103,21 +103,21 @@ export class MutualTlsFront {
   }
 
   static async start(tls: { cert: string; key: string; ca: string }, upstreamPort: number): Promise<MutualTlsFront> {
-    let front: MutualTlsFront | undefined;
-    const server = createTlsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, (s) => {
+    const server = createTlsServer({ ...tls, requestCert: true, rejectUnauthorized: true });
+    const front = new MutualTlsFront(server);
+    server.on('secureConnection', (s) => {
       const cn = s.getPeerCertificate().subject?.CN;
-      front!.clients.push(typeof cn === 'string' ? cn : '');
+      front.clients.push(typeof cn === 'string' ? cn : '');
       const up = netConnect({ host: '127.0.0.1', port: upstreamPort });
       for (const x of [s, up]) {
-        front!.#sockets.add(x);
-        x.on('close', () => front!.#sockets.delete(x));
+        front.#sockets.add(x);
+        x.on('close', () => front.#sockets.delete(x));
         x.on('error', () => x.destroy());
       }
       s.pipe(up).pipe(s);
       s.once('close', () => up.destroy());
       up.once('close', () => s.destroy());
     });
-    front = new MutualTlsFront(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return front;
   }
