@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 
 /** What an issuer's server answered: status, headers (names lower-cased) and body text. */
 export interface IssuerHttpResponse {
@@ -31,10 +33,14 @@ export interface IssuerHttpClientOptions {
   /** Largest body read; default 4 MiB (a larger answer is an error). */
   readonly maxBodyBytes?: number;
   /**
-   * The dialer: opens the connection for a request (the egress selector's tunnel). Default: a
-   * direct TCP connection.
+   * The dialer: opens the raw connection for a request (the egress selector's tunnel, as Go's
+   * `DialContext`); for `https:` the client speaks TLS inside it with {@link ca}. The signal ends
+   * with the request (its timeout or the caller's signal). Default: a direct TCP connection.
    */
-  readonly dial?: (options: { host: string; port: number; servername?: string }) => Duplex;
+  readonly dial?: (
+    address: { host: string; port: number },
+    options: { signal: AbortSignal },
+  ) => Duplex | Promise<Duplex>;
 }
 
 const statusTexts: Record<number, string> = {
@@ -59,6 +65,11 @@ export function issuerHttpClient(options: IssuerHttpClientOptions = {}): IssuerH
       const u = new URL(url);
       const send = u.protocol === 'http:' ? httpRequest : httpsRequest;
       const dial = options.dial;
+      const dialAbort = new AbortController();
+      if (init.signal) {
+        if (init.signal.aborted) dialAbort.abort();
+        else init.signal.addEventListener('abort', () => dialAbort.abort(), { once: true });
+      }
       const req = send(
         u,
         {
@@ -68,12 +79,25 @@ export function issuerHttpClient(options: IssuerHttpClientOptions = {}): IssuerH
           ...(init.signal ? { signal: init.signal } : {}),
           ...(dial
             ? {
-                createConnection: (o: { host?: string; port?: number | string; servername?: string }) =>
-                  dial({
-                    host: o.host ?? u.hostname,
-                    port: Number(o.port ?? (u.port || (u.protocol === 'http:' ? 80 : 443))),
-                    ...(o.servername ? { servername: o.servername } : {}),
-                  }),
+                createConnection: (_o: unknown, cb: (err: Error | null, socket?: Duplex) => void): undefined => {
+                  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+                  const port = Number(u.port || (u.protocol === 'http:' ? 80 : 443));
+                  Promise.resolve(dial({ host, port }, { signal: dialAbort.signal })).then((raw) => {
+                    if (u.protocol !== 'https:') return cb(null, raw);
+                    const servername = isIP(host) ? undefined : host;
+                    cb(
+                      null,
+                      tlsConnect({
+                        socket: raw,
+                        host,
+                        ...(servername ? { servername } : {}),
+                        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+                        ALPNProtocols: ['http/1.1'],
+                      }),
+                    );
+                  }, cb);
+                  return undefined;
+                },
               }
             : {}),
         } as Parameters<typeof httpsRequest>[1],
@@ -106,10 +130,12 @@ export function issuerHttpClient(options: IssuerHttpClientOptions = {}): IssuerH
           });
         },
       );
-      const timer = setTimeout(
-        () => req.destroy(new Error(`Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded)`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        // The client's timeout is the error, whatever the aborted dial or request report after it.
+        reject(new Error(`Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded)`));
+        dialAbort.abort();
+        req.destroy();
+      }, timeoutMs);
       timer.unref();
       req.on('error', (e) => {
         clearTimeout(timer);

@@ -7,6 +7,7 @@ import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
+import { startEgress } from './egress.js';
 import { keventsVersion } from './version.js';
 import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Socket } from 'node:net';
@@ -52,8 +53,15 @@ export async function startApiserver(
     () => watches.terminatedCounts(),
   );
   const authorizer = authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow');
+  const egress = await startEgress({
+    ...(configs.EgressSelectorConfiguration ? { file: configs.EgressSelectorConfiguration.file } : {}),
+    ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
+    registry: metrics.registry,
+    log,
+  });
   const authn = await startAuthentication({
     flags,
+    jwt: { httpClientFor: egress.httpClientFor },
     ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
     authorizer: authorizer.name,
     metrics,
@@ -115,8 +123,9 @@ export async function startApiserver(
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
   for (const [kind, c] of Object.entries(configs))
-    if (kind !== 'AuthenticationConfiguration')
+    if (kind !== 'AuthenticationConfiguration' && kind !== 'EgressSelectorConfiguration')
       log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
+  log.info({}, egress.summary);
   log.info({}, authn.summary);
   log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
