@@ -6,7 +6,14 @@ export { WatchHub } from './watch/watch-hub.js';
 export type { WatchLabels } from './watch/watch-hub.js';
 export { resolveRequestInfo, queryBool } from './request/request-info.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
-export { requestAttributes, forbiddenMessage, alwaysAllowPaths } from './filters/authorization.js';
+export {
+  requestAttributes,
+  forbiddenMessage,
+  alwaysAllowPaths,
+  internalErrorText,
+  fieldSelectorRequirements,
+  labelSelectorRequirements,
+} from './filters/authorization.js';
 export { Store } from './registry/store.js';
 export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
 export { defineResource } from './registry/resource.js';
