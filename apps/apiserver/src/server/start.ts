@@ -1,12 +1,11 @@
 import type { ConfigKind } from '@kevents/api';
-import { authorizerForMode } from '@kevents/authz';
-import { ConfigWatcher } from '@kevents/config';
 import { buildServer } from './app.js';
 import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
+import { startAuthorization } from './authorization.js';
 import { keventsVersion } from './version.js';
 import { ServerMetrics, WatchHub } from '@kevents/apiserver';
 
@@ -45,7 +44,13 @@ export async function startApiserver(
   });
   const watches = new WatchHub();
   const metrics = new ServerMetrics(() => watches.counts());
-  const authorizer = authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow');
+  const authz = await startAuthorization({
+    flags,
+    ...(configs.AuthorizationConfiguration ? { file: configs.AuthorizationConfiguration.file } : {}),
+    metrics,
+    log,
+  });
+  const authorizer = authz.authorizer;
   const authn = await startAuthentication({
     flags,
     ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
@@ -76,31 +81,14 @@ export async function startApiserver(
     await server.app.listen({ host, port: insecurePort });
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
-  const reloadable = ['AuthorizationConfiguration'] as const; // authentication reloads in ./authentication.ts
-  const watchers: ConfigWatcher[] = [];
-  for (const kind of reloadable) {
-    const c = configs[kind];
-    if (!c) continue;
-    const w = await ConfigWatcher.start(c.file, { groupDomain: flags['group-domain'], expectedKind: kind });
-    w.on('reload', () => {
-      shared.metrics.configReloads[kind].inc({ status: 'success' });
-      log.info({ kind, file: c.file }, `reloaded ${kind} from ${c.file}`);
-    });
-    w.on('rejected', (o) => {
-      shared.metrics.configReloads[kind].inc({ status: 'failure' });
-      log.error({ kind, file: c.file, errors: o.errors.map(String) }, `kept the running ${kind}: ${c.file} is invalid`);
-    });
-    watchers.push(w);
-  }
-
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
   for (const [kind, c] of Object.entries(configs))
-    if (kind !== 'AuthenticationConfiguration')
+    if (kind !== 'AuthenticationConfiguration' && kind !== 'AuthorizationConfiguration')
       log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
   log.info({}, authn.summary);
-  log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
+  log.info({}, authz.summary);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
   const first = servers[servers.length - 1]!.url;
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
@@ -111,7 +99,7 @@ export async function startApiserver(
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: no new requests, ending watches');
-    for (const w of watchers) w.close();
+    authz.close();
     authn.close();
     await shared.watches.closeAll();
     await Promise.all(servers.map(({ server }) => server.app.close()));
