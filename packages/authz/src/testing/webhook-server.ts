@@ -70,20 +70,20 @@ export class WebhookServer {
   static async start(o: WebhookServerOptions = {}): Promise<WebhookServer> {
     const ca = o.ca ?? (await generateCA('kevents-test-webhook-ca'));
     const serving = await generateLeaf(ca, 'server', o.names ?? ['localhost']);
-    let self: WebhookServer | undefined;
+    const holder: { self?: WebhookServer } = {};
     const server = createServer(
       {
         cert: serving.cert,
         key: serving.key,
         ...(o.clientCA ? { ca: o.clientCA, requestCert: true, rejectUnauthorized: true } : {}),
       },
-      (req, res) => void self!.#handle(req, res, o),
+      (req, res) => void holder.self!.#handle(req, res, o),
     );
     server.keepAliveTimeout = 30_000;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
-    self = new WebhookServer(server, ca, `https://127.0.0.1:${port}${o.path ?? '/authorize'}`);
-    return self;
+    holder.self = new WebhookServer(server, ca, `https://127.0.0.1:${port}${o.path ?? '/authorize'}`);
+    return holder.self;
   }
 
   /** Reviews received so far. */
