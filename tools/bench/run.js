@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
-// Pass --only=memory or --only=redis to run one; other flags go through (e.g. --seconds=5).
+// Pass --only=memory, --only=redis or --only=authz to run one; other flags go through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const rest = process.argv.slice(2).filter((a) => !a.startsWith('--only='));
 const compare = process.argv.some((a) => a.startsWith('--compare='));
-const suites = [['memory', 'memory.js'], ['redis', 'redis.js'], ...(compare ? [['compare', 'compare.js']] : [])];
+const suites = [['memory', 'memory.js'], ['redis', 'redis.js'], ['authz', 'authz.js'], ...(compare ? [['compare', 'compare.js']] : [])];
 let failed = false;
 if (only === 'compare' && !compare) {
   console.error('--only=compare needs --compare=<git ref> (the baseline build)');

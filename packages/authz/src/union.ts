@@ -24,23 +24,45 @@ export const privilegedGroupsAuthorizer: Authorizer = {
  */
 export function union(authorizers: readonly Authorizer[], name?: string): Authorizer {
   const list = [...authorizers];
+  const finish = (reasons: string[] | undefined, errors: Error[] | undefined): Decision => {
+    const out: Decision = { decision: 'NoOpinion', reason: reasons ? reasons.join('\n') : '' };
+    if (!errors) return out;
+    const error =
+      errors.length === 1 ? errors[0]! : new AuthorizationError('WebhookCallFailed', aggregateMessage(errors));
+    return { ...out, error };
+  };
+  // Answers synchronously while every authorizer does (a warm webhook cache), so the common path
+  // costs no promise; the first asynchronous answer continues in `rest`.
+  const rest = async (
+    pending: Promise<Decision>,
+    from: number,
+    attrs: Parameters<Authorizer['authorize']>[0],
+    reasons: string[] | undefined,
+    errors: Error[] | undefined,
+  ): Promise<Decision> => {
+    let d = await pending;
+    for (let i = from; ;) {
+      if (d.decision !== 'NoOpinion') return d;
+      if (d.reason) (reasons ??= []).push(d.reason);
+      if (d.error) (errors ??= []).push(d.error);
+      if (++i >= list.length) return finish(reasons, errors);
+      d = await list[i]!.authorize(attrs);
+    }
+  };
   return {
     name: name ?? list.map((a) => a.name).join(','),
     type: 'Union',
-    authorize: async (attrs) => {
+    authorize: (attrs) => {
       let reasons: string[] | undefined;
       let errors: Error[] | undefined;
-      for (const a of list) {
-        const d = await a.authorize(attrs);
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i]!.authorize(attrs);
+        if (d instanceof Promise) return rest(d, i, attrs, reasons, errors);
         if (d.decision !== 'NoOpinion') return d;
         if (d.reason) (reasons ??= []).push(d.reason);
         if (d.error) (errors ??= []).push(d.error);
       }
-      const out: Decision = { decision: 'NoOpinion', reason: reasons ? reasons.join('\n') : '' };
-      if (!errors) return out;
-      const error =
-        errors.length === 1 ? errors[0]! : new AuthorizationError('WebhookCallFailed', aggregateMessage(errors));
-      return { ...out, error };
+      return finish(reasons, errors);
     },
   };
 }

@@ -112,46 +112,75 @@ export function installAuthorization(
   metrics?: ServerMetrics,
 ): void {
   if (!authorizer || authorizer.name === 'AlwaysAllow') return;
-  const attempts = metrics
-    ? {
-        allowed: metrics.authorizationAttempts.labels({ result: 'allowed' }),
-        denied: metrics.authorizationAttempts.labels({ result: 'denied' }),
-        'no-opinion': metrics.authorizationAttempts.labels({ result: 'no-opinion' }),
-        error: metrics.authorizationAttempts.labels({ result: 'error' }),
-      }
-    : undefined;
-  const record = (result: AttemptResult, start: number): void => {
-    if (!metrics) return;
-    attempts![result].inc();
-    metrics.authorizationDuration.observe({ result }, (performance.now() - start) / 1000);
+  const series = (result: AttemptResult) =>
+    metrics
+      ? {
+          attempts: metrics.authorizationAttempts.labels({ result }),
+          duration: metrics.authorizationDuration.labels({ result }),
+        }
+      : undefined;
+  const bound = {
+    allowed: series('allowed'),
+    denied: series('denied'),
+    'no-opinion': series('no-opinion'),
+    error: series('error'),
   };
-  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (alwaysAllowPaths.has(req.requestInfo.path)) return;
-    const attrs = requestAttributes(req);
-    const start = metrics ? performance.now() : 0;
-    let d: Decision;
-    try {
-      d = await authorizer.authorize(attrs);
-    } catch (e) {
-      d = { decision: 'NoOpinion', reason: '', error: e instanceof Error ? e : new Error(String(e)) };
-    }
+  const record = (result: AttemptResult, start: number): void => {
+    const b = bound[result];
+    if (!b) return;
+    b.attempts.inc();
+    b.duration.observe((performance.now() - start) / 1000);
+  };
+  /** Carries the decision out: `done()` for Allow, a 500 sent here for an error, else `done(403)`. */
+  const answer = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    attrs: RequestAttributes,
+    d: Decision,
+    start: number,
+    done: (err?: Error) => void,
+  ): void => {
     if (d.decision === 'Allow') {
       record('allowed', start);
-      return;
+      return done();
     }
     if (d.error) {
       record('error', start);
-      return reply
+      void reply
         .code(500)
         .header('content-type', 'text/plain; charset=utf-8')
         .header('x-content-type-options', 'nosniff')
         .send(`${internalErrorText(req.url, d.error)}\n`);
+      return; // answered: the chain stops without done()
     }
     record(d.decision === 'Deny' ? 'denied' : 'no-opinion', start);
     const msg = sanitize(forbiddenMessage(attrs));
     const why = d.reason ? `${msg}: ${d.reason}` : msg;
     const gr = attrs.isResourceRequest ? { group: attrs.apiGroup, resource: attrs.resource } : undefined;
     reply.header('x-content-type-options', 'nosniff');
-    throw forbidden(why, gr, attrs.name || undefined);
+    done(forbidden(why, gr, attrs.name || undefined));
+  };
+  const failed = (e: unknown): Decision => ({
+    decision: 'NoOpinion',
+    reason: '',
+    error: e instanceof Error ? e : new Error(String(e)),
+  });
+  // A callback hook: a decision the authorizer gives synchronously (a warm webhook cache) passes
+  // the request on without a promise.
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (alwaysAllowPaths.has(req.requestInfo.path)) return done();
+    const attrs = requestAttributes(req);
+    const start = bound.allowed ? performance.now() : 0;
+    let d: Decision | Promise<Decision>;
+    try {
+      d = authorizer.authorize(attrs);
+    } catch (e) {
+      d = failed(e);
+    }
+    if (!(d instanceof Promise)) return answer(req, reply, attrs, d, start, done);
+    d.then(
+      (x) => x,
+      (e: unknown) => failed(e),
+    ).then((x) => answer(req, reply, attrs, x, start, done));
   });
 }

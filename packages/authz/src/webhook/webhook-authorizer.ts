@@ -70,7 +70,8 @@ export class WebhookAuthorizer implements Authorizer {
     this.#typeLabels = { type: 'Webhook', name: o.name };
   }
 
-  async authorize(attrs: RequestAttributes): Promise<Decision> {
+  /** Answers synchronously when the match conditions exclude the request or the cache has the answer. */
+  authorize(attrs: RequestAttributes): Decision | Promise<Decision> {
     const spec = subjectAccessReviewSpec(attrs);
     const m = this.#o.metrics;
     if (this.#conditions) {
@@ -87,6 +88,11 @@ export class WebhookAuthorizer implements Authorizer {
     const key = cacheable(attrs) ? JSON.stringify(spec) : undefined;
     const cached = key === undefined ? undefined : this.#cache.get(key);
     if (cached) return decide(cached);
+    return this.#call(spec, key);
+  }
+
+  async #call(spec: ReturnType<typeof subjectAccessReviewSpec>, key: string | undefined): Promise<Decision> {
+    const m = this.#o.metrics;
     let status: SubjectAccessReviewStatus;
     try {
       const body = encodeSubjectAccessReview(spec, this.#o.subjectAccessReviewVersion);
