@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
@@ -170,6 +171,23 @@ describe('webhook authorizer over HTTPS', () => {
     } finally {
       await named.close();
     }
+  });
+
+  it('opens every connection through the dialer seam (the egress selector fills it)', async () => {
+    const dialed: string[] = [];
+    const a = buildAuthorizer(
+      config(webhookEntry(kubeconfigFile(certServer, certUser()), { cacheAuthorizedRequests: false })),
+      {
+        dialFor: (name) => (target) => {
+          dialed.push(`${name} ${target.host}:${target.port}`);
+          return connect(target.port, target.host);
+        },
+      },
+    );
+    expect((await a.authorize(resourceAttrs())).decision).toBe('Allow');
+    expect((await a.authorize(resourceAttrs())).decision).toBe('Allow');
+    expect(dialed).toEqual([`hook 127.0.0.1:${new URL(certServer.url).port}`]); // kept alive
+    expect(certServer.received[0]!.clientCN).toBe('kevents-apiserver'); // TLS ran over the dialed stream
   });
 
   it('sends a v1 SubjectAccessReview field by field', async () => {
