@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
-// Pass --only=memory or --only=redis to run one; other flags go through (e.g. --seconds=5).
+// Pass --only=memory, --only=redis or --only=authz to run one; other flags go through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
 import { spawnSync } from 'node:child_process';
@@ -14,6 +14,7 @@ const suites = [
   ['memory', 'memory.js'],
   ['redis', 'redis.js'],
   ['authn', 'authn.js'],
+  ['authz', 'authz.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

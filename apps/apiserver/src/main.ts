@@ -45,6 +45,12 @@ async function main(argv: string[]): Promise<number> {
     ['egress-selector-config-file', 'EgressSelectorConfiguration'],
     ['tracing-config-file', 'TracingConfiguration'],
   ];
+  if (flags['authorization-config'] && argv.some((a) => /^--authorization-mode(=|$)/.test(a))) {
+    io.stderr(
+      'kevents-apiserver: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined\n',
+    );
+    return 1;
+  }
   let bad = false;
   const configs: Partial<Record<ConfigKind, { file: string; config: unknown }>> = {};
   for (const [flag, kind] of configFlags) {

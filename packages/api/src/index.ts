@@ -163,7 +163,7 @@ export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { serializeObject } from './schema/serialize.js';
 export type { UserInfo } from './auth/user-info.js';
 export { anonymousUser } from './auth/user-info.js';
-export type { RequestAttributes } from './auth/request-attributes.js';
+export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';
 export type { Authorizer, Decision } from './auth/authorizer.js';
 export type {
   Authenticator,

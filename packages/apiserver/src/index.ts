@@ -10,7 +10,14 @@ export { WatchHub, watchBacklogLimitBytes } from './watch/watch-hub.js';
 export type { WatchHubOptions, WatchLabels } from './watch/watch-hub.js';
 export { resolveRequestInfo, queryBool } from './request/request-info.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
-export { requestAttributes, forbiddenMessage, alwaysAllowPaths } from './filters/authorization.js';
+export {
+  requestAttributes,
+  forbiddenMessage,
+  alwaysAllowPaths,
+  internalErrorText,
+  fieldSelectorRequirements,
+  labelSelectorRequirements,
+} from './filters/authorization.js';
 export { Store } from './registry/store.js';
 export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
 export { defineResource } from './registry/resource.js';

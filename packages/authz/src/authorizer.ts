@@ -1,34 +1,23 @@
 import type { Authorizer } from '@kevents/api';
 
 /** `AlwaysAllow`: every request may proceed. */
-export const alwaysAllow: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'Allow', reason: '' }) };
+export const alwaysAllow: Authorizer = {
+  name: 'AlwaysAllow',
+  type: 'AlwaysAllow',
+  authorize: () => ({ decision: 'Allow', reason: '' }),
+};
 
 /** `AlwaysDeny`: every request is forbidden (kube-apiserver's reason text). */
 export const alwaysDeny: Authorizer = {
   name: 'AlwaysDeny',
+  type: 'AlwaysDeny',
   authorize: () => ({ decision: 'Deny', reason: 'Everything is forbidden.' }),
 };
 
-/**
- * Asks each authorizer in order; the first Allow or Deny wins, and a request no authorizer
- * decides is denied with the reasons collected, as kube-apiserver's union authorizer does.
- */
-export function chain(authorizers: readonly Authorizer[]): Authorizer {
-  return {
-    name: authorizers.map((a) => a.name).join(','),
-    authorize: async (attrs) => {
-      const reasons: string[] = [];
-      for (const a of authorizers) {
-        const d = await a.authorize(attrs);
-        if (d.decision !== 'NoOpinion') return d;
-        if (d.reason) reasons.push(d.reason);
-      }
-      return { decision: 'Deny', reason: reasons.join(', ') };
-    },
-  };
-}
+/** The authorizer types this server builds. */
+export const supportedAuthorizerTypes: readonly string[] = ['AlwaysAllow', 'AlwaysDeny', 'Webhook'];
 
-/** The authorizer a `--authorization-mode` value names. */
+/** The authorizer a `--authorization-mode` value names (the legacy flag; no Webhook there). */
 export function authorizerForMode(mode: string): Authorizer {
   switch (mode) {
     case 'AlwaysAllow':

@@ -80,13 +80,13 @@ export const apiserverFlags: readonly FlagSpec[] = [
     name: 'authorization-config',
     type: 'string',
     default: '',
-    help: 'File with an AuthorizationConfiguration (validated at start; refused when invalid).',
+    help: 'File with an AuthorizationConfiguration: the authorizer chain (Webhook, AlwaysAllow, AlwaysDeny) after the built-in system:masters authorizer. Refused when invalid; reloaded when it changes (an invalid new file keeps the running chain). An error together with --authorization-mode.',
   },
   {
     name: 'authorization-mode',
     type: 'string',
     default: 'AlwaysAllow',
-    help: 'AlwaysAllow or AlwaysDeny; used only without --authorization-config.',
+    help: 'Comma-separated AlwaysAllow and AlwaysDeny; used only without --authorization-config (an error when both are given). Webhooks need --authorization-config.',
   },
   {
     name: 'egress-selector-config-file',

@@ -8,7 +8,10 @@ import type { JWTAuthenticator } from '@kevents/api';
 import { JwtAuthenticator } from '@kevents/authn';
 import { OidcIssuer, generateCA, generateClientCert, generateServingCert } from '@kevents/authn/testing';
 import { ConnectProxy, KonnectivityServer, MutualTlsFront, Tinyproxy } from '@kevents/egress/testing';
-import { issuerHttpClientFor, startEgress } from './egress.js';
+import { ServerMetrics } from '@kevents/apiserver';
+import { WebhookServer } from '@kevents/authz/testing';
+import { issuerHttpClientFor, startEgress, webhookDialFor } from './egress.js';
+import { startAuthorization } from './authorization.js';
 import type { EgressSetup } from './egress.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-egress-app-'));
@@ -250,5 +253,118 @@ describe('JWT issuer traffic through the egress selector', () => {
     expect(warnings).toContain("EgressSelection name 'master' is deprecated, use 'controlplane' instead");
     expect(() => setup.httpClientFor(entry('cluster'))).toThrow('oidc: egress lookup for "cluster" is not configured');
     await authenticatesThrough(setup, 'controlplane');
+  });
+});
+
+describe('webhook authorizer traffic through the controlplane selection', () => {
+  const quiet = { info: () => undefined, error: () => undefined };
+  const attrs = {
+    user: { username: 'alice', groups: ['dev'] },
+    verb: 'list',
+    isResourceRequest: true,
+    path: '/apis/events.k8s.io/v1/namespaces/ns/events',
+    apiGroup: 'events.k8s.io',
+    apiVersion: 'v1',
+    resource: 'events',
+    subresource: '',
+    namespace: 'ns',
+    name: '',
+  } as const;
+
+  /** An authorizer with one webhook (Deny on failure, no cache) whose traffic takes `setup`'s controlplane dialer. */
+  async function webhookAuthorizer(webhook: WebhookServer, setup: EgressSetup, name: string) {
+    const kubeconfig = write(`${name}-webhook.kubeconfig`, webhook.kubeconfig());
+    const file = write(
+      `${name}-authz.yaml`,
+      stringify({
+        apiVersion: 'apiserver.config.k8s.io/v1beta1',
+        kind: 'AuthorizationConfiguration',
+        authorizers: [
+          {
+            type: 'Webhook',
+            name: 'reviewer',
+            webhook: {
+              timeout: '3s',
+              subjectAccessReviewVersion: 'v1',
+              matchConditionSubjectAccessReviewVersion: 'v1',
+              failurePolicy: 'Deny',
+              authorizedTTL: '0s',
+              unauthorizedTTL: '0s',
+              cacheAuthorizedRequests: false,
+              cacheUnauthorizedRequests: false,
+              connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: kubeconfig },
+            },
+          },
+        ],
+      }),
+    );
+    return startAuthorization({
+      flags: {},
+      file,
+      metrics: new ServerMetrics(() => []),
+      log: quiet,
+      build: {
+        dialFor: webhookDialFor(setup.selector),
+        retryBackoff: { initialMs: 10, factor: 1, jitter: 0, steps: 1 },
+      },
+    });
+  }
+
+  it('a CONNECT proxy on a Unix socket carries the SubjectAccessReview; a refusing proxy is an error under Deny', async () => {
+    const path = join(dir, 'authz-connect.sock');
+    const proxy = await ConnectProxy.start({ path });
+    const webhook = await WebhookServer.start();
+    const { setup } = await egressFrom(
+      'authz-uds',
+      { proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: path } } },
+      'controlplane',
+    );
+    const authz = await webhookAuthorizer(webhook, setup, 'uds');
+    try {
+      expect(await authz.authorizer.authorize(attrs)).toMatchObject({ decision: 'Allow' });
+      expect(webhook.received).toHaveLength(1);
+      const port = new URL(webhook.url).port;
+      expect(proxy.connects.map((c) => c.target)).toContain(`127.0.0.1:${port}`);
+      proxy.mode = 'refuse';
+      // A new chain has no kept-alive tunnel: its first review dials through the refusing proxy.
+      const fresh = await webhookAuthorizer(webhook, setup, 'uds-fresh');
+      const denied = await Promise.resolve(fresh.authorizer.authorize({ ...attrs, verb: 'watch' })).finally(() =>
+        fresh.close(),
+      );
+      expect(denied.decision).toBe('Deny');
+      expect(String(denied.error)).toContain(`proxy error from ${path} while dialing 127.0.0.1:${port}, code 403`);
+      expect(webhook.received).toHaveLength(1);
+    } finally {
+      authz.close();
+      await proxy.close();
+      await webhook.close();
+    }
+  });
+
+  it('a konnectivity server carries the SubjectAccessReview', async () => {
+    const path = join(dir, 'authz-konnectivity.sock');
+    const server = await KonnectivityServer.start(path);
+    const webhook = await WebhookServer.start();
+    const { setup } = await egressFrom(
+      'authz-grpc',
+      { proxyProtocol: 'GRPC', transport: { uds: { udsName: path } } },
+      'controlplane',
+    );
+    const authz = await webhookAuthorizer(webhook, setup, 'grpc');
+    try {
+      expect(await authz.authorizer.authorize(attrs)).toMatchObject({ decision: 'Allow' });
+      expect(server.dials).toContain(`127.0.0.1:${new URL(webhook.url).port}`);
+      expect(webhook.received[0]?.review).toMatchObject({ spec: { user: 'alice' } });
+    } finally {
+      authz.close();
+      await server.close();
+      await webhook.close();
+    }
+  });
+
+  it('without a controlplane selection, webhooks dial directly', async () => {
+    const { setup } = await egressFrom('authz-none', { proxyProtocol: 'Direct' }, 'cluster');
+    expect(webhookDialFor(setup.selector)('reviewer')).toBeUndefined();
+    expect(webhookDialFor(undefined)('reviewer')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EgressSelectorConfiguration, JWTAuthenticator } from '@kevents/api';
 import { issuerHttpClient } from '@kevents/authn';
+import type { WebhookDialer } from '@kevents/authz';
 import type { IssuerHttpClient } from '@kevents/authn';
 import { decodeConfig, parseConfig } from '@kevents/config';
 import { EgressSelector } from '@kevents/egress';
@@ -71,4 +72,14 @@ export function issuerHttpClientFor(
     if (!dialer) throw new Error(`oidc: egress lookup for ${JSON.stringify(type)} is not configured`);
     return issuerHttpClient({ ...base, dial: (address, { signal }) => dialer.dial(address, { signal }) });
   };
+}
+
+/**
+ * The dialer of every webhook authorizer: kube-apiserver sends webhook traffic through the
+ * `controlplane` selection when one is configured, and dials directly otherwise.
+ */
+export function webhookDialFor(selector?: EgressSelector): (authorizerName: string) => WebhookDialer | undefined {
+  const dialer = selector?.lookup('controlplane');
+  if (!dialer) return () => undefined;
+  return () => (target) => dialer.dial(target);
 }

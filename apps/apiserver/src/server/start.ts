@@ -1,13 +1,12 @@
 import type { ConfigKind } from '@kevents/api';
-import { authorizerForMode } from '@kevents/authz';
-import { ConfigWatcher } from '@kevents/config';
 import { buildServer } from './app.js';
 import { createLogger } from './logger.js';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
-import { startEgress } from './egress.js';
+import { startEgress, webhookDialFor } from './egress.js';
+import { startAuthorization } from './authorization.js';
 import { keventsVersion } from './version.js';
 import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Socket } from 'node:net';
@@ -52,13 +51,20 @@ export async function startApiserver(
     () => watches.counts(),
     () => watches.terminatedCounts(),
   );
-  const authorizer = authorizerForMode(flags['authorization-mode'] ?? 'AlwaysAllow');
   const egress = await startEgress({
     ...(configs.EgressSelectorConfiguration ? { file: configs.EgressSelectorConfiguration.file } : {}),
     ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
     registry: metrics.registry,
     log,
   });
+  const authz = await startAuthorization({
+    flags,
+    ...(configs.AuthorizationConfiguration ? { file: configs.AuthorizationConfiguration.file } : {}),
+    build: { dialFor: webhookDialFor(egress.selector) },
+    metrics,
+    log,
+  });
+  const authorizer = authz.authorizer;
   const authn = await startAuthentication({
     flags,
     jwt: { httpClientFor: egress.httpClientFor },
@@ -102,32 +108,19 @@ export async function startApiserver(
     await server.app.listen({ host, port: insecurePort });
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
-  const reloadable = ['AuthorizationConfiguration'] as const; // authentication reloads in ./authentication.ts
-  const watchers: ConfigWatcher[] = [];
-  for (const kind of reloadable) {
-    const c = configs[kind];
-    if (!c) continue;
-    const w = await ConfigWatcher.start(c.file, { groupDomain: flags['group-domain'], expectedKind: kind });
-    w.on('reload', () => {
-      shared.metrics.configReloads[kind].inc({ status: 'success' });
-      log.info({ kind, file: c.file }, `reloaded ${kind} from ${c.file}`);
-    });
-    w.on('rejected', (o) => {
-      shared.metrics.configReloads[kind].inc({ status: 'failure' });
-      log.error({ kind, file: c.file, errors: o.errors.map(String) }, `kept the running ${kind}: ${c.file} is invalid`);
-    });
-    watchers.push(w);
-  }
-
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
   for (const [kind, c] of Object.entries(configs))
-    if (kind !== 'AuthenticationConfiguration' && kind !== 'EgressSelectorConfiguration')
+    if (
+      kind !== 'AuthenticationConfiguration' &&
+      kind !== 'AuthorizationConfiguration' &&
+      kind !== 'EgressSelectorConfiguration'
+    )
       log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
   log.info({}, egress.summary);
   log.info({}, authn.summary);
-  log.info({ mode: shared.authorizer.name }, `authorization: ${shared.authorizer.name}`);
+  log.info({}, authz.summary);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
   const first = servers[servers.length - 1]!.url;
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
@@ -140,7 +133,7 @@ export async function startApiserver(
       process.exit(1);
     }
     stopping = true;
-    for (const w of watchers) w.close();
+    authz.close();
     authn.close();
     const outcome = await gracefulShutdown({
       lifecycle,

@@ -25,4 +25,18 @@ export interface RequestAttributes {
   readonly namespace: string;
   /** The object name, or `""` for collection requests. */
   readonly name: string;
+  /** The parsed `fieldSelector` of a list or watch (absent when none, or when it does not parse). */
+  readonly fieldSelector?: readonly SelectorRequirement[];
+  /** The parsed `labelSelector` of a list or watch (absent when none, or when it does not parse). */
+  readonly labelSelector?: readonly SelectorRequirement[];
+}
+
+/**
+ * One requirement of a selector, as a SubjectAccessReview carries it
+ * (`authorization.k8s.io/v1` `FieldSelectorRequirement` / `LabelSelectorRequirement`).
+ */
+export interface SelectorRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly values?: readonly string[];
 }

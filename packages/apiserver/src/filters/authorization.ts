@@ -1,14 +1,61 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../errors/api-error.js';
-import type { Authorizer, RequestAttributes } from '@kevents/api';
+import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
+import type { ServerMetrics } from '../server/metrics.js';
+import type { Authorizer, Decision, RequestAttributes, SelectorRequirement } from '@kevents/api';
 
 /** Paths answered without asking the authorizer (kube-apiserver's `--authorization-always-allow-paths` default). */
 export const alwaysAllowPaths: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/livez']);
 
-/** The authorization attributes of a request: its RequestInfo plus its user. */
+const first = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+
+/** Field selector requirements as a SubjectAccessReview carries them; undefined when absent or unparsable. */
+export function fieldSelectorRequirements(raw: string | undefined): SelectorRequirement[] | undefined {
+  if (!raw) return undefined;
+  try {
+    const reqs = parseFieldSelector(raw).requirements.map((r): SelectorRequirement => ({
+      key: r.field,
+      operator: r.op === '=' ? 'In' : 'NotIn',
+      values: [r.value],
+    }));
+    return reqs.length ? reqs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const labelOperators: Readonly<Record<string, SelectorRequirement['operator']>> = {
+  '=': 'In',
+  '==': 'In',
+  in: 'In',
+  '!=': 'NotIn',
+  notin: 'NotIn',
+  exists: 'Exists',
+  '!': 'DoesNotExist',
+};
+
+/** Label selector requirements as a SubjectAccessReview carries them (`gt`/`lt` are dropped, as Kubernetes drops them). */
+export function labelSelectorRequirements(raw: string | undefined): SelectorRequirement[] | undefined {
+  if (!raw) return undefined;
+  try {
+    const out: SelectorRequirement[] = [];
+    for (const r of parseLabelSelector(raw).requirements) {
+      const operator = labelOperators[r.op];
+      if (!operator) continue;
+      out.push({ key: r.key, operator, ...(r.values.length ? { values: [...r.values] } : {}) });
+    }
+    return out.length ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The authorization attributes of a request: its RequestInfo, its user and its selectors. */
 export function requestAttributes(req: FastifyRequest): RequestAttributes {
   const info = req.requestInfo;
-  return {
+  const attrs: RequestAttributes = {
     user: req.user,
     verb: info.verb,
     isResourceRequest: info.isResourceRequest,
@@ -20,7 +67,19 @@ export function requestAttributes(req: FastifyRequest): RequestAttributes {
     namespace: info.namespace,
     name: info.name,
   };
+  if (!info.isResourceRequest) return attrs;
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  const fs = fieldSelectorRequirements(first(q['fieldSelector']));
+  const ls = labelSelectorRequirements(first(q['labelSelector']));
+  if (!fs && !ls) return attrs;
+  return { ...attrs, ...(fs ? { fieldSelector: fs } : {}), ...(ls ? { labelSelector: ls } : {}) };
 }
+
+/** Go's `%q` of a string (close enough for the ASCII of user names and paths). */
+const goQuote = (s: string): string => JSON.stringify(s);
+
+/** responsewriters' sanitizer: `&`, `<` and `>` HTML-escaped. */
+const sanitize = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The text kube-apiserver puts in a 403 (handlers/responsewriters/errors.go `forbiddenMessage`):
@@ -28,27 +87,100 @@ export function requestAttributes(req: FastifyRequest): RequestAttributes {
  */
 export function forbiddenMessage(attrs: RequestAttributes): string {
   const user = attrs.user.username;
-  if (!attrs.isResourceRequest)
-    return `User ${JSON.stringify(user)} cannot ${attrs.verb} path ${JSON.stringify(attrs.path)}`;
+  if (!attrs.isResourceRequest) return `User ${goQuote(user)} cannot ${attrs.verb} path ${goQuote(attrs.path)}`;
   const resource = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const where = attrs.namespace ? `in the namespace ${JSON.stringify(attrs.namespace)}` : 'at the cluster scope';
-  return `User ${JSON.stringify(user)} cannot ${attrs.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(attrs.apiGroup)} ${where}`;
+  const where = attrs.namespace ? `in the namespace ${goQuote(attrs.namespace)}` : 'at the cluster scope';
+  return `User ${goQuote(user)} cannot ${attrs.verb} resource ${goQuote(resource)} in API group ${goQuote(attrs.apiGroup)} ${where}`;
 }
+
+/** The plain-text 500 of responsewriters.InternalError: `Internal Server Error: "<RequestURI>": <err>`. */
+export function internalErrorText(requestURI: string, err: Error): string {
+  return sanitize(`Internal Server Error: ${goQuote(requestURI)}: ${err.message}`);
+}
+
+type AttemptResult = 'allowed' | 'denied' | 'no-opinion' | 'error';
 
 /**
  * The authorization filter (`WithAuthorization`): asks the authorizer before a request's body is
- * read and answers a denied request with Kubernetes' 403 Status. Nothing is installed for
- * AlwaysAllow, so it costs nothing then.
+ * read. Allow passes; an answer with an error is a plain-text 500 (a failing webhook with
+ * failurePolicy Deny, or one nobody overruled); any other answer is Kubernetes' 403 Status.
+ * Nothing is installed for AlwaysAllow, so it costs nothing then.
  */
-export function installAuthorization(app: FastifyInstance, authorizer: Authorizer | undefined): void {
+export function installAuthorization(
+  app: FastifyInstance,
+  authorizer: Authorizer | undefined,
+  metrics?: ServerMetrics,
+): void {
   if (!authorizer || authorizer.name === 'AlwaysAllow') return;
-  app.addHook('onRequest', async (req) => {
-    if (alwaysAllowPaths.has(req.requestInfo.path)) return;
-    const attrs = requestAttributes(req);
-    const d = await authorizer.authorize(attrs);
-    if (d.decision === 'Allow') return;
-    const why = d.reason ? `${forbiddenMessage(attrs)}: ${d.reason}` : forbiddenMessage(attrs);
+  const series = (result: AttemptResult) =>
+    metrics
+      ? {
+          attempts: metrics.authorizationAttempts.labels({ result }),
+          duration: metrics.authorizationDuration.labels({ result }),
+        }
+      : undefined;
+  const bound = {
+    allowed: series('allowed'),
+    denied: series('denied'),
+    'no-opinion': series('no-opinion'),
+    error: series('error'),
+  };
+  const record = (result: AttemptResult, start: number): void => {
+    const b = bound[result];
+    if (!b) return;
+    b.attempts.inc();
+    b.duration.observe((performance.now() - start) / 1000);
+  };
+  /** Carries the decision out: `done()` for Allow, a 500 sent here for an error, else `done(403)`. */
+  const answer = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    attrs: RequestAttributes,
+    d: Decision,
+    start: number,
+    done: (err?: Error) => void,
+  ): void => {
+    if (d.decision === 'Allow') {
+      record('allowed', start);
+      return done();
+    }
+    if (d.error) {
+      record('error', start);
+      void reply
+        .code(500)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send(`${internalErrorText(req.url, d.error)}\n`);
+      return; // answered: the chain stops without done()
+    }
+    record(d.decision === 'Deny' ? 'denied' : 'no-opinion', start);
+    const msg = sanitize(forbiddenMessage(attrs));
+    const why = d.reason ? `${msg}: ${d.reason}` : msg;
     const gr = attrs.isResourceRequest ? { group: attrs.apiGroup, resource: attrs.resource } : undefined;
-    throw forbidden(why, gr, attrs.name || undefined);
+    reply.header('x-content-type-options', 'nosniff');
+    done(forbidden(why, gr, attrs.name || undefined));
+  };
+  const failed = (e: unknown): Decision => ({
+    decision: 'NoOpinion',
+    reason: '',
+    error: e instanceof Error ? e : new Error(String(e)),
+  });
+  // A callback hook: a decision the authorizer gives synchronously (a warm webhook cache) passes
+  // the request on without a promise.
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (alwaysAllowPaths.has(req.requestInfo.path)) return done();
+    const attrs = requestAttributes(req);
+    const start = bound.allowed ? performance.now() : 0;
+    let d: Decision | Promise<Decision>;
+    try {
+      d = authorizer.authorize(attrs);
+    } catch (e) {
+      d = failed(e);
+    }
+    if (!(d instanceof Promise)) return answer(req, reply, attrs, d, start, done);
+    d.then(
+      (x) => x,
+      (e: unknown) => failed(e),
+    ).then((x) => answer(req, reply, attrs, x, start, done));
   });
 }

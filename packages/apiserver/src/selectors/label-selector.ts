@@ -4,6 +4,8 @@ import type { FieldError } from '@kevents/validation';
 /** A parsed label selector; `matches` tests a label map. */
 export interface LabelSelector {
   readonly empty: boolean;
+  /** The parsed requirements, in order (`op` is Kubernetes' operator: `=`, `==`, `!=`, `in`, `notin`, `exists`, `!`, `gt`, `lt`). */
+  readonly requirements: readonly { readonly key: string; readonly op: string; readonly values: readonly string[] }[];
   matches(labels: Readonly<Record<string, string>> | undefined): boolean;
   toString(): string;
 }
@@ -259,6 +261,7 @@ export function parseLabelSelector(s: string | undefined): LabelSelector {
   const reqs = src.trim() ? new Parser(src).parse() : [];
   return {
     empty: reqs.length === 0,
+    requirements: reqs,
     matches: (labels) => reqs.every((r) => matchOne(r, labels ?? {})),
     toString: () => src.trim(),
   };

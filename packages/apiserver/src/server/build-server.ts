@@ -197,7 +197,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     anonymous: options.anonymous !== false,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  installAuthorization(app, options.authorizer);
+  installAuthorization(app, options.authorizer, metrics);
 
   app.removeAllContentTypeParsers();
   const keepText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: unknown) => void): void =>

@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ServerMetrics } from '@kevents/apiserver';
+import { startAuthorization } from './authorization.js';
+
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'kevents-authz-setup-'));
+const silent = { info: () => undefined, error: () => undefined };
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+const run = async (args: string[]) => {
+  const port = await freePort();
+  return new Promise<{ code: number; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [main, '--secure-port=0', `--insecure-port=${port}`, ...args],
+      (e, _o, stderr) => resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stderr }),
+    );
+    setTimeout(() => child.kill('SIGTERM'), 10_000).unref();
+  });
+};
+const attrs = (groups: string[]) => ({
+  user: { username: 'u', groups },
+  verb: 'list',
+  isResourceRequest: true,
+  path: '/apis/events.k8s.io/v1/events',
+  apiGroup: 'events.k8s.io',
+  apiVersion: 'v1',
+  resource: 'events',
+  subresource: '',
+  namespace: '',
+  name: '',
+});
+
+(process.env['KEVENTS_MUTATION_RUN'] ? describe.skip : describe)('authorization flags of kevents-apiserver', () => {
+  it('refuses --authorization-mode together with --authorization-config', async () => {
+    const file = join(dir, 'allow.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\nauthorizers: [{type: AlwaysAllow, name: allow}]\n',
+    );
+    const r = await run([`--authorization-config=${file}`, '--authorization-mode=AlwaysDeny']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'kevents-apiserver: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined\n',
+    );
+  });
+
+  it('refuses to start with an authorizer type it does not build, naming the supported ones', async () => {
+    const file = join(dir, 'rbac.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}]\n',
+    );
+    const r = await run([`--authorization-config=${file}`]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'authorizers[0].type: Unsupported value: "RBAC": supported values: "AlwaysAllow", "AlwaysDeny", "Webhook"',
+    );
+  });
+});
+
+describe('startAuthorization', () => {
+  it('uses --authorization-mode without a file, system:masters first', async () => {
+    const metrics = new ServerMetrics();
+    const s = await startAuthorization({ flags: { 'authorization-mode': 'AlwaysDeny' }, metrics, log: silent });
+    expect(await s.authorizer.authorize(attrs(['system:masters']))).toEqual({ decision: 'Allow', reason: '' });
+    expect(await s.authorizer.authorize(attrs(['dev']))).toEqual({
+      decision: 'Deny',
+      reason: 'Everything is forbidden.',
+    });
+    expect(await metrics.text()).toContain(
+      'apiserver_authorization_decisions_total{type="AlwaysDeny",name="alwaysdeny",decision="denied"} 1',
+    );
+    const allow = await startAuthorization({ flags: {}, metrics: new ServerMetrics(), log: silent });
+    expect(allow.authorizer.name).toBe('AlwaysAllow');
+  });
+});

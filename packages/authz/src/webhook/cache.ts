@@ -1,0 +1,41 @@
+/** The size of kube-apiserver's webhook authorizer cache (8192, as in webhook.go). */
+export const webhookCacheSize = 8192;
+
+/**
+ * An LRU of answers with an expiry per entry (k8s.io/utils `cache.NewLRUExpireCache`): the least
+ * recently used entry goes when the cache is full; an entry is served only until its expiry.
+ */
+export class ExpiringLRU<V> {
+  readonly #max: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, { value: V; expires: number }>();
+
+  constructor(max = webhookCacheSize, now: () => number = Date.now) {
+    this.#max = max;
+    this.#now = now;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): V | undefined {
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    if (this.#now() > e.expires) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, e);
+    return e.value;
+  }
+
+  /** Keeps `value` for `ttlMs`; a TTL of 0 or less keeps nothing. */
+  set(key: string, value: V, ttlMs: number): void {
+    if (ttlMs <= 0) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expires: this.#now() + ttlMs });
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
