@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { OidcIssuer } from '@kevents/authn/testing';
 import { runValidateConfig } from './run.js';
 
 const cli = resolve('apps/apiserver/dist/validate-config/cli.js');
@@ -114,7 +115,6 @@ describe('kevents-apiserver with config files', () => {
 describe('automatic reload of --authentication-config', () => {
   it('keeps the running config on an invalid file, takes a valid one, and counts both', async () => {
     const { spawn } = await import('node:child_process');
-    const { OidcIssuer } = await import('@kevents/authn/testing');
     const issuer = await OidcIssuer.start();
     const main = resolve('apps/apiserver/dist/main.js');
     const file = join(dir, 'authn.yaml');
