@@ -75,3 +75,37 @@ export async function generateClientCert(
   } as Options);
   return { cert: leaf.cert, key: leaf.private };
 }
+
+/**
+ * A leaf certificate signed by `ca`: a server certificate for `names` (DNS names; 127.0.0.1 and
+ * ::1 are always included), or a client certificate with Common Name `names[0]`.
+ */
+export async function generateLeaf(
+  ca: KeyPair,
+  usage: 'server' | 'client',
+  names: readonly string[],
+): Promise<KeyPair> {
+  const leaf = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    ca: { key: ca.key, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', [usage === 'server' ? 'serverAuth' : 'clientAuth']: true },
+      ...(usage === 'server'
+        ? [
+            {
+              name: 'subjectAltName',
+              altNames: [
+                ...names.map((value) => ({ type: 2, value })),
+                { type: 7, ip: '127.0.0.1' },
+                { type: 7, ip: '::1' },
+              ],
+            },
+          ]
+        : []),
+    ] as Extensions,
+  } as Options);
+  return { cert: leaf.cert, key: leaf.private };
+}
