@@ -11,6 +11,8 @@ export type { WatchHubOptions, WatchLabels } from './watch/watch-hub.js';
 export { resolveRequestInfo, queryBool } from './request/request-info.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
 export { requestAttributes, forbiddenMessage, alwaysAllowPaths } from './filters/authorization.js';
+export { requestSpanName } from './filters/tracing.js';
+export type { ServerTracing, RequestTrace, AuthenticatedRequest } from './filters/tracing.js';
 export { Store } from './registry/store.js';
 export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
 export { defineResource } from './registry/resource.js';
