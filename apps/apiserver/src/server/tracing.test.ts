@@ -8,7 +8,10 @@ import { OidcIssuer } from '@kevents/authn/testing';
 import { MemoryStorage } from '@kevents/storage';
 import { OtlpTraceReceiver } from '@kevents/tracing/testing';
 import type { ReceivedSpan } from '@kevents/tracing/testing';
+import { Registry } from 'prom-client';
+import { KonnectivityServer } from '@kevents/egress/testing';
 import { startAuthentication } from './authentication.js';
+import { startEgress } from './egress.js';
 import type { AuthenticationSetup } from './authentication.js';
 import { startTracing } from './tracing.js';
 import type { TracingSetup } from './tracing.js';
@@ -257,6 +260,45 @@ describe('tracing of requests (OTLP gRPC to a real receiver)', () => {
       expect(receiver.spans.filter(byAudit(alice.headers.get('audit-id')!))).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the exporter dials through the egress controlplane selection', () => {
+  // Through a konnectivity server: with an HTTP CONNECT proxy, the collector's HTTP/2 SETTINGS frame
+  // (the server speaks first) can arrive with the 200 and the dialer refuses it as Go's does.
+  it('spans reach the receiver through a konnectivity server (GRPC over a Unix socket)', async () => {
+    const proxy = await KonnectivityServer.start(join(dir, 'konnectivity.sock'));
+    const egressFile = join(dir, 'egress.yaml');
+    writeFileSync(
+      egressFile,
+      stringify({
+        apiVersion: 'apiserver.k8s.io/v1beta1',
+        kind: 'EgressSelectorConfiguration',
+        egressSelections: [
+          {
+            name: 'controlplane',
+            connection: { proxyProtocol: 'GRPC', transport: { uds: { udsName: join(dir, 'konnectivity.sock') } } },
+          },
+        ],
+      }),
+    );
+    const egress = await startEgress({ file: egressFile, registry: new Registry(), log: silent });
+    receiver.clear();
+    const tracing = await startTracing({
+      file: tracingFile({ endpoint: receiver.endpoint, samplingRatePerMillion: 1_000_000 }),
+      ...(egress.selector ? { egress: egress.selector } : {}),
+    });
+    expect(tracing.summary).toContain('egress controlplane');
+    const srv = await startTestServer({ ...(tracing.server ? { tracing: tracing.server } : {}) });
+    try {
+      expect((await request(`${srv.url}/version`)).status).toBe(200);
+      await tracing.shutdown();
+      await receiver.waitFor((spans) => spans.some((s) => s.name === 'GET'));
+      expect(proxy.dials).toContain(receiver.endpoint);
+    } finally {
+      await srv.close();
+      await proxy.close();
     }
   });
 });
