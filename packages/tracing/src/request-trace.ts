@@ -139,4 +139,3 @@ export function injectTraceHeaders(propagator: TextMapPropagator, headers: Recor
     },
   });
 }
-

@@ -167,19 +167,21 @@ export class Tracing {
       const ctx = trace.setSpan(context.active(), span);
       const headers: Record<string, string> = { ...(init?.headers ?? {}) };
       context.with(ctx, () => injectTraceHeaders(this.propagator, headers));
-      return context.with(ctx, () => client(url, { ...(init ?? {}), headers } as I)).then(
-        (res) => {
-          span.setAttribute('http.response.status_code', res.status);
-          if (res.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-          return res;
-        },
-        (err: unknown) => {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-          span.end();
-          throw err;
-        },
-      );
+      return context
+        .with(ctx, () => client(url, { ...(init ?? {}), headers } as I))
+        .then(
+          (res) => {
+            span.setAttribute('http.response.status_code', res.status);
+            if (res.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+            span.end();
+            return res;
+          },
+          (err: unknown) => {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+            span.end();
+            throw err;
+          },
+        );
     };
   }
 

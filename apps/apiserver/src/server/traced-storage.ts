@@ -22,7 +22,8 @@ const prefixOf = (p: KeyPrefix): string => `/${p.resource}/${p.namespace ? `${p.
 export function tracedStorage(storage: Storage, tracing: SpanRunner, auditId: () => string | undefined): Storage {
   const attrs = (key: string, resource: string): Attributes => ({ 'audit-id': auditId() ?? '', key, resource });
   const wrapped: Partial<Storage> = {
-    get: (key, options) => tracing.withSpan(scope, 'Get etcd3', attrs(keyOf(key), key.resource), () => storage.get(key, options)),
+    get: (key, options) =>
+      tracing.withSpan(scope, 'Get etcd3', attrs(keyOf(key), key.resource), () => storage.get(key, options)),
     list: (prefix, options) =>
       tracing.withSpan(
         scope,
@@ -35,11 +36,8 @@ export function tracedStorage(storage: Storage, tracing: SpanRunner, auditId: ()
         () => storage.list(prefix, options),
       ),
     create: (key, obj) =>
-      tracing.withSpan(
-        scope,
-        'Create etcd3',
-        { ...attrs(keyOf(key), key.resource), type: obj.kind ?? '' },
-        () => storage.create(key, obj),
+      tracing.withSpan(scope, 'Create etcd3', { ...attrs(keyOf(key), key.resource), type: obj.kind ?? '' }, () =>
+        storage.create(key, obj),
       ),
     update: (key, obj, options) =>
       tracing.withSpan(

@@ -6,8 +6,7 @@ import { stringify } from 'yaml';
 import { ServerMetrics } from '@kevents/apiserver';
 import { OidcIssuer } from '@kevents/authn/testing';
 import { MemoryStorage } from '@kevents/storage';
-import { OtlpTraceReceiver } from '@kevents/tracing/testing';
-import type { ReceivedSpan } from '@kevents/tracing/testing';
+import type { OtlpTraceReceiver, ReceivedSpan } from '@kevents/tracing/testing';
 import { Registry } from 'prom-client';
 import { KonnectivityServer } from '@kevents/egress/testing';
 import { startAuthentication } from './authentication.js';
@@ -34,6 +33,8 @@ let mastersToken: string;
 let aliceToken: string;
 
 beforeAll(async () => {
+  // Imported as the server does (the SDK is loaded only when tracing is configured).
+  const { OtlpTraceReceiver } = await import('@kevents/tracing/testing');
   receiver = await OtlpTraceReceiver.start();
   issuer = await OidcIssuer.start({ alg: 'ES256' });
   const configFile = join(dir, 'authn.yaml');
@@ -174,7 +175,9 @@ describe('tracing of requests (OTLP gRPC to a real receiver)', () => {
       const named = (auditId: string, name: string) =>
         receiver.spans.find((s) => s.name === name && byAudit(auditId)(s));
       await receiver.waitFor(() => named(list.headers.get('audit-id')!, 'List(recursive=true) etcd3') !== undefined);
-      expect(named(get.headers.get('audit-id')!, 'GET /apis/events.k8s.io/v1/namespaces/{:namespace}/events/{:name}')).toBeDefined();
+      expect(
+        named(get.headers.get('audit-id')!, 'GET /apis/events.k8s.io/v1/namespaces/{:namespace}/events/{:name}'),
+      ).toBeDefined();
       expect(named(get.headers.get('audit-id')!, 'Get')).toBeDefined();
       expect(named(list.headers.get('audit-id')!, 'List')).toBeDefined();
       expect(named(version.headers.get('audit-id')!, 'GET')).toBeDefined();
@@ -249,7 +252,12 @@ describe('tracing of requests (OTLP gRPC to a real receiver)', () => {
       });
       expect([anon.status, alice.status, root.status]).toEqual([200, 200, 200]);
       await t.tracing.shutdown();
-      expect(receiver.spans.filter((s) => s.traceId === rootTrace).map((s) => s.name).sort()).toEqual([
+      expect(
+        receiver.spans
+          .filter((s) => s.traceId === rootTrace)
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual([
         'GET /apis/events.k8s.io/v1/namespaces/{:namespace}/events',
         'List',
         'List(recursive=true) etcd3',

@@ -19,7 +19,10 @@ export const otlpTraceDescriptor = {
                       nested: {
                         TraceService: {
                           methods: {
-                            Export: { requestType: 'ExportTraceServiceRequest', responseType: 'ExportTraceServiceResponse' },
+                            Export: {
+                              requestType: 'ExportTraceServiceRequest',
+                              responseType: 'ExportTraceServiceResponse',
+                            },
                           },
                         },
                         ExportTraceServiceRequest: {

@@ -90,9 +90,9 @@ function traceService(): ServiceClientConstructor['service'] {
       defaults: true,
       oneofs: true,
     });
-    const v1 = (((loadPackageDefinition(def)['opentelemetry'] as GrpcObject)['proto'] as GrpcObject)[
-      'collector'
-    ] as GrpcObject)['trace'] as GrpcObject;
+    const v1 = (
+      ((loadPackageDefinition(def)['opentelemetry'] as GrpcObject)['proto'] as GrpcObject)['collector'] as GrpcObject
+    )['trace'] as GrpcObject;
     service = ((v1['v1'] as GrpcObject)['TraceService'] as ServiceClientConstructor).service;
   }
   return service;
@@ -117,13 +117,16 @@ export class OtlpTraceReceiver {
     this.endpoint = endpoint;
   }
 
-  /** Listens on `127.0.0.1:0` (default) or on a Unix socket (`unix:///path`). */
+  /** Called with each span as it arrives (a console printer, say). */
+  onSpan?: (span: ReceivedSpan) => void;
+
+  /** Listens on `127.0.0.1:0` (default), another `host:port`, or a Unix socket (`unix:///path`). */
   static async start(o: { address?: string } = {}): Promise<OtlpTraceReceiver> {
     const server = new Server();
-    let receiver!: OtlpTraceReceiver;
+    const holder: { receiver?: OtlpTraceReceiver } = {};
     server.addService(traceService(), {
       Export: (call: ServerUnaryCall<RawRequest, unknown>, callback: sendUnaryData<unknown>) => {
-        receiver.receive(call.request);
+        holder.receiver?.receive(call.request);
         callback(null, {});
       },
     });
@@ -131,8 +134,8 @@ export class OtlpTraceReceiver {
     const port = await new Promise<number>((ok, fail) =>
       server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) => (err ? fail(err) : ok(p))),
     );
-    receiver = new OtlpTraceReceiver(server, address.startsWith('unix') ? address : `127.0.0.1:${port}`);
-    return receiver;
+    holder.receiver = new OtlpTraceReceiver(server, address.startsWith('unix') ? address : `127.0.0.1:${port}`);
+    return holder.receiver;
   }
 
   private receive(req: RawRequest): void {
@@ -155,6 +158,7 @@ export class OtlpTraceReceiver {
             scope: ss.scope?.name ?? '',
             resource,
           });
+          this.onSpan?.(this.spans[this.spans.length - 1]!);
         }
       }
     }
