@@ -15,6 +15,7 @@ const suites = [
   ['redis', 'redis.js'],
   ['authn', 'authn.js'],
   ['authz', 'authz.js'],
+  ['tracing', 'tracing.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

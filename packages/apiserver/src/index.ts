@@ -18,6 +18,8 @@ export {
   fieldSelectorRequirements,
   labelSelectorRequirements,
 } from './filters/authorization.js';
+export { requestSpanName } from './filters/tracing.js';
+export type { ServerTracing, RequestTrace, AuthenticatedRequest } from './filters/tracing.js';
 export { Store } from './registry/store.js';
 export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
 export { defineResource } from './registry/resource.js';

@@ -32,6 +32,8 @@ export interface ServerOptions {
   /** Share the shutdown state between the listeners of one process. */
   readonly lifecycle?: ServerLifecycle;
   readonly storeOptions?: ApiServerOptions['storeOptions'];
+  /** Spans of each request (`--tracing-config-file`). */
+  readonly tracing?: ApiServerOptions['tracing'];
 }
 
 /** A built kevents server. */
@@ -66,5 +68,6 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.watches ? { watches: options.watches } : {}),
     ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
 }

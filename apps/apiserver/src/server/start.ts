@@ -7,6 +7,7 @@ import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
 import { startEgress, webhookDialFor } from './egress.js';
 import { startAuthorization } from './authorization.js';
+import { startTracing } from './tracing.js';
 import { keventsVersion } from './version.js';
 import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Socket } from 'node:net';
@@ -37,7 +38,7 @@ export async function startApiserver(
   }
   if (securePort === 0 && insecurePort === 0)
     throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
-  const storage = await createStorage({
+  const untracedStorage = await createStorage({
     storage: flags['storage'] ?? 'memory',
     historyLimit: Number(flags['watch-history']),
     caFile: flags['storage-cafile'] ?? '',
@@ -57,6 +58,12 @@ export async function startApiserver(
     registry: metrics.registry,
     log,
   });
+  const tracing = await startTracing({
+    ...(configs.TracingConfiguration ? { file: configs.TracingConfiguration.file } : {}),
+    ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
+    ...(egress.selector ? { egress: egress.selector } : {}),
+  });
+  const storage = tracing.storage(untracedStorage);
   const authz = await startAuthorization({
     flags,
     ...(configs.AuthorizationConfiguration ? { file: configs.AuthorizationConfiguration.file } : {}),
@@ -67,7 +74,7 @@ export async function startApiserver(
   const authorizer = authz.authorizer;
   const authn = await startAuthentication({
     flags,
-    jwt: { httpClientFor: egress.httpClientFor },
+    jwt: { httpClientFor: tracing.httpClientFor(egress.httpClientFor) },
     ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
     authorizer: authorizer.name,
     metrics,
@@ -83,6 +90,7 @@ export async function startApiserver(
     watches,
     metrics,
     logger: log.child({ listener: 'http' }),
+    ...(tracing.server ? { tracing: tracing.server } : {}),
   };
   const servers: { server: KeventsServer; url: string }[] = [];
   // Every connection of every listener, so the end of the grace period can cut what is left.
@@ -111,14 +119,8 @@ export async function startApiserver(
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
-  for (const [kind, c] of Object.entries(configs))
-    if (
-      kind !== 'AuthenticationConfiguration' &&
-      kind !== 'AuthorizationConfiguration' &&
-      kind !== 'EgressSelectorConfiguration'
-    )
-      log.info({ kind, file: c.file }, `config: ${kind} from ${c.file} (validated; enforcement is not built yet)`);
   log.info({}, egress.summary);
+  log.info({}, tracing.summary);
   log.info({}, authn.summary);
   log.info({}, authz.summary);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
@@ -148,6 +150,7 @@ export async function startApiserver(
       watchGraceMs: parseDuration(flags['shutdown-watch-termination-grace-period'] ?? '0s') ?? 0,
       sendRetryAfter: flags['shutdown-send-retry-after'] === 'true',
     });
+    await tracing.shutdown().catch((err: unknown) => log.warn({ err: String(err) }, 'tracing: flushing spans failed'));
     log.info(outcome, 'stopped');
     process.exit(0);
   };

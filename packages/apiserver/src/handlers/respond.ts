@@ -49,7 +49,7 @@ export function sendJSONText(
   }
   return reply
     .code(code)
-    .header('Audit-Id', randomUUID())
+    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
     .header('Content-Type', contentType)
     .header('Cache-Control', cacheControl)
     .serializer(asIs)
@@ -63,7 +63,7 @@ export function sendJSONText(
 export function sendJSONStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
   return reply
     .code(code)
-    .header('Audit-Id', randomUUID())
+    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
     .header('Content-Type', 'application/json')
     .header('Cache-Control', 'no-cache, private')
     .send(body);

@@ -25,6 +25,8 @@ import type { DiscoveredResource } from '../discovery/discovery.js';
 import { installAuthentication } from '../filters/authentication.js';
 import { installAuthorization } from '../filters/authorization.js';
 import { installRequestInfo } from '../filters/request-info.js';
+import { installTracingAuthenticated, installTracingAuthorized, installTracingStart } from '../filters/tracing.js';
+import type { ServerTracing } from '../filters/tracing.js';
 import type { Authenticator, Authorizer } from '@kevents/api';
 import { isPretty, sendJSON, sendJSONText } from '../handlers/respond.js';
 import { installResources } from '../install/installer.js';
@@ -77,6 +79,8 @@ export interface ApiServerOptions {
   readonly lifecycle?: ServerLifecycle;
   /** Options of every generic store (tests pass a deterministic name generator). */
   readonly storeOptions?: StoreOptions;
+  /** Spans of each request (`@kevents/tracing`); none installs no tracing hook at all. */
+  readonly tracing?: ServerTracing;
 }
 
 /** A built server: the fastify instance plus what shutdown and composition need. */
@@ -192,12 +196,15 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     if (req.requestInfo.verb !== 'watch') lifecycle.track(reply.raw);
     done();
   });
+  if (options.tracing) installTracingStart(app, options.tracing);
   installAuthentication(app, {
     ...(options.authenticator ? { authenticator: options.authenticator } : {}),
     anonymous: options.anonymous !== false,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  if (options.tracing) installTracingAuthenticated(app);
   installAuthorization(app, options.authorizer, metrics);
+  if (options.tracing) installTracingAuthorized(app);
 
   app.removeAllContentTypeParsers();
   const keepText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: unknown) => void): void =>

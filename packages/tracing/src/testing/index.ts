@@ -1,0 +1,3 @@
+export { OtlpTraceReceiver } from './receiver.js';
+export type { ReceivedSpan, AttributeValue } from './receiver.js';
+export { otlpTraceDescriptor } from './otlp-proto.js';
