@@ -6,7 +6,7 @@ import type { AuthorizationMetrics } from './metrics.js';
 import { privilegedGroupsAuthorizer, union } from './union.js';
 import type { RetryBackoff } from './webhook/backoff.js';
 import { loadWebhookConnection } from './webhook/kubeconfig.js';
-import type { WebhookDialer } from './webhook/transport.js';
+import type { WebhookDialer, WebhookTransport } from './webhook/transport.js';
 import { WebhookAuthorizer } from './webhook/webhook-authorizer.js';
 import type { FailurePolicy } from './webhook/webhook-authorizer.js';
 
@@ -21,6 +21,8 @@ export interface BuildAuthorizerOptions {
   readonly dialFor?: (authorizerName: string) => WebhookDialer | undefined;
   /** Retry schedule of every webhook; default Kubernetes' (tests shorten it). */
   readonly retryBackoff?: RetryBackoff;
+  /** Wraps every webhook call (the tracer's seam: one client span per call, context in the headers). */
+  readonly wrapTransport?: (transport: WebhookTransport, server: string) => WebhookTransport;
 }
 
 const nanosToMs = (n: number | undefined): number => Math.round((n ?? 0) / 1e6);
@@ -91,6 +93,7 @@ export function buildAuthorizer(config: AuthorizationConfiguration, o: BuildAuth
           ...(o.metrics ? { metrics: o.metrics } : {}),
           ...(dial ? { dial } : {}),
           ...(o.retryBackoff ? { retryBackoff: o.retryBackoff } : {}),
+          ...(o.wrapTransport ? { wrapTransport: o.wrapTransport } : {}),
         });
         break;
       }

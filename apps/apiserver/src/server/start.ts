@@ -67,7 +67,7 @@ export async function startApiserver(
   const authz = await startAuthorization({
     flags,
     ...(configs.AuthorizationConfiguration ? { file: configs.AuthorizationConfiguration.file } : {}),
-    build: { dialFor: webhookDialFor(egress.selector) },
+    build: { dialFor: webhookDialFor(egress.selector), wrapTransport: tracing.webhookTransport },
     metrics,
     log,
   });

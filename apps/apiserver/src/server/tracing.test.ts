@@ -9,6 +9,8 @@ import { MemoryStorage } from '@kevents/storage';
 import type { OtlpTraceReceiver, ReceivedSpan } from '@kevents/tracing/testing';
 import { Registry } from 'prom-client';
 import { KonnectivityServer } from '@kevents/egress/testing';
+import { WebhookServer } from '@kevents/authz/testing';
+import { startAuthorization } from './authorization.js';
 import { startAuthentication } from './authentication.js';
 import { startEgress } from './egress.js';
 import type { AuthenticationSetup } from './authentication.js';
@@ -268,6 +270,82 @@ describe('tracing of requests (OTLP gRPC to a real receiver)', () => {
       expect(receiver.spans.filter(byAudit(alice.headers.get('audit-id')!))).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('tracing of webhook authorizer calls', () => {
+  it('each SubjectAccessReview is an HTTP POST client span in the request trace, its context sent to the webhook', async () => {
+    receiver.clear();
+    const webhook = await WebhookServer.start();
+    const tracing = await startTracing({
+      file: tracingFile({ endpoint: receiver.endpoint, samplingRatePerMillion: 1_000_000 }),
+    });
+    const kubeconfig = join(dir, 'webhook.kubeconfig');
+    writeFileSync(kubeconfig, webhook.kubeconfig());
+    const authzFile = join(dir, 'authz.yaml');
+    writeFileSync(
+      authzFile,
+      stringify({
+        apiVersion: 'apiserver.config.k8s.io/v1beta1',
+        kind: 'AuthorizationConfiguration',
+        authorizers: [
+          {
+            type: 'Webhook',
+            name: 'traced',
+            webhook: {
+              timeout: '3s',
+              subjectAccessReviewVersion: 'v1',
+              matchConditionSubjectAccessReviewVersion: 'v1',
+              failurePolicy: 'Deny',
+              authorizedTTL: '0s',
+              unauthorizedTTL: '0s',
+              cacheAuthorizedRequests: false,
+              cacheUnauthorizedRequests: false,
+              connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: kubeconfig },
+            },
+          },
+        ],
+      }),
+    );
+    const authz = await startAuthorization({
+      flags: {},
+      file: authzFile,
+      metrics: new ServerMetrics(),
+      log: silent,
+      build: { wrapTransport: tracing.webhookTransport },
+    });
+    const srv = await startTestServer({
+      storage: tracing.storage(new MemoryStorage()),
+      authorizer: authz.authorizer,
+      ...(authn.authenticator ? { authenticator: authn.authenticator } : {}),
+      ...(tracing.server ? { tracing: tracing.server } : {}),
+    });
+    try {
+      const r = await request(`${srv.url}/apis/events.k8s.io/v1/namespaces/ns1/events`, {
+        method: 'POST',
+        body: sampleEvent('hooked', 'ns1'),
+        headers: { authorization: `Bearer ${aliceToken}` },
+      });
+      expect(r.status).toBe(201);
+      await tracing.shutdown();
+      await receiver.waitFor((spans) => spans.some((s) => s.name === 'HTTP POST'));
+      const req = receiver.spans.find((s) => byAudit(r.headers.get('audit-id')!)(s) && s.name.startsWith('POST '))!;
+      expect(req).toBeDefined();
+      const posts = receiver.spans.filter((s) => s.name === 'HTTP POST');
+      expect(posts).toHaveLength(1);
+      const post = posts[0]!;
+      expect(post.traceId).toBe(req.traceId);
+      const authzSpan = receiver.spans.find((s) => s.name === 'authorization' && s.traceId === req.traceId);
+      expect([req.spanId, authzSpan?.spanId]).toContain(post.parentSpanId);
+      expect(post.kind).toBe(3); // CLIENT
+      expect(post.attributes).toMatchObject({ 'url.full': webhook.url, 'http.response.status_code': 200 });
+      expect(webhook.received).toHaveLength(1);
+      expect(webhook.received[0]!.headers['traceparent']).toBe(`00-${post.traceId}-${post.spanId}-01`);
+    } finally {
+      await srv.close();
+      authz.close();
+      await webhook.close();
     }
   });
 });

@@ -3,6 +3,7 @@ import type { JWTAuthenticator, TracingConfiguration } from '@kevents/api';
 import { parseConfig } from '@kevents/config';
 import type { ServerTracing } from '@kevents/apiserver';
 import type { IssuerHttpClient } from '@kevents/authn';
+import type { WebhookTransport } from '@kevents/authz';
 import type { EgressSelector } from '@kevents/egress';
 import type { Storage } from '@kevents/storage';
 import { tracedStorage } from './traced-storage.js';
@@ -18,10 +19,10 @@ export interface TracingSetup {
   /** The OIDC issuer clients with one span per fetch (the same clients without a file). */
   httpClientFor(inner: (a: JWTAuthenticator) => IssuerHttpClient): (a: JWTAuthenticator) => IssuerHttpClient;
   /**
-   * Writes the active trace context into a webhook's request headers: the hook for the webhook
-   * authorizer's client (a no-op without a file).
+   * The webhook authorizers' calls with one `HTTP POST` client span each and the trace context in
+   * their headers (the calls unchanged without a file).
    */
-  inject(headers: Record<string, string>): void;
+  webhookTransport(transport: WebhookTransport, server: string): WebhookTransport;
   /** Exports the spans still buffered and stops the exporter (awaited by the graceful shutdown). */
   shutdown(): Promise<void>;
 }
@@ -30,7 +31,7 @@ const none: TracingSetup = {
   summary: 'tracing: no --tracing-config-file; no spans are made',
   storage: (s) => s,
   httpClientFor: (inner) => inner,
-  inject: () => undefined,
+  webhookTransport: (transport) => transport,
   shutdown: async () => undefined,
 };
 
@@ -62,7 +63,14 @@ export async function startTracing(o: {
     summary: `${tracing.summary} (from ${o.file})`,
     storage: (s) => tracedStorage(s, tracing, currentAuditId),
     httpClientFor: (inner) => (a) => tracing.httpClient(inner(a)),
-    inject: (headers) => tracing.inject(headers),
+    webhookTransport: (transport, server) => {
+      type Init = { headers?: Readonly<Record<string, string>>; body?: string };
+      const traced = tracing.httpClient(
+        (_url: string, init?: Init) => transport(init?.body ?? '', init?.headers),
+        'POST',
+      );
+      return (body, headers) => traced(server, { body, ...(headers ? { headers } : {}) });
+    },
     shutdown: () => tracing.shutdown(),
   };
 }

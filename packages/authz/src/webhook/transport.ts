@@ -27,8 +27,11 @@ export interface WebhookResponse {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-/** POSTs a JSON body to the webhook; one attempt. @throws AuthorizationError on transport failures and timeouts. */
-export type WebhookTransport = (body: string) => Promise<WebhookResponse>;
+/**
+ * POSTs a JSON body to the webhook; one attempt. `headers` are sent as well (a tracer's
+ * `traceparent`). @throws AuthorizationError on transport failures and timeouts.
+ */
+export type WebhookTransport = (body: string, headers?: Readonly<Record<string, string>>) => Promise<WebhookResponse>;
 
 /** Options of {@link webhookTransport}. */
 export interface WebhookTransportOptions {
@@ -93,7 +96,7 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
   const maxBody = o.maxBodyBytes ?? 4 << 20;
   const send = https ? httpsRequest : httpRequest;
   const post = `Post ${JSON.stringify(conn.server)}`;
-  return (body) =>
+  return (body, extra) =>
     new Promise<WebhookResponse>((resolvePromise, reject) => {
       const t = bearer();
       let timedOut = false;
@@ -103,6 +106,7 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
           method: 'POST',
           agent,
           headers: {
+            ...extra,
             'content-type': 'application/json',
             accept: 'application/json, */*',
             'user-agent': 'kevents-apiserver',

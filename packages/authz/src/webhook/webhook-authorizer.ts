@@ -39,6 +39,8 @@ export interface WebhookAuthorizerOptions {
   readonly dial?: WebhookDialer;
   /** Retry schedule; default Kubernetes' (tests shorten it). */
   readonly retryBackoff?: RetryBackoff;
+  /** Wraps each call to the webhook (a tracer's client span and its headers); given the server URL. */
+  readonly wrapTransport?: (transport: WebhookTransport, server: string) => WebhookTransport;
   /** Entries kept in the cache; default 8192. */
   readonly cacheSize?: number;
 }
@@ -63,7 +65,8 @@ export class WebhookAuthorizer implements Authorizer {
   constructor(o: WebhookAuthorizerOptions) {
     this.name = o.name;
     this.#o = o;
-    this.#transport = webhookTransport(o.connection, { timeoutMs: o.timeoutMs, ...(o.dial ? { dial: o.dial } : {}) });
+    const transport = webhookTransport(o.connection, { timeoutMs: o.timeoutMs, ...(o.dial ? { dial: o.dial } : {}) });
+    this.#transport = o.wrapTransport ? o.wrapTransport(transport, o.connection.server) : transport;
     this.#cache = new ExpiringLRU(o.cacheSize ?? webhookCacheSize);
     this.#conditions = o.matchConditions?.length ? new MatchConditions(o.matchConditions) : undefined;
     this.#labels = { name: o.name };
