@@ -70,7 +70,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
           ...lease,
           // Its own connection pool: a busy events client cannot delay a renewal.
           leases: new ResourceClient<Lease>(
-            new RestClient(kc, { ownAgent: true, timeoutMs: Math.max(1000, lease.renewDeadlineMs / 2), userAgent: 'kevents-controller/leader-election' }),
+            new RestClient(kc, { timeoutMs: Math.max(1000, lease.renewDeadlineMs / 2), userAgent: 'kevents-controller/leader-election' }),
             leasesRef,
           ),
           onNewLeader: (id) => log('info', 'new leader observed', { leader: id }),

@@ -52,6 +52,12 @@ export class SeriesReconciler implements Reconciler {
     this.o = { batchSize: 200, deleteConcurrency: 16, ...options };
   }
 
+  /** Remembers a delete until the informer reports it (only if the cache still shows the object). */
+  private expectDelete(m: Event): void {
+    if (this.o.indexer.get(`${m.metadata.namespace}/${m.metadata.name}`)?.metadata.uid === m.metadata.uid)
+      this.deletedUids.add(m.metadata.uid!);
+  }
+
   /** The informer saw `e` deleted: the cache no longer shows it. */
   observedDelete(e: Event): void {
     if (e.metadata.uid) this.deletedUids.delete(e.metadata.uid);
@@ -100,19 +106,22 @@ export class SeriesReconciler implements Reconciler {
       throw err;
     }
     if (head.metadata.uid !== cachedHead.metadata.uid) return { requeue: true };
+    // uids deleted by this call: `rest` is a snapshot, and the informer may clear the
+    // expectation of a delete (observedDelete) while this loop still holds the old object.
+    const gone = new Set<string>();
     for (;;) {
       const record = readFoldRecord(head);
       const toDelete: Event[] = [];
       const folds: Fold[] = [];
       for (const m of rest) {
-        if (this.deletedUids.has(m.metadata.uid!)) continue;
+        if (gone.has(m.metadata.uid!) || this.deletedUids.has(m.metadata.uid!)) continue;
         const counted = record.get(m.metadata.uid!);
         if (counted === undefined) folds.push({ member: m, amount: occurrences(m) });
         else if (occurrences(m) > counted) folds.push({ member: m, amount: occurrences(m) - counted });
         else toDelete.push(m);
       }
       // Finish the previous fold before its record is replaced.
-      if (!(await this.deleteAll(toDelete))) return { requeue: true };
+      if (!(await this.deleteAll(toDelete, gone))) return { requeue: true };
       if (folds.length === 0) return {};
       const batch = folds.slice(0, this.o.batchSize);
       const next = this.folded(head, batch);
@@ -124,10 +133,10 @@ export class SeriesReconciler implements Reconciler {
         throw err;
       }
       reached('fold:after-write');
-      if (!(await this.deleteAll(batch.map((f) => f.member), () => reached('fold:after-first-delete'))))
+      if (!(await this.deleteAll(batch.map((f) => f.member), gone, () => reached('fold:after-first-delete'))))
         return { requeue: true };
       reached('fold:after-deletes');
-      rest = rest.filter((m) => !this.deletedUids.has(m.metadata.uid!));
+      rest = rest.filter((m) => !gone.has(m.metadata.uid!));
       if (folds.length <= batch.length) return {};
     }
   }
@@ -159,7 +168,7 @@ export class SeriesReconciler implements Reconciler {
    * deleted; a member changed meanwhile (409) makes the whole call report false (the caller
    * requeues; its growth is folded next time).
    */
-  private async deleteAll(members: readonly Event[], afterFirst?: () => void): Promise<boolean> {
+  private async deleteAll(members: readonly Event[], gone: Set<string>, afterFirst?: () => void): Promise<boolean> {
     let ok = true;
     let first = true;
     let i = 0;
@@ -168,10 +177,13 @@ export class SeriesReconciler implements Reconciler {
         const m = members[i++]!;
         try {
           await this.o.events.delete(m.metadata.namespace, m.metadata.name!, { uid: m.metadata.uid, resourceVersion: m.metadata.resourceVersion });
-          this.deletedUids.add(m.metadata.uid!);
+          this.expectDelete(m);
+          gone.add(m.metadata.uid!);
         } catch (err) {
-          if (isNotFound(err)) this.deletedUids.add(m.metadata.uid!);
-          else if (isConflict(err)) ok = false;
+          if (isNotFound(err)) {
+            this.expectDelete(m);
+            gone.add(m.metadata.uid!);
+          } else if (isConflict(err)) ok = false;
           else throw err;
         }
         if (first) {

@@ -17,6 +17,7 @@ describe('series controller against a running kevents apiserver', () => {
     api = await ApiserverChild.start('memory');
   });
   afterAll(async () => {
+    if (api?.exited) process.stderr.write(`apiserver exited early:\n${api.output}\n`);
     for (const c of controllers) await c.kill();
     await api?.stop();
   });

@@ -71,6 +71,8 @@ export async function waitForOneSeries(server: string, namespace: string, count:
     async () => {
       const l = await events.list({ namespace, limit: 2 });
       seen = `${l.items.length} items${l.metadata.continue ? '+' : ''}, first count ${l.items[0]?.series?.count}`;
+      // More occurrences than were written can never come right again: fail at once.
+      if ((l.items[0]?.series?.count ?? 0) > count) throw new Error(`over-counted: ${seen}`);
       if (l.items.length === 1 && !l.metadata.continue && l.items[0]!.series?.count === count) result = l.items[0];
       return result !== undefined;
     },

@@ -5,11 +5,6 @@ import { ApiError, ControllerRuntimeError } from '../errors.js';
 
 /** Options of {@link RestClient}. */
 export interface RestClientOptions {
-  /**
-   * Give this client its own connection pool (undici Agent) instead of the process-wide one, so
-   * that other traffic cannot starve it (leader election renewals use this).
-   */
-  readonly ownAgent?: boolean;
   /** Per-request timeout in milliseconds (default 30 s). */
   readonly timeoutMs?: number;
   /** User-Agent header. */
@@ -30,6 +25,12 @@ export interface RestRequest {
  * supplies the server, credentials (tokens, exec plugins, client certificates) and TLS settings,
  * exactly as client-node's typed APIs use them. Objects stay plain JSON (MicroTime strings keep
  * their microseconds). Non-2xx answers raise {@link ApiError} carrying the `metav1.Status`.
+ *
+ * Each client owns one connection pool (an undici Agent with the kubeconfig's TLS settings),
+ * made on first use: separate clients cannot starve each other (leader election renews on its
+ * own client), and requests reuse connections. (client-node 2.0.1 builds a new Agent for every
+ * request whose cluster has TLS options, skipTLSVerify included, and so keeps one idle socket
+ * per request until the server times it out.)
  */
 export class RestClient {
   readonly kubeConfig: k8s.KubeConfig;
@@ -61,7 +62,7 @@ export class RestClient {
       body = JSON.stringify(req.body);
       headers['content-type'] = req.contentType ?? 'application/json';
     }
-    const dispatcher = (this.options.ownAgent && (await this.dedicatedDispatcher())) || ctx.getDispatcher();
+    const dispatcher = (await this.dedicatedDispatcher()) ?? ctx.getDispatcher();
     let res;
     try {
       res = await fetch(url, {
@@ -96,7 +97,7 @@ export class RestClient {
     this.ownDispatcher = undefined;
   }
 
-  /** An undici Agent with the kubeconfig's TLS settings, made once and kept for this client only. */
+  /** An undici Agent with the kubeconfig's TLS settings, made once and kept for this client only (undefined for SOCKS proxies). */
   private async dedicatedDispatcher(): Promise<Dispatcher | undefined> {
     if (this.ownDispatcher) return this.ownDispatcher;
     const tls: Record<string, unknown> = {};

@@ -15,7 +15,7 @@ const jitterFactor = 1.2;
 
 /** Options of a {@link LeaderElector}. */
 export interface LeaderElectorOptions {
-  /** A client for `coordination.k8s.io/v1` leases; give it its own agent (RestClient `ownAgent`). */
+  /** A client for `coordination.k8s.io/v1` leases; give it a RestClient of its own (its own connection pool). */
   readonly leases: ResourceClient<Lease>;
   readonly namespace: string;
   readonly name: string;
