@@ -28,9 +28,13 @@ const controllerMain = fileURLToPath(new URL('../../apps/controller/dist/main.js
 
 function startController(url, args) {
   const c = new ChildRun(
-    spawn(process.execPath, [controllerMain, `--server=${url}`, '--leader-elect=false', '--health-probe-bind-address=0', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [controllerMain, `--server=${url}`, '--leader-elect=false', '--health-probe-bind-address=0', ...args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   return c;
 }
@@ -53,7 +57,11 @@ async function countEvents(events, namespace) {
 async function foldRate() {
   const api = await ApiserverChild.start('memory', ['--watch-history=1000000']);
   const c = startController(api.url, ['--controllers=series']);
-  await waitFor(() => c.output.includes('controllers started'), 30_000, () => c.output);
+  await waitFor(
+    () => c.output.includes('controllers started'),
+    30_000,
+    () => c.output,
+  );
   const { events } = testClients(api.url);
   console.log('| offered rate (events/s) | written/s | max backlog | fold lag after the last write | result |');
   console.log('|---|---|---|---|---|');
@@ -79,13 +87,19 @@ async function foldRate() {
         const due = t0 + (i * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        await events.create(testEvent(`e-${i}`, ns, { regarding: { kind: 'Pod', name: `pod-${i % series}`, namespace: ns } }));
+        await events.create(
+          testEvent(`e-${i}`, ns, { regarding: { kind: 'Pod', name: `pod-${i % series}`, namespace: ns } }),
+        );
       }
     };
     await Promise.all(Array.from({ length: 128 }, worker));
     const writeSecs = (performance.now() - t0) / 1000;
     const tEnd = performance.now();
-    await waitFor(async () => (await countEvents(events, ns)) === series, 300_000, () => 'not folded');
+    await waitFor(
+      async () => (await countEvents(events, ns)) === series,
+      300_000,
+      () => 'not folded',
+    );
     const lag = performance.now() - tEnd;
     sampling = false;
     await sampler;
@@ -112,7 +126,9 @@ async function expiry() {
     for (;;) {
       const i = next++;
       if (i >= expireN) return;
-      await events.create(testEvent(`x-${i}`, ns, { eventTime: old, regarding: { kind: 'Pod', name: `pod-${i}`, namespace: ns } }));
+      await events.create(
+        testEvent(`x-${i}`, ns, { eventTime: old, regarding: { kind: 'Pod', name: `pod-${i}`, namespace: ns } }),
+      );
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
@@ -121,9 +137,17 @@ async function expiry() {
   const c = startController(api.url, ['--controllers=retention', '--event-ttl=1h', '--workers=16']);
   let peak = 0;
   const rss = setInterval(() => (peak = Math.max(peak, rssMiB(c.proc.pid))), 200);
-  await waitFor(() => c.output.includes('caches synced'), 120_000, () => c.output);
+  await waitFor(
+    () => c.output.includes('caches synced'),
+    120_000,
+    () => c.output,
+  );
   const synced = performance.now() - t1;
-  await waitFor(async () => (await countEvents(events, ns)) === 0, 900_000, () => 'not expired');
+  await waitFor(
+    async () => (await countEvents(events, ns)) === 0,
+    900_000,
+    () => 'not expired',
+  );
   const secs = (performance.now() - t1) / 1000;
   clearInterval(rss);
   console.log(

@@ -9,7 +9,12 @@ const crashAfter = Number(nth ?? '1') || 1;
 let hits = 0;
 
 /** The named steps of the series fold, in order (see docs/operations.md, "Crash safety"). */
-export const foldSteps = ['fold:before-write', 'fold:after-write', 'fold:after-first-delete', 'fold:after-deletes'] as const;
+export const foldSteps = [
+  'fold:before-write',
+  'fold:after-write',
+  'fold:after-first-delete',
+  'fold:after-deletes',
+] as const;
 export type FoldStep = (typeof foldSteps)[number];
 
 /** Marks that the controller has reached `step`; dies there when told to. */

@@ -24,6 +24,7 @@ try {
   const a = manager.probeAddress();
   if (a) log('info', 'serving /healthz /readyz /metrics', { address: `${a.address}:${a.port}` });
 } catch (err) {
-  log('error', err instanceof RetentionConfigError ? err.message : `cannot start: ${String((err as Error).message ?? err)}`);
+  if (err instanceof RetentionConfigError) process.stderr.write(`${err.message}\n`);
+  else log('error', `cannot start: ${String((err as Error).message ?? err)}`);
   process.exit(1);
 }

@@ -38,8 +38,13 @@ export function buildController(flags: FlagValues, log: Log): Manager {
   const kc = kubeConfigFromFlags(flags);
   const rest = new RestClient(kc, { userAgent: 'kevents-controller' });
   const events = new ResourceClient<Event>(rest, eventsRef);
-  const enabled = new Set(flags['controllers']!.split(',').map((s) => s.trim()).filter(Boolean));
-  for (const c of enabled) if (c !== 'series' && c !== 'retention') throw new Error(`unknown controller "${c}" in --controllers`);
+  const enabled = new Set(
+    flags['controllers']!.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  for (const c of enabled)
+    if (c !== 'series' && c !== 'retention') throw new Error(`unknown controller "${c}" in --controllers`);
   const metrics = new RuntimeMetrics();
   const informer = new Informer<Event>(events, {
     namespace: flags['namespace'] || undefined,
@@ -70,7 +75,10 @@ export function buildController(flags: FlagValues, log: Log): Manager {
           ...lease,
           // Its own connection pool: a busy events client cannot delay a renewal.
           leases: new ResourceClient<Lease>(
-            new RestClient(kc, { timeoutMs: Math.max(1000, lease.renewDeadlineMs / 2), userAgent: 'kevents-controller/leader-election' }),
+            new RestClient(kc, {
+              timeoutMs: Math.max(1000, lease.renewDeadlineMs / 2),
+              userAgent: 'kevents-controller/leader-election',
+            }),
             leasesRef,
           ),
           onNewLeader: (id) => log('info', 'new leader observed', { leader: id }),
@@ -81,8 +89,18 @@ export function buildController(flags: FlagValues, log: Log): Manager {
   manager.addInformer(informer);
 
   if (enabled.has('series')) {
-    const reconciler = new SeriesReconciler({ events, indexer: informer.indexer, windowMs: ms(flags['series-window']!) });
-    const c = new Controller({ name: 'series', reconciler, maxConcurrentReconciles: workers, metrics, onError: onError('series') });
+    const reconciler = new SeriesReconciler({
+      events,
+      indexer: informer.indexer,
+      windowMs: ms(flags['series-window']!),
+    });
+    const c = new Controller({
+      name: 'series',
+      reconciler,
+      maxConcurrentReconciles: workers,
+      metrics,
+      onError: onError('series'),
+    });
     informer.addEventHandler({
       onAdd: (e) => c.enqueue(seriesKey(e)),
       onUpdate: (_o, e) => c.enqueue(seriesKey(e)),
@@ -94,7 +112,13 @@ export function buildController(flags: FlagValues, log: Log): Manager {
     const config = flags['retention-config'] ? loadRetentionConfig(flags['retention-config']) : undefined;
     const policy = new RetentionPolicy(ms(flags['event-ttl']!), config);
     const reconciler = new RetentionReconciler({ events, indexer: informer.indexer, policy });
-    const c = new Controller({ name: 'retention', reconciler, maxConcurrentReconciles: workers, metrics, onError: onError('retention') });
+    const c = new Controller({
+      name: 'retention',
+      reconciler,
+      maxConcurrentReconciles: workers,
+      metrics,
+      onError: onError('retention'),
+    });
     const schedule = (e: Event): void => c.enqueueAfter(objectKey(e), reconciler.delayFor(e));
     informer.addEventHandler({ onAdd: schedule, onUpdate: (_o, e) => schedule(e) });
     manager.addController(c);
@@ -104,7 +128,9 @@ export function buildController(flags: FlagValues, log: Log): Manager {
     server: rest.server,
     watches: informer.describe(),
     controllers: [...enabled],
-    leaderElection: leaderElect ? `on: lease ${lease.namespace}/${lease.name} as ${lease.identity}` : 'off: this instance leads',
+    leaderElection: leaderElect
+      ? `on: lease ${lease.namespace}/${lease.name} as ${lease.identity}`
+      : 'off: this instance leads',
   });
   return manager;
 }

@@ -1,10 +1,4 @@
-export {
-  ControllerRuntimeError,
-  ApiError,
-  isNotFound,
-  isConflict,
-  isExpired,
-} from './errors.js';
+export { ControllerRuntimeError, ApiError, isNotFound, isConflict, isExpired } from './errors.js';
 export type { ControllerRuntimeErrorCode } from './errors.js';
 export { RestClient } from './client/rest-client.js';
 export type { RestClientOptions, RestRequest } from './client/rest-client.js';
@@ -31,4 +25,4 @@ export { LeaderElector, leaderElectionDefaults } from './leaderelection/leader-e
 export type { LeaderElectorOptions } from './leaderelection/leader-elector.js';
 export { Manager } from './manager/manager.js';
 export type { ManagerOptions } from './manager/manager.js';
-export { RuntimeMetrics } from './metrics/metrics.js';
+export { RuntimeMetrics, defaultRuntimeMetrics } from './metrics/metrics.js';

@@ -40,4 +40,5 @@ export function kubeConfigFromFlags(flags: FlagValues): k8s.KubeConfig {
   return kc;
 }
 
-const b64 = (s: string | undefined): string | undefined => (s === undefined ? undefined : Buffer.from(s).toString('base64'));
+const b64 = (s: string | undefined): string | undefined =>
+  s === undefined ? undefined : Buffer.from(s).toString('base64');

@@ -57,14 +57,28 @@ export function validateRetentionConfig(doc: unknown): FieldError[] {
     return [{ field: '<root>', type: 'Invalid value', value: doc, detail: 'must be an object' }];
   const o = doc as Record<string, unknown>;
   for (const k of Object.keys(o))
-    if (!['apiVersion', 'kind', 'rules'].includes(k)) errs.push({ field: k, type: 'Forbidden', detail: 'unknown field' });
-  if (o['apiVersion'] !== retentionApiVersion)
-    errs.push({ field: 'apiVersion', type: 'Unsupported value', value: o['apiVersion'], detail: `supported values: "${retentionApiVersion}"` });
-  if (o['kind'] !== retentionKind)
-    errs.push({ field: 'kind', type: 'Unsupported value', value: o['kind'], detail: `supported values: "${retentionKind}"` });
+    if (!['apiVersion', 'kind', 'rules'].includes(k))
+      errs.push({ field: k, type: 'Forbidden', detail: 'unknown field' });
+  if (o['apiVersion'] === undefined) errs.push({ field: 'apiVersion', type: 'Required value' });
+  else if (o['apiVersion'] !== retentionApiVersion)
+    errs.push({
+      field: 'apiVersion',
+      type: 'Unsupported value',
+      value: o['apiVersion'],
+      detail: `supported values: "${retentionApiVersion}"`,
+    });
+  if (o['kind'] === undefined) errs.push({ field: 'kind', type: 'Required value' });
+  else if (o['kind'] !== retentionKind)
+    errs.push({
+      field: 'kind',
+      type: 'Unsupported value',
+      value: o['kind'],
+      detail: `supported values: "${retentionKind}"`,
+    });
   const rules = o['rules'];
   if (rules === undefined) return errs;
-  if (!Array.isArray(rules)) return [...errs, { field: 'rules', type: 'Invalid value', value: rules, detail: 'must be a list' }];
+  if (!Array.isArray(rules))
+    return [...errs, { field: 'rules', type: 'Invalid value', value: rules, detail: 'must be a list' }];
   const names = new Set<string>();
   rules.forEach((r: unknown, i) => {
     const p = `rules[${i}]`;
@@ -74,22 +88,44 @@ export function validateRetentionConfig(doc: unknown): FieldError[] {
     }
     const rule = r as Record<string, unknown>;
     for (const k of Object.keys(rule))
-      if (!['name', 'match', 'ttl'].includes(k)) errs.push({ field: `${p}.${k}`, type: 'Forbidden', detail: 'unknown field' });
+      if (!['name', 'match', 'ttl'].includes(k))
+        errs.push({ field: `${p}.${k}`, type: 'Forbidden', detail: 'unknown field' });
     if (rule['name'] !== undefined) {
       if (typeof rule['name'] !== 'string' || rule['name'] === '')
-        errs.push({ field: `${p}.name`, type: 'Invalid value', value: rule['name'], detail: 'must be a non-empty string' });
+        errs.push({
+          field: `${p}.name`,
+          type: 'Invalid value',
+          value: rule['name'],
+          detail: 'must be a non-empty string',
+        });
       else if (names.has(rule['name'])) errs.push({ field: `${p}.name`, type: 'Duplicate value', value: rule['name'] });
       else names.add(rule['name']);
     }
     if (rule['ttl'] === undefined) errs.push({ field: `${p}.ttl`, type: 'Required value' });
     else {
       const ns = typeof rule['ttl'] === 'string' ? parseDuration(rule['ttl']) : undefined;
-      if (ns === undefined) errs.push({ field: `${p}.ttl`, type: 'Invalid value', value: rule['ttl'], detail: 'must be a duration such as 1h or 90m' });
-      else if (ns <= 0) errs.push({ field: `${p}.ttl`, type: 'Invalid value', value: rule['ttl'], detail: 'must be greater than zero' });
+      if (ns === undefined)
+        errs.push({
+          field: `${p}.ttl`,
+          type: 'Invalid value',
+          value: rule['ttl'],
+          detail: 'must be a duration such as 1h or 90m',
+        });
+      else if (ns <= 0)
+        errs.push({
+          field: `${p}.ttl`,
+          type: 'Invalid value',
+          value: rule['ttl'],
+          detail: 'must be greater than zero',
+        });
     }
     const m = rule['match'];
     if (m === undefined) {
-      errs.push({ field: `${p}.match`, type: 'Required value', detail: 'an empty match {} applies the rule to every event' });
+      errs.push({
+        field: `${p}.match`,
+        type: 'Required value',
+        detail: 'an empty match {} applies the rule to every event',
+      });
       return;
     }
     if (typeof m !== 'object' || m === null || Array.isArray(m)) {
@@ -107,7 +143,8 @@ export function validateRetentionConfig(doc: unknown): FieldError[] {
         continue;
       }
       v.forEach((s: unknown, j) => {
-        if (typeof s !== 'string' || s === '') errs.push({ field: `${f}[${j}]`, type: 'Invalid value', value: s, detail: 'must be a non-empty string' });
+        if (typeof s !== 'string' || s === '')
+          errs.push({ field: `${f}[${j}]`, type: 'Invalid value', value: s, detail: 'must be a non-empty string' });
       });
     }
   });

@@ -1,5 +1,13 @@
 import type { Event } from '@kevents/api';
-import { isConflict, isNotFound, splitKey, type Indexer, type Reconciler, type ResourceClient, type Result } from '@kevents/controller-runtime';
+import {
+  isConflict,
+  isNotFound,
+  splitKey,
+  type Indexer,
+  type Reconciler,
+  type ResourceClient,
+  type Result,
+} from '@kevents/controller-runtime';
 import { lastObservation } from '../event-time.js';
 import type { RetentionPolicy } from './retention-config.js';
 

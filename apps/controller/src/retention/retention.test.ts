@@ -83,9 +83,15 @@ describe('retention controller against a running kevents apiserver', () => {
   });
 
   it('refuses an invalid rules file and says why', async () => {
-    const c = await startController(api.url, ['--leader-elect=false', `--retention-config=${file('kind: Nope\n')}`], {}, false);
+    const c = await startController(
+      api.url,
+      ['--leader-elect=false', `--retention-config=${file('kind: Nope\n')}`],
+      {},
+      false,
+    );
     expect(await c.waitExit()).toBe(1);
-    expect(c.output).toContain('kind: Unsupported value: "Nope"');
+    expect(c.output).toContain('apiVersion: Required value\n');
+    expect(c.output).toContain('kind: Unsupported value: "Nope": supported values: "EventRetentionConfiguration"\n');
   });
 
   it('expires events on time under the default and per-rule TTLs, and a refreshed event lives on', async () => {
@@ -104,7 +110,11 @@ describe('retention controller against a running kevents apiserver', () => {
     const gone = new Map<string, number>();
     const watchGone = async (ns: string, name: string): Promise<void> => {
       await waitFor(
-        () => events.get(ns, name).then(() => false, () => true),
+        () =>
+          events.get(ns, name).then(
+            () => false,
+            () => true,
+          ),
         30_000,
         () => `${ns}/${name} not deleted`,
       );

@@ -133,7 +133,13 @@ export class SeriesReconciler implements Reconciler {
         throw err;
       }
       reached('fold:after-write');
-      if (!(await this.deleteAll(batch.map((f) => f.member), gone, () => reached('fold:after-first-delete'))))
+      if (
+        !(await this.deleteAll(
+          batch.map((f) => f.member),
+          gone,
+          () => reached('fold:after-first-delete'),
+        ))
+      )
         return { requeue: true };
       reached('fold:after-deletes');
       rest = rest.filter((m) => !gone.has(m.metadata.uid!));
@@ -176,7 +182,10 @@ export class SeriesReconciler implements Reconciler {
       while (i < members.length) {
         const m = members[i++]!;
         try {
-          await this.o.events.delete(m.metadata.namespace, m.metadata.name!, { uid: m.metadata.uid, resourceVersion: m.metadata.resourceVersion });
+          await this.o.events.delete(m.metadata.namespace, m.metadata.name!, {
+            uid: m.metadata.uid,
+            resourceVersion: m.metadata.resourceVersion,
+          });
           this.expectDelete(m);
           gone.add(m.metadata.uid!);
         } catch (err) {

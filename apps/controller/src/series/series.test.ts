@@ -31,7 +31,9 @@ describe('series controller against a running kevents apiserver', () => {
     const total = performance.now() - t0;
     expect(e.series!.count).toBe(10_000);
     expect(e.metadata.name).toBe('e-0'); // the first observed event carries the series
-    process.stdout.write(`series: 10,000 events written in ${written.toFixed(0)} ms, folded into one after ${total.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `series: 10,000 events written in ${written.toFixed(0)} ms, folded into one after ${total.toFixed(0)} ms\n`,
+    );
     expect(await c.stop()).toBe(0);
   }, 180_000);
 
@@ -72,7 +74,9 @@ describe('series controller against a running kevents apiserver', () => {
         expect(crashing.output).toContain(`fault injection: SIGKILL at ${step}`);
         // The state the crash left: some events are recorded as folded but not yet deleted.
         const left = await listAll(api.url, ns);
-        const recorded = new Set(left.flatMap((e) => Object.keys(JSON.parse(e.metadata.annotations?.[foldedAnnotation] ?? '{}'))));
+        const recorded = new Set(
+          left.flatMap((e) => Object.keys(JSON.parse(e.metadata.annotations?.[foldedAnnotation] ?? '{}'))),
+        );
         const counted = left.reduce((n, e) => n + (recorded.has(e.metadata.uid!) ? 0 : occurrences(e)), 0);
         expect(counted).toBe(450);
         const again = await start(['--workers=1']);

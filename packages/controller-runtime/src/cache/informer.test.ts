@@ -17,10 +17,13 @@ import { Informer } from './informer.js';
 
 /** An informer over one namespace whose handlers keep a name -> resourceVersion mirror and a log. */
 function mirrored(server: string, namespace: string, pageSize?: number) {
-  const informer = new Informer<Event>(new ResourceClient<Event>(new RestClient(testKubeConfig(server)), eventsResource), {
-    namespace,
-    pageSize,
-  });
+  const informer = new Informer<Event>(
+    new ResourceClient<Event>(new RestClient(testKubeConfig(server)), eventsResource),
+    {
+      namespace,
+      pageSize,
+    },
+  );
   const mirror = new Map<string, string>();
   const log: string[] = [];
   informer.addEventHandler({
@@ -79,7 +82,11 @@ describe('Informer against a running kevents apiserver', () => {
     await events.update({ ...e, series: { count: 2, lastObservedTime: e.eventTime! } });
     await events.delete(ns, 'pre-3');
     await converged(api.url, ns, mirror);
-    await waitFor(() => log.includes('delete pre-3'), 5000, () => log.join('\n'));
+    await waitFor(
+      () => log.includes('delete pre-3'),
+      5000,
+      () => log.join('\n'),
+    );
     expect(log.filter((l) => l === 'add live')).toHaveLength(1);
     expect(log).toContain('update live');
     expect(informer.stats.lists).toBe(1);
@@ -102,7 +109,11 @@ describe('Informer against a running kevents apiserver', () => {
     for (let i = 0; i < 30; i++) await events.create(testEvent(`new-${i}`, ns));
     for (let i = 0; i < 10; i++) await events.delete(ns, `new-${i}`);
     proxy.restore();
-    await waitFor(() => informer.stats.lists === 2, 20_000, () => `no relist: ${JSON.stringify(informer.stats)}`);
+    await waitFor(
+      () => informer.stats.lists === 2,
+      20_000,
+      () => `no relist: ${JSON.stringify(informer.stats)}`,
+    );
     await converged(api.url, ns, mirror);
     for (let i = 0; i < 5; i++) expect(log.filter((l) => l === `delete keep-${i}`)).toHaveLength(1);
     expect(log.filter((l) => l === 'update keep-9')).toHaveLength(1);
@@ -123,7 +134,11 @@ describe('Informer against a running kevents apiserver', () => {
     informer.start();
     await informer.waitForSync();
     const again = await own.restart();
-    await waitFor(() => informer.stats.lists === 2, 30_000, () => `no relist: ${JSON.stringify(informer.stats)}`);
+    await waitFor(
+      () => informer.stats.lists === 2,
+      30_000,
+      () => `no relist: ${JSON.stringify(informer.stats)}`,
+    );
     for (let i = 0; i < 3; i++) await testClients(again.url).events.create(testEvent(`after-${i}`, ns));
     await converged(again.url, ns, mirror);
     for (let i = 0; i < 8; i++) expect(log.filter((l) => l === `delete before-${i}`)).toHaveLength(1);
@@ -132,26 +147,29 @@ describe('Informer against a running kevents apiserver', () => {
     await again.stop();
   });
 
-  (haveRedisServer() ? it : it.skip)('resumes its watch, without a relist, when an apiserver on Redis restarts', async () => {
-    const ns = 'resumed';
-    const redis = await RedisChild.start();
-    const own = await ApiserverChild.start(redis.url);
-    const { events } = testClients(own.url);
-    for (let i = 0; i < 8; i++) await events.create(testEvent(`before-${i}`, ns));
-    const { informer, mirror, log } = mirrored(own.url, ns);
-    informer.start();
-    await informer.waitForSync();
-    const again = await own.restart();
-    const c = testClients(again.url).events;
-    await c.delete(ns, 'before-0');
-    for (let i = 0; i < 3; i++) await c.create(testEvent(`after-${i}`, ns));
-    await converged(again.url, ns, mirror);
-    expect(informer.stats.lists).toBe(1);
-    expect(informer.stats.resumes).toBeGreaterThanOrEqual(1);
-    expect(log.filter((l) => l === 'delete before-0')).toHaveLength(1);
-    for (let i = 0; i < 3; i++) expect(log.filter((l) => l === `add after-${i}`)).toHaveLength(1);
-    await informer.stop();
-    await again.stop();
-    await redis.stop();
-  });
+  (haveRedisServer() ? it : it.skip)(
+    'resumes its watch, without a relist, when an apiserver on Redis restarts',
+    async () => {
+      const ns = 'resumed';
+      const redis = await RedisChild.start();
+      const own = await ApiserverChild.start(redis.url);
+      const { events } = testClients(own.url);
+      for (let i = 0; i < 8; i++) await events.create(testEvent(`before-${i}`, ns));
+      const { informer, mirror, log } = mirrored(own.url, ns);
+      informer.start();
+      await informer.waitForSync();
+      const again = await own.restart();
+      const c = testClients(again.url).events;
+      await c.delete(ns, 'before-0');
+      for (let i = 0; i < 3; i++) await c.create(testEvent(`after-${i}`, ns));
+      await converged(again.url, ns, mirror);
+      expect(informer.stats.lists).toBe(1);
+      expect(informer.stats.resumes).toBeGreaterThanOrEqual(1);
+      expect(log.filter((l) => l === 'delete before-0')).toHaveLength(1);
+      for (let i = 0; i < 3; i++) expect(log.filter((l) => l === `add after-${i}`)).toHaveLength(1);
+      await informer.stop();
+      await again.stop();
+      await redis.stop();
+    },
+  );
 });

@@ -156,7 +156,11 @@ export class Informer<T extends KubeObject> {
     let cont: string | undefined;
     let rv = '';
     for (;;) {
-      const page = await this.client.list({ ...this.listOptions(), limit: this.options.pageSize ?? 500, continue: cont });
+      const page = await this.client.list({
+        ...this.listOptions(),
+        limit: this.options.pageSize ?? 500,
+        continue: cont,
+      });
       for (const o of page.items) items.push(this.options.transform ? this.options.transform(o) : o);
       rv = page.metadata.resourceVersion ?? rv;
       cont = page.metadata.continue;
@@ -235,7 +239,12 @@ export class Informer<T extends KubeObject> {
             this.handle = h;
             if (this.stopped) h.stop();
           },
-          (err: unknown) => reject(err instanceof ControllerRuntimeError ? err : new ControllerRuntimeError('Transport', String(err), { cause: err })),
+          (err: unknown) =>
+            reject(
+              err instanceof ControllerRuntimeError
+                ? err
+                : new ControllerRuntimeError('Transport', String(err), { cause: err }),
+            ),
         );
     });
   }

@@ -60,7 +60,9 @@ export class ResourceClient<T extends KubeObject> {
   /** The collection path, namespaced or cluster-wide. */
   collectionPath(namespace?: string): string {
     const base = this.ref.group === '' ? `/api/${this.ref.version}` : `/apis/${this.ref.group}/${this.ref.version}`;
-    return this.ref.namespaced && namespace ? `${base}/namespaces/${namespace}/${this.ref.resource}` : `${base}/${this.ref.resource}`;
+    return this.ref.namespaced && namespace
+      ? `${base}/namespaces/${namespace}/${this.ref.resource}`
+      : `${base}/${this.ref.resource}`;
   }
 
   private objectPath(namespace: string | undefined, name: string): string {

@@ -52,7 +52,8 @@ export class RestClient {
   /** Sends one request; resolves with the parsed JSON answer. */
   async request<T>(req: RestRequest): Promise<T> {
     const url = new URL(this.server + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const ctx = new k8s.RequestContext(url.toString(), req.method as k8s.HttpMethod);
     await this.kubeConfig.applySecurityAuthentication(ctx);
     const headers: Record<string, string> = { ...ctx.getHeaders(), accept: 'application/json' };

@@ -1,4 +1,4 @@
-import type { RuntimeMetrics } from '../metrics/metrics.js';
+import { defaultRuntimeMetrics, type RuntimeMetrics } from '../metrics/metrics.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { isTerminalError, type Reconciler } from '../reconcile/reconciler.js';
@@ -29,7 +29,11 @@ export class Controller {
   constructor(options: ControllerOptions) {
     this.options = options;
     this.name = options.name;
-    this.queue = new WorkQueue<string>({ name: options.name, rateLimiter: options.rateLimiter, metrics: options.metrics });
+    this.queue = new WorkQueue<string>({
+      name: options.name,
+      rateLimiter: options.rateLimiter,
+      metrics: options.metrics ?? defaultRuntimeMetrics(),
+    });
   }
 
   enqueue(key: string): void {
@@ -55,7 +59,7 @@ export class Controller {
   }
 
   private async worker(): Promise<void> {
-    const m = this.options.metrics;
+    const m = this.options.metrics ?? defaultRuntimeMetrics();
     const label = { controller: this.name };
     for (;;) {
       const { item, shutdown } = await this.queue.get();
@@ -66,22 +70,22 @@ export class Controller {
         if (res.requeueAfterMs !== undefined && res.requeueAfterMs > 0) {
           this.queue.forget(item);
           this.queue.addAfter(item, res.requeueAfterMs);
-          m?.reconcileTotal.inc({ ...label, result: 'requeue_after' });
+          m.reconcileTotal.inc({ ...label, result: 'requeue_after' });
         } else if (res.requeue) {
           this.queue.addRateLimited(item);
-          m?.reconcileTotal.inc({ ...label, result: 'requeue' });
+          m.reconcileTotal.inc({ ...label, result: 'requeue' });
         } else {
           this.queue.forget(item);
-          m?.reconcileTotal.inc({ ...label, result: 'success' });
+          m.reconcileTotal.inc({ ...label, result: 'success' });
         }
       } catch (err) {
         this.options.onError?.(item, err);
-        m?.reconcileErrors.inc(label);
-        m?.reconcileTotal.inc({ ...label, result: 'error' });
+        m.reconcileErrors.inc(label);
+        m.reconcileTotal.inc({ ...label, result: 'error' });
         if (isTerminalError(err)) this.queue.forget(item);
         else this.queue.addRateLimited(item);
       } finally {
-        m?.reconcileTime.observe(label, (performance.now() - start) / 1000);
+        m.reconcileTime.observe(label, (performance.now() - start) / 1000);
         this.queue.done(item);
       }
     }

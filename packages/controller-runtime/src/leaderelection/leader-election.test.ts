@@ -21,7 +21,11 @@ function candidate(server: string, ns: string, identity: string): ChildRun {
 }
 
 const line = (c: ChildRun, text: string): Promise<void> =>
-  waitFor(() => c.output.includes(text), 30_000, () => `no "${text}" in:\n${c.output}`);
+  waitFor(
+    () => c.output.includes(text),
+    30_000,
+    () => `no "${text}" in:\n${c.output}`,
+  );
 
 describe('leader election on a coordination.k8s.io/v1 Lease', () => {
   let api: ApiserverChild;
@@ -51,12 +55,20 @@ describe('leader election on a coordination.k8s.io/v1 Lease', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
-    await waitFor(() => (a.output.match(/^reconciled /gm) ?? []).length >= 20, 30_000, () => a.output);
+    await waitFor(
+      () => (a.output.match(/^reconciled /gm) ?? []).length >= 20,
+      30_000,
+      () => a.output,
+    );
     const killedAt = Date.now();
     await a.kill();
     await line(b, 'became leader');
     const takeover = Date.now() - killedAt;
-    await waitFor(() => (b.output.match(/^reconciled /gm) ?? []).length >= 20, 30_000, () => b.output);
+    await waitFor(
+      () => (b.output.match(/^reconciled /gm) ?? []).length >= 20,
+      30_000,
+      () => b.output,
+    );
     writing = false;
     await writer;
     // Every event ends stamped by exactly one candidate.
@@ -70,7 +82,10 @@ describe('leader election on a coordination.k8s.io/v1 Lease', () => {
       () => 'unstamped events remain',
     );
     const stamps = all.items
-      .map((e) => ({ by: e.metadata.annotations!['test/handled-by']!, at: timeToMillis(e.metadata.annotations!['test/handled-at']) }))
+      .map((e) => ({
+        by: e.metadata.annotations!['test/handled-by']!,
+        at: timeToMillis(e.metadata.annotations!['test/handled-at']),
+      }))
       .sort((x, y) => x.at - y.at);
     const firstB = stamps.findIndex((s) => s.by === 'cand-b');
     // From the writes: all of A's stamps come before any of B's (no interleaving, no overlap).
@@ -89,7 +104,9 @@ describe('leader election on a coordination.k8s.io/v1 Lease', () => {
     // client-go: a candidate takes over once it has seen no renewal for leaseDuration (plus at
     // most one jittered retry period after that, plus the one it took to observe the last renewal).
     expect(takeover).toBeLessThan(lease + 2 * retry * 2.2 + 1_000);
-    process.stdout.write(`leader election: takeover ${takeover} ms after SIGKILL (lease ${lease} ms, retry ${retry} ms)\n`);
+    process.stdout.write(
+      `leader election: takeover ${takeover} ms after SIGKILL (lease ${lease} ms, retry ${retry} ms)\n`,
+    );
     const held = await leases.get(ns, 'stamp-leader');
     expect(held.spec.holderIdentity).toBe('cand-b');
     expect(held.spec.leaseTransitions).toBe(1);

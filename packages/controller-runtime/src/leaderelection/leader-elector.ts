@@ -41,7 +41,8 @@ export interface LeaderElectorOptions {
  * PUT with the observed resourceVersion, so two candidates cannot both win.
  */
 export class LeaderElector {
-  private readonly o: Required<Omit<LeaderElectorOptions, 'metrics' | 'onError' | 'onNewLeader'>> & LeaderElectorOptions;
+  private readonly o: Required<Omit<LeaderElectorOptions, 'metrics' | 'onError' | 'onNewLeader'>> &
+    LeaderElectorOptions;
   private observed: Lease | undefined;
   private observedSpec = '';
   private observedAt = 0;
@@ -58,7 +59,8 @@ export class LeaderElector {
       releaseOnCancel: true,
       ...options,
     };
-    if (this.o.leaseDurationMs <= this.o.renewDeadlineMs) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (this.o.leaseDurationMs <= this.o.renewDeadlineMs)
+      throw new Error('leaseDuration must be greater than renewDeadline');
     if (this.o.renewDeadlineMs <= jitterFactor * this.o.retryPeriodMs)
       throw new Error('renewDeadline must be greater than retryPeriod*JitterFactor');
   }

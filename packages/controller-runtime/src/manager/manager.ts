@@ -4,12 +4,13 @@ import type { KubeObject } from '@kevents/api';
 import type { Controller } from '../controller/controller.js';
 import type { Informer } from '../cache/informer.js';
 import { LeaderElector, type LeaderElectorOptions } from '../leaderelection/leader-elector.js';
-import { RuntimeMetrics } from '../metrics/metrics.js';
+import { defaultRuntimeMetrics, type RuntimeMetrics } from '../metrics/metrics.js';
 
 /** Options of a {@link Manager}. */
 export interface ManagerOptions {
   /** `host:port` of the /healthz, /readyz and /metrics server; port 0 picks a free one; '' turns it off. */
   readonly probeAddress?: string;
+  /** Default: {@link defaultRuntimeMetrics}, which controllers and queues also use by default. */
   readonly metrics?: RuntimeMetrics;
   /** Leader election; without it the controllers start as soon as the caches have synced. */
   readonly leaderElection?: Omit<LeaderElectorOptions, 'metrics'>;
@@ -41,7 +42,7 @@ export class Manager {
 
   constructor(options: ManagerOptions = {}) {
     this.options = options;
-    this.metrics = options.metrics ?? new RuntimeMetrics();
+    this.metrics = options.metrics ?? defaultRuntimeMetrics();
     if (options.leaderElection) this.elector = new LeaderElector({ ...options.leaderElection, metrics: this.metrics });
   }
 
@@ -86,7 +87,10 @@ export class Manager {
       return;
     }
     const e = this.elector;
-    this.log('waiting for leadership', { lease: `${this.options.leaderElection!.namespace}/${this.options.leaderElection!.name}`, identity: e.identity });
+    this.log('waiting for leadership', {
+      lease: `${this.options.leaderElection!.namespace}/${this.options.leaderElection!.name}`,
+      identity: e.identity,
+    });
     this.leaderLoop = (async () => {
       if (!(await e.acquire())) return;
       this.log('became leader', { identity: e.identity });

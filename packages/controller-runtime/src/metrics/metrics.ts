@@ -23,9 +23,24 @@ export class RuntimeMetrics {
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
     const r = [registry];
-    this.workqueueDepth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: r });
-    this.workqueueAdds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: r });
-    this.workqueueRetries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers: r });
+    this.workqueueDepth = new Gauge({
+      name: 'workqueue_depth',
+      help: 'Current depth of workqueue',
+      labelNames: ['name'],
+      registers: r,
+    });
+    this.workqueueAdds = new Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total number of adds handled by workqueue',
+      labelNames: ['name'],
+      registers: r,
+    });
+    this.workqueueRetries = new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total number of retries handled by workqueue',
+      labelNames: ['name'],
+      registers: r,
+    });
     this.workqueueQueueDuration = new Histogram({
       name: 'workqueue_queue_duration_seconds',
       help: 'How long in seconds an item stays in workqueue before being requested',
@@ -65,4 +80,15 @@ export class RuntimeMetrics {
       registers: r,
     });
   }
+}
+
+let shared: RuntimeMetrics | undefined;
+
+/**
+ * The process-wide metrics (one prom-client Registry), used by queues, controllers, leader
+ * electors and managers that are not given their own: as controller-runtime registers its
+ * metrics in one global registry that the manager serves.
+ */
+export function defaultRuntimeMetrics(): RuntimeMetrics {
+  return (shared ??= new RuntimeMetrics());
 }

@@ -56,7 +56,9 @@ export class BucketRateLimiter<K> implements RateLimiter<K> {
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.qps;
   }
-  forget(_item: K): void {}
+  forget(_item: K): void {
+    // The bucket has no per-item state.
+  }
   numRequeues(_item: K): number {
     return 0;
   }

@@ -37,8 +37,9 @@ describe('rate limiters (client-go defaults)', () => {
 });
 
 describe('WorkQueue', () => {
-  it('deduplicates: an item added many times is handed out once', async () => {
-    const q = new WorkQueue<string>({ name: 'dedup' });
+  it('deduplicates: an item added many times is handed out once (and counted once)', async () => {
+    const metrics = new RuntimeMetrics(new Registry());
+    const q = new WorkQueue<string>({ name: 'dedup', metrics });
     for (let i = 0; i < 5; i++) q.add('a');
     q.add('b');
     expect(q.len()).toBe(2);
@@ -47,6 +48,7 @@ describe('WorkQueue', () => {
     const second = await q.get();
     expect(second.item).toBe('b');
     expect(q.len()).toBe(0);
+    expect(await metrics.registry.metrics()).toMatch(/workqueue_adds_total\{name="dedup"\} 2/);
   });
 
   it('never hands an item to two workers: an add during processing requeues it on done', async () => {

@@ -1,4 +1,4 @@
-import type { RuntimeMetrics } from '../metrics/metrics.js';
+import { defaultRuntimeMetrics, type RuntimeMetrics } from '../metrics/metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
 /** Options of a {@link WorkQueue}. */
@@ -7,6 +7,7 @@ export interface WorkQueueOptions<K> {
   readonly name: string;
   /** Default: {@link defaultControllerRateLimiter}. */
   readonly rateLimiter?: RateLimiter<K>;
+  /** Default: {@link defaultRuntimeMetrics}. */
   readonly metrics?: RuntimeMetrics;
 }
 
@@ -23,7 +24,7 @@ export interface WorkQueueOptions<K> {
 export class WorkQueue<K = string> {
   readonly name: string;
   private readonly rateLimiter: RateLimiter<K>;
-  private readonly metrics: RuntimeMetrics | undefined;
+  private readonly metrics: RuntimeMetrics;
   private queue: K[] = [];
   private head = 0;
   private readonly dirty = new Set<K>();
@@ -41,7 +42,7 @@ export class WorkQueue<K = string> {
   constructor(options: WorkQueueOptions<K>) {
     this.name = options.name;
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>();
-    this.metrics = options.metrics;
+    this.metrics = options.metrics ?? defaultRuntimeMetrics();
   }
 
   /** Items waiting to be handed out (not counting delayed or processing ones). */
@@ -60,8 +61,8 @@ export class WorkQueue<K = string> {
 
   add(item: K): void {
     if (this.shuttingDown) return;
-    this.metrics?.workqueueAdds.inc({ name: this.name });
     if (this.dirty.has(item)) return;
+    this.metrics.workqueueAdds.inc({ name: this.name }); // client-go counts adds that are not duplicates
     this.dirty.add(item);
     if (this.processing.has(item)) return;
     this.push(item);
@@ -81,7 +82,7 @@ export class WorkQueue<K = string> {
 
   /** Adds `item` when the rate limiter allows (a retry). */
   addRateLimited(item: K): void {
-    this.metrics?.workqueueRetries.inc({ name: this.name });
+    this.metrics.workqueueRetries.inc({ name: this.name });
     this.addAfter(item, this.rateLimiter.when(item));
   }
 
@@ -105,7 +106,7 @@ export class WorkQueue<K = string> {
   done(item: K): void {
     const started = this.startedAt.get(item);
     if (started !== undefined) {
-      this.metrics?.workqueueWorkDuration.observe({ name: this.name }, (performance.now() - started) / 1000);
+      this.metrics.workqueueWorkDuration.observe({ name: this.name }, (performance.now() - started) / 1000);
       this.startedAt.delete(item);
     }
     this.processing.delete(item);
@@ -138,7 +139,7 @@ export class WorkQueue<K = string> {
       g({ item: this.pop(), shutdown: false });
     } else {
       this.queue.push(item);
-      this.metrics?.workqueueDepth.set({ name: this.name }, this.len());
+      this.metrics.workqueueDepth.set({ name: this.name }, this.len());
     }
   }
 
@@ -152,11 +153,12 @@ export class WorkQueue<K = string> {
     this.processing.add(item);
     const now = performance.now();
     const added = this.addedAt.get(item);
-    if (added !== undefined) this.metrics?.workqueueQueueDuration.observe({ name: this.name }, (now - added) / 1000);
+    if (added !== undefined) this.metrics.workqueueQueueDuration.observe({ name: this.name }, (now - added) / 1000);
     this.addedAt.delete(item);
     this.startedAt.set(item, now);
-    this.metrics?.workqueueDepth.set({ name: this.name }, this.len());
-    if (this.shuttingDown && this.len() === 0) for (const g of this.getters.splice(0)) g({ item: undefined, shutdown: true });
+    this.metrics.workqueueDepth.set({ name: this.name }, this.len());
+    if (this.shuttingDown && this.len() === 0)
+      for (const g of this.getters.splice(0)) g({ item: undefined, shutdown: true });
     return item;
   }
 

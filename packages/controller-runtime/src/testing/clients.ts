@@ -18,12 +18,25 @@ export function testKubeConfig(server: string): k8s.KubeConfig {
 /** events.k8s.io/v1 events. */
 export const eventsResource = { group: 'events.k8s.io', version: 'v1', resource: 'events', namespaced: true } as const;
 /** coordination.k8s.io/v1 leases. */
-export const leasesResource = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true } as const;
+export const leasesResource = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  resource: 'leases',
+  namespaced: true,
+} as const;
 
 /** Resource clients for events and leases on one server. */
-export function testClients(server: string): { rest: RestClient; events: ResourceClient<Event>; leases: ResourceClient<Lease> } {
+export function testClients(server: string): {
+  rest: RestClient;
+  events: ResourceClient<Event>;
+  leases: ResourceClient<Lease>;
+} {
   const rest = new RestClient(testKubeConfig(server));
-  return { rest, events: new ResourceClient<Event>(rest, eventsResource), leases: new ResourceClient<Lease>(rest, leasesResource) };
+  return {
+    rest,
+    events: new ResourceClient<Event>(rest, eventsResource),
+    leases: new ResourceClient<Lease>(rest, leasesResource),
+  };
 }
 
 /** A valid events.k8s.io/v1 Event. */

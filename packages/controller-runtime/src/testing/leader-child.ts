@@ -15,7 +15,14 @@ import { RestClient } from '../client/rest-client.js';
 import { isConflict } from '../errors.js';
 import { eventsResource, leasesResource, testKubeConfig } from './clients.js';
 
-const [server, namespace, identity, leaseMs, renewMs, retryMs] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [server, namespace, identity, leaseMs, renewMs, retryMs] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const kc = testKubeConfig(server);
 const events = new ResourceClient<Event>(new RestClient(kc), eventsResource);
 const informer = new Informer<Event>(events, { namespace });
@@ -40,7 +47,10 @@ const reconciler = {
   },
 };
 const controller = new Controller({ name: 'stamp', reconciler });
-informer.addEventHandler({ onAdd: (e) => controller.enqueue(objectKey(e)), onUpdate: (_o, e) => controller.enqueue(objectKey(e)) });
+informer.addEventHandler({
+  onAdd: (e) => controller.enqueue(objectKey(e)),
+  onUpdate: (_o, e) => controller.enqueue(objectKey(e)),
+});
 const manager = new Manager({
   probeAddress: '127.0.0.1:0',
   log: (msg, fields) => process.stdout.write(`${msg} ${JSON.stringify(fields ?? {})}\n`),

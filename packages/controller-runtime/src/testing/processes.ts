@@ -31,7 +31,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `check` every 25 ms until it holds; throws `message()` after `ms`. */
-export async function waitFor(check: () => Promise<boolean> | boolean, ms: number, message: () => string): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  message: () => string,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return;
@@ -113,7 +117,12 @@ export class ApiserverChild extends ChildRun {
       await waitFor(
         async () => {
           if (a.exited) throw new Error(`apiserver exited: ${a.output}`);
-          return (await fetch(`${a.url}/healthz`).then((r) => r.status, () => 0)) === 200;
+          return (
+            (await fetch(`${a.url}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            )) === 200
+          );
         },
         20_000,
         () => `apiserver did not start: ${a.output}`,
@@ -149,11 +158,19 @@ export class RedisChild extends ChildRun {
   static async start(): Promise<RedisChild> {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'kevents-redis-'));
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const r = new RedisChild(proc, port);
-    await waitFor(() => /Ready to accept connections/.test(r.output), 10_000, () => `redis did not start: ${r.output}`);
+    await waitFor(
+      () => /Ready to accept connections/.test(r.output),
+      10_000,
+      () => `redis did not start: ${r.output}`,
+    );
     return r;
   }
 }
