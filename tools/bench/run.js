@@ -10,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const rest = process.argv.slice(2).filter((a) => !a.startsWith('--only='));
 const compare = process.argv.some((a) => a.startsWith('--compare='));
-const suites = [['memory', 'memory.js'], ['redis', 'redis.js'], ['controller', 'controller.js'], ...(compare ? [['compare', 'compare.js']] : [])];
+const suites = [
+  ['memory', 'memory.js'],
+  ['redis', 'redis.js'],
+  ['controller', 'controller.js'],
+  ...(compare ? [['compare', 'compare.js']] : []),
+];
 let failed = false;
 if (only === 'compare' && !compare) {
   console.error('--only=compare needs --compare=<git ref> (the baseline build)');
