@@ -8,7 +8,8 @@
 //  2. expiry: --expire (default 100,000) events written already past their TTL while no
 //     controller runs; then the time from the controller's start to an empty namespace, and
 //     the controller's peak RSS (the cache holds every event while it works).
-// Flags: --seconds=N (default 10), --rates=250,500,1000,2000, --expire=N.
+// Flags: --seconds=N (default 10), --rates=250,500,1000,2000, --expire=N; env CONTROLLER_NODE_OPTIONS
+// passes Node options to the controller only.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,8 @@ const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?
 const seconds = Number(arg('seconds', '10'));
 const rates = arg('rates', '250,500,1000,2000').split(',').map(Number);
 const expireN = Number(arg('expire', '100000'));
+// Node options for the controller only, e.g. --max-old-space-size=256 to see that its heap stays bounded.
+const controllerNodeOptions = (process.env['CONTROLLER_NODE_OPTIONS'] ?? '').split(' ').filter(Boolean);
 const controllerMain = fileURLToPath(new URL('../../apps/controller/dist/main.js', import.meta.url));
 
 function startController(url, args) {

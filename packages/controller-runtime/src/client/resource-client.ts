@@ -124,6 +124,8 @@ export class ResourceClient<T extends KubeObject> {
       },
       (err: unknown) => {
         const code = (err as { statusCode?: number } | null)?.statusCode;
+        // client-node's inactivity timeout (no line for 30 s) ends a quiet watch: a normal end.
+        if ((err as Error | null)?.name === 'TimeoutError') err = null;
         done(
           stopped
             ? null
