@@ -33,7 +33,14 @@ function startController(url, args) {
   const c = new ChildRun(
     spawn(
       process.execPath,
-      [controllerMain, `--server=${url}`, '--leader-elect=false', '--health-probe-bind-address=0', ...args],
+      [
+        ...controllerNodeOptions,
+        controllerMain,
+        `--server=${url}`,
+        '--leader-elect=false',
+        '--health-probe-bind-address=0',
+        ...args,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -18,13 +18,19 @@ const controller = spawn(
   [controllerMain, '--server=http://127.0.0.1:8080', '--health-probe-bind-address=127.0.0.1:8081', '--log-format=text'],
   { stdio: 'inherit' },
 );
+// The controller stops first, so that it can still release its lease on the API server.
+let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, () => {
-    controller.kill(sig);
-    child.kill(sig);
+    stopping = true;
+    if (controller.exitCode !== null || controller.signalCode !== null) child.kill(sig);
+    else {
+      controller.once('exit', () => child.kill(sig));
+      controller.kill(sig);
+    }
   });
 controller.on('exit', (code, signal) => {
-  if (child.exitCode === null && !signal) console.error(`kevents: the controller exited (${code})`);
+  if (!stopping && child.exitCode === null && !signal) console.error(`kevents: the controller exited (${code})`);
 });
 child.on('exit', (code, signal) => {
   controller.kill('SIGTERM');

@@ -109,8 +109,20 @@ export class SeriesReconciler implements Reconciler {
     // uids deleted by this call: `rest` is a snapshot, and the informer may clear the
     // expectation of a delete (observedDelete) while this loop still holds the old object.
     const gone = new Set<string>();
+    // A member that was a series Event itself (an out-of-order older event became the head)
+    // may carry a fold record too: its recorded members are counted in it. Read it live.
+    const others = new Map<string, number>();
+    for (const m of rest) {
+      if (!m.metadata.annotations?.[foldedAnnotation]) continue;
+      try {
+        const live = await this.o.events.get(m.metadata.namespace, m.metadata.name!);
+        if (live.metadata.uid === m.metadata.uid) mergeRecord(others, readFoldRecord(live));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
     for (;;) {
-      const record = readFoldRecord(head);
+      const record = mergeRecord(new Map(others), readFoldRecord(head));
       const toDelete: Event[] = [];
       const folds: Fold[] = [];
       for (const m of rest) {
@@ -210,4 +222,10 @@ export class SeriesReconciler implements Reconciler {
 function microTime(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return formatMicroTime({ seconds, micros: Math.min(999_999, Math.round((ms - seconds * 1000) * 1000)) });
+}
+
+/** Adds `from` to `into`, keeping the larger count per uid; returns `into`. */
+function mergeRecord(into: Map<string, number>, from: ReadonlyMap<string, number>): Map<string, number> {
+  for (const [uid, n] of from) into.set(uid, Math.max(n, into.get(uid) ?? 0));
+  return into;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiserverChild, type ChildRun } from '@kevents/controller-runtime/testing';
+import { ApiserverChild, testClients, testEvent, type ChildRun } from '@kevents/controller-runtime/testing';
+import { formatMicroTime, timeToMillis } from '@kevents/api';
 import { foldSteps } from '../fault.js';
 import { listAll, startController, waitForOneSeries, writeSeries } from '../testing/controller-child.js';
 import { occurrences } from '../event-time.js';
@@ -64,6 +65,18 @@ describe('series controller against a running kevents apiserver', () => {
     await c.stop();
   }, 240_000);
 
+  it('an older event arriving late becomes the series Event and takes over the count of the one before', async () => {
+    const c = await start();
+    await writeSeries(api.url, 'late', 10);
+    const first = await waitForOneSeries(api.url, 'late', 10);
+    expect(first.metadata.annotations?.[foldedAnnotation]).toBeDefined();
+    const { events } = testClients(api.url);
+    await events.create(testEvent('early', 'late', { eventTime: microTime(timeToMillis(first.eventTime) - 1000) }));
+    const e = await waitForOneSeries(api.url, 'late', 11);
+    expect(e.metadata.name).toBe('early');
+    await c.stop();
+  }, 60_000);
+
   for (const step of foldSteps)
     for (const nth of [1, 2])
       it(`killed at ${step} (hit ${nth}), a restarted controller ends with the exact count`, async () => {
@@ -85,3 +98,7 @@ describe('series controller against a running kevents apiserver', () => {
         await again.stop();
       }, 60_000);
 });
+
+function microTime(ms: number): string {
+  return formatMicroTime({ seconds: Math.floor(ms / 1000), micros: Math.round((ms % 1000) * 1000) });
+}

@@ -54,31 +54,39 @@ export class RestClient {
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    const ctx = new k8s.RequestContext(url.toString(), req.method as k8s.HttpMethod);
-    await this.kubeConfig.applySecurityAuthentication(ctx);
-    const headers: Record<string, string> = { ...ctx.getHeaders(), accept: 'application/json' };
+    const headers: Record<string, string> = { ...(await this.authHeaders()), accept: 'application/json' };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     let body: string | undefined;
     if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers['content-type'] = req.contentType ?? 'application/json';
     }
-    const dispatcher = (await this.dedicatedDispatcher()) ?? ctx.getDispatcher();
+    let dispatcher = await this.dedicatedDispatcher();
+    if (!dispatcher) {
+      // SOCKS proxy: client-node builds the dispatcher per request.
+      const ctx = new k8s.RequestContext(url.toString(), req.method as k8s.HttpMethod);
+      await this.kubeConfig.applySecurityAuthentication(ctx);
+      dispatcher = ctx.getDispatcher();
+    }
+    // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep every
+    // request's signal, listeners and response alive for the whole timeout).
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('request timed out', 'TimeoutError')),
+      this.options.timeoutMs ?? 30_000,
+    );
     let res;
+    let text: string;
     try {
-      res = await fetch(url, {
-        method: req.method,
-        headers,
-        body,
-        dispatcher,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      });
+      res = await fetch(url, { method: req.method, headers, body, dispatcher, signal: abort.signal });
+      text = await res.text();
     } catch (err) {
       throw new ControllerRuntimeError('Transport', `${req.method} ${req.path}: ${(err as Error).message}`, {
         cause: err,
       });
+    } finally {
+      clearTimeout(timer);
     }
-    const text = await res.text();
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -90,6 +98,15 @@ export class RestClient {
       throw new ApiError(res.status, status, text);
     }
     return parsed as T;
+  }
+
+  /** The credentials' headers (bearer token, exec plugin, OIDC, basic auth), fresh per request. */
+  private async authHeaders(): Promise<Record<string, string>> {
+    const opts: { headers?: Record<string, string>; auth?: string } = {};
+    await this.kubeConfig.applyToHTTPSOptions(opts as Parameters<k8s.KubeConfig['applyToHTTPSOptions']>[0]);
+    const h: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.auth) h['authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+    return h;
   }
 
   /** Closes this client's own connection pool (if it has one). */
