@@ -118,6 +118,7 @@ describe('leader election on a coordination.k8s.io/v1 Lease', () => {
     expect(released.spec.holderIdentity).toBe('');
     expect(released.spec.leaseDurationSeconds).toBe(1);
     const c = candidate(api.url, ns, 'cand-c');
+    await line(c, 'waiting for leadership'); // started, cache synced: it tries the lease now
     const t = Date.now();
     await line(c, 'became leader');
     expect(Date.now() - t).toBeLessThan(lease);
