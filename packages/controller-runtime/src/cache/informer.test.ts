@@ -93,6 +93,48 @@ describe('Informer against a running kevents apiserver', () => {
     await informer.stop();
   });
 
+  it('re-delivers every cached object to onUpdate on a periodic resync, and keeps an index', async () => {
+    const ns = 'resync';
+    const { events } = testClients(api.url);
+    await events.create(testEvent('r-0', ns, { reason: 'A' }));
+    await events.create(testEvent('r-1', ns, { reason: 'B' }));
+    await events.create(testEvent('r-2', ns, { reason: 'A' }));
+    const informer = new Informer<Event>(
+      new ResourceClient<Event>(new RestClient(testKubeConfig(api.url)), eventsResource),
+      {
+        namespace: ns,
+        resyncPeriodMs: 100,
+      },
+    );
+    informer.indexer.addIndex('reason', (e) => [e.reason ?? '']);
+    const resynced = new Map<string, number>();
+    informer.addEventHandler({
+      onUpdate: (o, n) => {
+        if (o === n) resynced.set(n.metadata.name!, (resynced.get(n.metadata.name!) ?? 0) + 1);
+      },
+    });
+    informer.start();
+    await informer.waitForSync();
+    expect(
+      informer.indexer
+        .byIndex('reason', 'A')
+        .map((e) => e.metadata.name)
+        .sort(),
+    ).toEqual(['r-0', 'r-2']);
+    await waitFor(
+      () => ['r-0', 'r-1', 'r-2'].every((n) => (resynced.get(n) ?? 0) >= 2),
+      10_000,
+      () => JSON.stringify([...resynced]),
+    );
+    await events.delete(ns, 'r-2');
+    await waitFor(
+      () => informer.indexer.byIndex('reason', 'A').length === 1,
+      10_000,
+      () => 'index not updated',
+    );
+    await informer.stop();
+  });
+
   it('relists after 410 Expired and delivers the missed deletes exactly once', async () => {
     const ns = 'expired';
     const { events } = testClients(api.url);
