@@ -1,0 +1,260 @@
+import type { KubeObject } from '@kevents/api';
+import { ApiError, ControllerRuntimeError, isExpired } from '../errors.js';
+import type { ListOptions, ResourceClient, WatchHandle } from '../client/resource-client.js';
+import { Indexer, objectKey } from './indexer.js';
+
+/** Callbacks for changes seen by an {@link Informer} (client-go's `ResourceEventHandler`). */
+export interface EventHandler<T> {
+  onAdd?(obj: T): void;
+  /** Also called on a periodic resync with `oldObj === newObj`. */
+  onUpdate?(oldObj: T, newObj: T): void;
+  /** `obj` is the last state the cache knew (its deletion may have been learned from a relist). */
+  onDelete?(obj: T): void;
+}
+
+/** Options of an {@link Informer}. */
+export interface InformerOptions<T> {
+  /** Restrict to one namespace (default: all). */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Page size of lists (default 500, as client-go). */
+  readonly pageSize?: number;
+  /** Re-deliver every cached object to onUpdate this often (ms); 0 (default) turns it off. */
+  readonly resyncPeriodMs?: number;
+  /**
+   * Transforms every object before it is cached (client-go's `SetTransform`): drop what the
+   * controllers do not need (for example `managedFields`) to bound memory.
+   */
+  readonly transform?: (obj: T) => T;
+  /** Called with reflector errors (for logging). */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** Counters an informer keeps (tests and metrics read them). */
+export interface InformerStats {
+  /** Full lists done (the first one included). */
+  lists: number;
+  /** Watches started from a known resourceVersion after the previous one ended. */
+  resumes: number;
+  /** Deletes learned from a relist instead of a watch event. */
+  relistDeletes: number;
+}
+
+/**
+ * A reflector plus an indexed cache (client-go's `SharedIndexInformer`). It lists (paged), then
+ * watches from the list's resourceVersion with bookmarks. When a watch ends, it resumes from the
+ * last resourceVersion seen; when that is too old (410 Expired) or unknown to the server (a
+ * wiped store: "too large resource version"), it relists and diffs the list against the cache,
+ * so every add, update and delete that happened meanwhile reaches the handlers exactly once.
+ */
+export class Informer<T extends KubeObject> {
+  readonly indexer = new Indexer<T>();
+  readonly stats: InformerStats = { lists: 0, resumes: 0, relistDeletes: 0 };
+  private readonly client: ResourceClient<T>;
+  private readonly options: InformerOptions<T>;
+  private readonly handlers: EventHandler<T>[] = [];
+  private lastRv = '';
+  private synced = false;
+  private stopped = true;
+  private loop: Promise<void> | undefined;
+  private handle: WatchHandle | undefined;
+  private wake: (() => void) | undefined;
+  private resyncTimer: NodeJS.Timeout | undefined;
+  private readonly syncWaiters: (() => void)[] = [];
+
+  constructor(client: ResourceClient<T>, options: InformerOptions<T> = {}) {
+    this.client = client;
+    this.options = options;
+  }
+
+  /** What this informer watches, for logs (`events.events.k8s.io in all namespaces`). */
+  describe(): string {
+    const { group, resource } = this.client.ref;
+    return `${resource}${group ? `.${group}` : ''} in ${this.options.namespace ? `namespace ${this.options.namespace}` : 'all namespaces'}`;
+  }
+
+  /** Registers handlers; objects already cached are delivered to `onAdd` at once. */
+  addEventHandler(h: EventHandler<T>): void {
+    this.handlers.push(h);
+    if (h.onAdd) for (const o of this.indexer.list()) h.onAdd(o);
+  }
+
+  /** True once the first list has been delivered. */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves when the first list has been delivered. */
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((r) => this.syncWaiters.push(r));
+  }
+
+  /** The last resourceVersion the informer has seen (list, event or bookmark). */
+  get lastSyncResourceVersion(): string {
+    return this.lastRv;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopped = false;
+    this.loop = this.run();
+    if (this.options.resyncPeriodMs) {
+      this.resyncTimer = setInterval(() => {
+        for (const o of this.indexer.list()) for (const h of this.handlers) h.onUpdate?.(o, o);
+      }, this.options.resyncPeriodMs);
+      this.resyncTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.resyncTimer);
+    this.handle?.stop();
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    let needList = true;
+    let backoffMs = 0;
+    while (!this.stopped) {
+      try {
+        if (needList) {
+          await this.relist();
+          needList = false;
+        } else {
+          this.stats.resumes++;
+        }
+        const outcome = await this.watchOnce();
+        if (outcome === 'relist') needList = true;
+        backoffMs = 0;
+      } catch (err) {
+        this.options.onError?.(err);
+        if (isExpired(err) || isTooLargeResourceVersion(err)) needList = true;
+        backoffMs = Math.min(Math.max(backoffMs * 2, 100), 5_000);
+      }
+      if (backoffMs > 0 && !this.stopped) await this.sleep(backoffMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((r) => {
+      const t = setTimeout(r, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    });
+  }
+
+  /** Lists every page, then replaces the cache, delivering the difference to the handlers. */
+  private async relist(): Promise<void> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    let rv = '';
+    for (;;) {
+      const page = await this.client.list({
+        ...this.listOptions(),
+        limit: this.options.pageSize ?? 500,
+        continue: cont,
+      });
+      for (const o of page.items) items.push(this.options.transform ? this.options.transform(o) : o);
+      rv = page.metadata.resourceVersion ?? rv;
+      cont = page.metadata.continue;
+      if (!cont) break;
+    }
+    this.stats.lists++;
+    const seen = new Set<string>();
+    for (const o of items) {
+      const key = objectKey(o);
+      seen.add(key);
+      const old = this.indexer.set(o);
+      if (!old) for (const h of this.handlers) h.onAdd?.(o);
+      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion || old.metadata.uid !== o.metadata.uid)
+        for (const h of this.handlers) h.onUpdate?.(old, o);
+    }
+    for (const key of [...this.indexer.keys()]) {
+      if (seen.has(key)) continue;
+      const old = this.indexer.delete(key)!;
+      this.stats.relistDeletes++;
+      for (const h of this.handlers) h.onDelete?.(old);
+    }
+    this.lastRv = rv;
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of this.syncWaiters.splice(0)) w();
+    }
+  }
+
+  private listOptions(): ListOptions {
+    return {
+      namespace: this.options.namespace,
+      labelSelector: this.options.labelSelector,
+      fieldSelector: this.options.fieldSelector,
+    };
+  }
+
+  /** One watch from `lastRv`; resolves 'relist' when the server says the version is gone. */
+  private watchOnce(): Promise<'relist' | 'resume'> {
+    return new Promise((resolve, reject) => {
+      let outcome: 'relist' | 'resume' = 'resume';
+      // client-go: a random timeout in [5m, 10m) so that watches do not all end together.
+      const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+      this.client
+        .watch(
+          { ...this.listOptions(), resourceVersion: this.lastRv, allowWatchBookmarks: true, timeoutSeconds },
+          (ev) => {
+            if (ev.type === 'ERROR') {
+              const code = (ev.object as unknown as { code?: number }).code;
+              const err = new ApiError(code ?? 500, ev.object as never, 'watch error');
+              this.options.onError?.(err);
+              if (code === 410 || isTooLargeResourceVersion(err)) outcome = 'relist';
+              return;
+            }
+            const obj = ev.object;
+            const rv = obj.metadata?.resourceVersion;
+            if (rv) this.lastRv = rv;
+            if (ev.type === 'BOOKMARK') return;
+            const o = this.options.transform ? this.options.transform(obj) : obj;
+            if (ev.type === 'DELETED') {
+              const old = this.indexer.delete(objectKey(o));
+              for (const h of this.handlers) h.onDelete?.(old ?? o);
+            } else {
+              const old = this.indexer.set(o);
+              if (old) for (const h of this.handlers) h.onUpdate?.(old, o);
+              else for (const h of this.handlers) h.onAdd?.(o);
+            }
+          },
+          (err) => {
+            this.handle = undefined;
+            if (err) reject(err);
+            else resolve(outcome);
+          },
+        )
+        .then(
+          (h) => {
+            this.handle = h;
+            if (this.stopped) h.stop();
+          },
+          (err: unknown) =>
+            reject(
+              err instanceof ControllerRuntimeError
+                ? err
+                : new ControllerRuntimeError('Transport', String(err), { cause: err }),
+            ),
+        );
+    });
+  }
+}
+
+/** A 504 "Too large resource version" (the server's store is behind or was wiped): relist. */
+function isTooLargeResourceVersion(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.httpStatus !== 504) return false;
+  // Before the stream starts client-node keeps only the HTTP code: a 504 on a watch means this.
+  if (!err.status) return true;
+  const causes = err.status.details?.causes ?? [];
+  return causes.some((c) => c.reason === 'ResourceVersionTooLarge') || /too large resource version/i.test(err.message);
+}

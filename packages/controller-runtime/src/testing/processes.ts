@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Test helpers that run real components as child processes: a built kevents-apiserver
+ * (`apps/apiserver/dist/main.js`, found by path: no package dependency on the app) and
+ * redis-server. Every child is killed when the test process exits.
+ */
+const apiserverMain = fileURLToPath(new URL('../../../../apps/apiserver/dist/main.js', import.meta.url));
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` every 25 ms until it holds; throws `message()` after `ms`. */
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  message: () => string,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(message());
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A child process whose output is kept (the last 64 kB) and readable line by line. */
+export class ChildRun {
+  readonly proc: ChildProcess;
+  private out = '';
+  constructor(proc: ChildProcess) {
+    this.proc = proc;
+    live.add(proc);
+    proc.once('exit', () => live.delete(proc));
+    const keep = (d: Buffer): void => {
+      this.out = (this.out + d.toString()).slice(-65_536);
+    };
+    proc.stdout?.on('data', keep);
+    proc.stderr?.on('data', keep);
+  }
+  /** Complete lines printed so far. */
+  get output(): string {
+    return this.out.slice(0, this.out.lastIndexOf('\n') + 1);
+  }
+  get exited(): boolean {
+    return this.proc.exitCode !== null || this.proc.signalCode !== null;
+  }
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  waitExit(): Promise<number | string> {
+    if (this.exited) return Promise.resolve(this.proc.exitCode ?? this.proc.signalCode!);
+    return new Promise((r) => this.proc.once('exit', (code, sig) => r(code ?? sig!)));
+  }
+  /** SIGKILL, then wait for the exit. */
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    const e = this.waitExit();
+    this.proc.kill('SIGKILL');
+    await e;
+  }
+  /** SIGTERM; SIGKILL after `graceMs`. Resolves with the exit code. */
+  async stop(graceMs = 10_000): Promise<number | string> {
+    if (this.exited) return this.proc.exitCode ?? this.proc.signalCode!;
+    const e = this.waitExit();
+    this.proc.kill('SIGTERM');
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
+    const code = await e;
+    clearTimeout(t);
+    return code;
+  }
+}
+
+/** A running kevents-apiserver child serving plain HTTP on loopback. */
+export class ApiserverChild extends ChildRun {
+  readonly port: number;
+  readonly storage: string;
+  readonly args: readonly string[];
+  private constructor(proc: ChildProcess, port: number, storage: string, args: readonly string[]) {
+    super(proc);
+    this.port = port;
+    this.storage = storage;
+    this.args = args;
+  }
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  /** Starts `kevents-apiserver --storage=<storage>` (on `port` when given) and waits for /healthz. */
+  static async start(storage = 'memory', args: readonly string[] = [], port?: number): Promise<ApiserverChild> {
+    if (!existsSync(apiserverMain)) throw new Error(`${apiserverMain} is missing: run \`npm run build\` first`);
+    const p = port ?? (await freePort());
+    const proc = spawn(
+      process.execPath,
+      [apiserverMain, `--insecure-port=${p}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const a = new ApiserverChild(proc, p, storage, args);
+    try {
+      await waitFor(
+        async () => {
+          if (a.exited) throw new Error(`apiserver exited: ${a.output}`);
+          return (
+            (await fetch(`${a.url}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            )) === 200
+          );
+        },
+        20_000,
+        () => `apiserver did not start: ${a.output}`,
+      );
+    } catch (err) {
+      await a.kill();
+      throw err;
+    }
+    return a;
+  }
+  /** Stops this server and starts the same one again on the same port. */
+  async restart(): Promise<ApiserverChild> {
+    await this.stop();
+    return ApiserverChild.start(this.storage, this.args, this.port);
+  }
+}
+
+/** True when a `redis-server` binary is on the PATH. */
+export function haveRedisServer(): boolean {
+  return (process.env['PATH'] ?? '').split(':').some((d) => existsSync(join(d, 'redis-server')));
+}
+
+/** A throwaway redis-server on a free port, no persistence. */
+export class RedisChild extends ChildRun {
+  readonly port: number;
+  private constructor(proc: ChildProcess, port: number) {
+    super(proc);
+    this.port = port;
+  }
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+  static async start(): Promise<RedisChild> {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'kevents-redis-'));
+    const proc = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const r = new RedisChild(proc, port);
+    await waitFor(
+      () => /Ready to accept connections/.test(r.output),
+      10_000,
+      () => `redis did not start: ${r.output}`,
+    );
+    return r;
+  }
+}
