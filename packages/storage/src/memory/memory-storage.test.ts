@@ -86,4 +86,44 @@ describe('MemoryStorage', () => {
     expect(e.message).toBe('invalid resource version: "abc"');
     await s.close();
   });
+
+  it('lets the event loop turn during a long list, which stays exact at its resourceVersion while writes compact history', async () => {
+    const s = new MemoryStorage({ historyLimit: 10, watchBatchIntervalMs: 0 });
+    const n = 5_000;
+    for (let i = 0; i < n; i++)
+      await s.create(keyOf('ns', `k${String(i).padStart(4, '0')}`), testObject('ns', `k${String(i).padStart(4, '0')}`));
+    const before = (await s.list({ resource: 'events' })).items.map((o) => [
+      o.metadata.name,
+      o.metadata.resourceVersion,
+    ]);
+    let turns = 0;
+    let writing = true;
+    const writer = (async () => {
+      // Writes between the list's slices: updates, deletions and creations, far more than the history keeps.
+      for (let i = 0; writing; i++) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        turns++;
+        for (let j = 0; j < 6; j++) {
+          const w = i * 6 + j;
+          const name = `k${String(n - 1 - ((w * 7) % n)).padStart(4, '0')}`;
+          if (w % 3 === 0) await s.delete(keyOf('ns', name)).catch(() => undefined);
+          else if (w % 3 === 1) await s.create(keyOf('ns', `new${w}`), testObject('ns', `new${w}`));
+          else
+            await s.guaranteedUpdate(keyOf('ns', name), (cur) => ({ ...cur!, note: `u${w}` }), {
+              ignoreNotFound: true,
+            });
+        }
+      }
+    })();
+    const listed = await s.list({ resource: 'events' });
+    writing = false;
+    await writer;
+    expect(turns).toBeGreaterThan(2);
+    expect(listed.items.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(before);
+    expect(listed.items.every((o) => o.note === 'hello')).toBe(true);
+    // Once the list is done, history is trimmed back to its limit.
+    await s.create(keyOf('ns', 'last'), testObject('ns', 'last'));
+    await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: listed.resourceVersion }), 'Expired');
+    await s.close();
+  });
 });

@@ -29,15 +29,7 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, toBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
-import {
-  type KeyEntry,
-  live,
-  liveAt,
-  type LiveVersion,
-  lowerBound,
-  ResourceTable,
-  storageKey,
-} from './resource-table.js';
+import { type KeyEntry, live, liveAt, type LiveVersion, ResourceTable, storageKey } from './resource-table.js';
 import { memoryChangeSource } from './change-source.js';
 import { openCursorWatch, type ChangeSource } from '../cursor-watcher.js';
 
@@ -60,6 +52,8 @@ export class MemoryStorage implements Storage {
   private readonly waitMs: number;
   private readonly clock: () => number;
   private closed = false;
+  /** The resourceVersions of lists in progress that yielded to the event loop (with counts). */
+  private readonly pins = new Map<number, number>();
 
   constructor(options: MemoryStorageOptions = {}) {
     this.log = new ChangeLog(options.watchBatchIntervalMs ?? memoryDefaults.watchBatchIntervalMs);
@@ -193,7 +187,7 @@ export class MemoryStorage implements Storage {
   async compact(resourceVersion: string): Promise<void> {
     this.checkOpen();
     const rv = parseResourceVersion(resourceVersion);
-    while ((this.log.oldest()?.rv ?? Infinity) <= rv) this.dropOldest();
+    while ((this.log.oldest()?.rv ?? Infinity) <= rv && this.mayDropOldest()) this.dropOldest();
     this.log.compactTo(rv);
   }
 
@@ -251,7 +245,7 @@ export class MemoryStorage implements Storage {
       prev,
       time: this.historyMaxAgeMs === undefined ? 0 : this.clock(),
     });
-    if (this.log.size > this.historyLimit) this.dropOldest();
+    while (this.log.size > this.historyLimit && this.mayDropOldest()) this.dropOldest();
     this.trimByAge();
     this.log.notify();
     return written === undefined ? fromBody<T>(state, rv) : withResourceVersion(written, rv);
@@ -260,7 +254,30 @@ export class MemoryStorage implements Storage {
   private trimByAge(): void {
     if (this.historyMaxAgeMs === undefined) return;
     const cutoff = this.clock() - this.historyMaxAgeMs;
-    while ((this.log.oldest()?.time ?? Infinity) < cutoff) this.dropOldest();
+    while ((this.log.oldest()?.time ?? Infinity) < cutoff && this.mayDropOldest()) this.dropOldest();
+  }
+
+  /**
+   * Whether compacting the oldest change keeps every pinned read exact: a list that yields to
+   * the event loop pins its resourceVersion A, and a change at or below A only drops revisions
+   * that a read at A does not see.
+   */
+  private mayDropOldest(): boolean {
+    if (this.pins.size === 0) return true;
+    const oldest = this.log.oldest();
+    if (oldest === undefined) return false;
+    for (const at of this.pins.keys()) if (oldest.rv > at) return false;
+    return true;
+  }
+
+  private pin(at: number): void {
+    this.pins.set(at, (this.pins.get(at) ?? 0) + 1);
+  }
+
+  private unpin(at: number): void {
+    const n = this.pins.get(at) ?? 0;
+    if (n <= 1) this.pins.delete(at);
+    else this.pins.set(at, n - 1);
   }
 
   /** Compacts the oldest change: its key keeps only the revisions a read at or after it can see. */
@@ -273,7 +290,7 @@ export class MemoryStorage implements Storage {
     if (drop > 0) e.versions.splice(0, drop);
     if (e.versions.length === 1 && e.versions[0].body === undefined) {
       e.versions = [];
-      this.table(e.resource).markDead();
+      this.table(e.resource).drop(e);
     }
   }
 
@@ -297,60 +314,91 @@ export class MemoryStorage implements Storage {
     if (rv > this.log.rv) throw tooLargeResourceVersionError(rv, this.log.rv);
   }
 
-  /** The entries under a prefix: `[begin, end)` of the table's sorted entries. */
-  private range(prefix: KeyPrefix): { keys: readonly KeyEntry[]; begin: number; end: number } | undefined {
-    const table = this.tables.get(prefix.resource);
-    if (table === undefined) return undefined;
-    const keys = table.sorted();
-    if (prefix.namespace === undefined) return { keys, begin: 0, end: keys.length };
-    const ns = prefix.namespace === '' ? '' : `${prefix.namespace}/`;
-    if (ns === '') return { keys, begin: 0, end: keys.length };
-    return { keys, begin: lowerBound(keys, ns), end: lowerBound(keys, `${prefix.namespace}0`) };
+  /** The keys under a prefix: `[begin, end)` (`end` undefined: to the end of the table). */
+  private bounds(prefix: KeyPrefix): { begin: string; end: string | undefined } {
+    if (prefix.namespace === undefined || prefix.namespace === '') return { begin: '', end: undefined };
+    return { begin: `${prefix.namespace}/`, end: `${prefix.namespace}0` };
   }
 
-  private readPage<T extends KubeObject>(
+  /**
+   * One page at `at`: reads the index from the page's first key, so it costs what it returns
+   * (plus what the predicate skips). A long list reads {@link listSliceItems} keys per turn of
+   * the event loop, each slice resuming from the next key, with `at` pinned meanwhile so that
+   * compaction keeps what it reads.
+   */
+  private async readPage<T extends KubeObject>(
     prefix: KeyPrefix,
     at: number,
     start: string | undefined,
     limit: number,
     predicate: ((obj: T) => boolean) | undefined,
-  ): ListResult<T> {
+  ): Promise<ListResult<T>> {
     const resourceVersion = String(at);
-    const r = this.range(prefix);
-    if (r === undefined) return { items: [], resourceVersion };
-    const { keys, end } = r;
-    let i = start === undefined ? r.begin : Math.max(r.begin, lowerBound(keys, start));
+    const table = this.tables.get(prefix.resource);
+    if (table === undefined) return { items: [], resourceVersion };
+    const { begin, end } = this.bounds(prefix);
     const items: T[] = [];
+    let from = start === undefined || start < begin ? begin : start;
     let last: string | undefined;
-    for (; i < end; i++) {
-      const v = liveAt(keys[i], at);
-      if (v === undefined) continue;
-      if (limit > 0 && items.length === limit) break;
-      const obj = fromBody<T>(v.body, v.rv);
-      if (predicate !== undefined && !predicate(obj)) continue;
-      items.push(obj);
-      last = keys[i].key;
+    let next: string | undefined;
+    let pinned = false;
+    try {
+      for (;;) {
+        let read = 0;
+        let resume: string | undefined;
+        for (const e of table.index.range(from, end)) {
+          if (read === listSliceItems) {
+            resume = e.key;
+            break;
+          }
+          const v = liveAt(e, at);
+          if (v === undefined) continue;
+          if (limit > 0 && items.length === limit) {
+            next = e.key;
+            break;
+          }
+          read++;
+          const obj = fromBody<T>(v.body, v.rv);
+          if (predicate !== undefined && !predicate(obj)) continue;
+          items.push(obj);
+          last = e.key;
+        }
+        if (resume === undefined) break;
+        if (!pinned) this.pin(at);
+        pinned = true;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        this.checkOpen();
+        from = resume;
+      }
+    } finally {
+      if (pinned) this.unpin(at);
     }
-    if (i >= end || last === undefined) return { items, resourceVersion };
+    if (next === undefined || last === undefined) return { items, resourceVersion };
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
-    return { ...result, remainingItemCount: this.countLive(prefix, keys, i, end, at) };
+    return { ...result, remainingItemCount: this.countLive(prefix, table, next, end, at) };
   }
 
   /**
-   * How many of `keys[from, end)` (the keys of `prefix` from one on) are live at `at`. Every key
-   * there that is not live at `at` has a retained change: it was created after `at`, or deleted
-   * by a change not yet compacted (compaction drops a key with its last tombstone). So when the
-   * history is shorter than the rest of the range, counting the keys the history names that are
-   * not live gives the same exact number without walking the range.
+   * How many keys of `prefix` from `first` on (`[first, end)` of the table) are live at `at`.
+   * Every key there that is not live at `at` has a retained change: it was created after `at`,
+   * or deleted by a change not yet compacted (compaction drops a key with its last tombstone).
+   * So when the history is shorter than the rest of the range, counting the keys the history
+   * names that are not live gives the same exact number without walking the range.
    */
-  private countLive(prefix: KeyPrefix, keys: readonly KeyEntry[], from: number, end: number, at: number): number {
+  private countLive(
+    prefix: KeyPrefix,
+    table: ResourceTable,
+    first: string,
+    end: string | undefined,
+    at: number,
+  ): number {
+    const keys = (end === undefined ? table.index.size : table.index.rank(end)) - table.index.rank(first);
     let live = 0;
-    if (end - from <= this.log.size) {
-      for (let i = from; i < end; i++) if (liveAt(keys[i], at) !== undefined) live++;
+    if (keys <= this.log.size) {
+      for (const e of table.index.range(first, end)) if (liveAt(e, at) !== undefined) live++;
       return live;
     }
-    const first = keys[from].key;
     const namespace = prefix.namespace === '' ? undefined : prefix.namespace;
     const seen = new Set<KeyEntry>();
     let notLive = 0;
@@ -366,21 +414,25 @@ export class MemoryStorage implements Storage {
       seen.add(e);
       if (liveAt(e, at) === undefined) notLive++;
     }
-    return end - from - notLive;
+    return keys - notLive;
   }
 
   /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */
   private snapshot(prefix: KeyPrefix, at: number): { body: string; rv: number }[] {
-    const r = this.range(prefix);
     const out: { body: string; rv: number }[] = [];
-    if (r === undefined) return out;
-    for (let i = r.begin; i < r.end; i++) {
-      const v = liveAt(r.keys[i], at);
+    const table = this.tables.get(prefix.resource);
+    if (table === undefined) return out;
+    const { begin, end } = this.bounds(prefix);
+    for (const e of table.index.range(begin, end)) {
+      const v = liveAt(e, at);
       if (v !== undefined) out.push({ body: v.body, rv: v.rv });
     }
     return out;
   }
 }
+
+/** How many keys a list reads per turn of the event loop. */
+const listSliceItems = 1024;
 
 /**
  * The object a write returns: the caller's object with the new resourceVersion, as a copy of its

@@ -1,3 +1,5 @@
+import { SortedIndex } from './sorted-index.js';
+
 /** One revision of a key: its body, or `undefined` for a deletion (tombstone). */
 export interface Version {
   readonly rv: number;
@@ -42,78 +44,29 @@ export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | u
 export const storageKey = (namespace: string, name: string): string =>
   namespace === '' ? name : `${namespace}/${name}`;
 
-/** First index whose key is `>= key` in an array sorted by key. */
-export function lowerBound(entries: readonly KeyEntry[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
- * The keys of one resource: a map for point access and an array sorted by key for lists. New
- * entries land in an unsorted buffer that is sorted and merged on the next list, so a write
- * never pays for ordering; dead entries are dropped at the same time.
+ * The keys of one resource: a map for point access and a {@link SortedIndex} for lists. A new
+ * key enters both at once; a key whose only revision is a compacted tombstone leaves both.
  */
 export class ResourceTable {
   readonly entries = new Map<string, KeyEntry>();
-  private ordered: KeyEntry[] = [];
-  private pending: KeyEntry[] = [];
-  private dead = 0;
+  readonly index = new SortedIndex<KeyEntry>();
 
-  /** The entry of a key, created (and queued for the index) when absent. */
+  /** The entry of a key, created (and indexed) when absent. */
   entry(resource: string, namespace: string, key: string): KeyEntry {
     let e = this.entries.get(key);
     if (e === undefined) {
       e = { key, resource, namespace, versions: [] };
       this.entries.set(key, e);
-      this.pending.push(e);
-    } else if (e.versions.length === 0) {
-      this.dead--;
+      this.index.insert(e);
     }
     return e;
   }
 
-  /** Records that compaction left an entry without versions. */
-  markDead(): void {
-    this.dead++;
-    if (this.dead > 1024 && this.dead * 2 > this.entries.size) this.sorted();
+  /** Forgets an entry that compaction left without versions. */
+  drop(e: KeyEntry): void {
+    if (this.entries.get(e.key) !== e) return;
+    this.entries.delete(e.key);
+    this.index.remove(e);
   }
-
-  /** Every entry in byte order of keys, after merging new entries and dropping dead ones. */
-  sorted(): readonly KeyEntry[] {
-    if (this.dead > 0) {
-      const alive = (e: KeyEntry): boolean => {
-        if (e.versions.length > 0) return true;
-        if (this.entries.get(e.key) === e) this.entries.delete(e.key);
-        return false;
-      };
-      this.ordered = this.ordered.filter(alive);
-      this.pending = this.pending.filter(alive);
-      this.dead = 0;
-    }
-    if (this.pending.length > 0) {
-      const add = this.pending.sort(byKey);
-      this.pending = [];
-      this.ordered = this.ordered.length === 0 ? add : merge(this.ordered, add);
-    }
-    return this.ordered;
-  }
-}
-
-const byKey = (a: KeyEntry, b: KeyEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-function merge(a: readonly KeyEntry[], b: readonly KeyEntry[]): KeyEntry[] {
-  const out = new Array<KeyEntry>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i].key < b[j].key ? a[i++] : b[j++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
-  return out;
 }
