@@ -29,7 +29,15 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, toBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
-import { type KeyEntry, live, liveAt, type LiveVersion, ResourceTable, storageKey } from './resource-table.js';
+import {
+  isDeleted,
+  type KeyEntry,
+  live,
+  liveAt,
+  type LiveVersion,
+  ResourceTable,
+  storageKey,
+} from './resource-table.js';
 import { memoryChangeSource } from './change-source.js';
 import { openCursorWatch, type ChangeSource } from '../cursor-watcher.js';
 
@@ -234,7 +242,7 @@ export class MemoryStorage implements Storage {
   ): T {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
-    entry.versions.push({ rv, body, uid });
+    this.table(entry.resource).push(entry, { rv, body, uid });
     this.log.append({
       rv,
       type,
@@ -376,45 +384,30 @@ export class MemoryStorage implements Storage {
     if (next === undefined || last === undefined) return { items, resourceVersion };
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
-    return { ...result, remainingItemCount: this.countLive(prefix, table, next, end, at) };
+    return { ...result, remainingItemCount: this.countLive(table, next, end, at) };
   }
 
   /**
-   * How many keys of `prefix` from `first` on (`[first, end)` of the table) are live at `at`.
-   * Every key there that is not live at `at` has a retained change: it was created after `at`,
-   * or deleted by a change not yet compacted (compaction drops a key with its last tombstone).
-   * So when the history is shorter than the rest of the range, counting the keys the history
-   * names that are not live gives the same exact number without walking the range.
+   * How many keys of the table in `[first, end)` are live at `at`: the keys there, minus those
+   * whose newest revision is a tombstone (both counted by rank in their index), corrected for
+   * the keys changed after `at` (their state at `at` is read from their revisions). A key not
+   * changed after `at` is live at `at` exactly when it is live now, so the cost is two binary
+   * searches plus the writes since `at`, not the size of the range.
    */
-  private countLive(
-    prefix: KeyPrefix,
-    table: ResourceTable,
-    first: string,
-    end: string | undefined,
-    at: number,
-  ): number {
-    const keys = (end === undefined ? table.index.size : table.index.rank(end)) - table.index.rank(first);
-    let live = 0;
-    if (keys <= this.log.size) {
-      for (const e of table.index.range(first, end)) if (liveAt(e, at) !== undefined) live++;
-      return live;
-    }
-    const namespace = prefix.namespace === '' ? undefined : prefix.namespace;
+  private countLive(table: ResourceTable, first: string, end: string | undefined, at: number): number {
+    const inRange = (index: ResourceTable['index']): number =>
+      (end === undefined ? index.size : index.rank(end)) - index.rank(first);
+    let notLive = inRange(table.deleted);
     const seen = new Set<KeyEntry>();
-    let notLive = 0;
-    for (let rv = this.log.compacted + 1; rv <= this.log.rv; rv++) {
+    for (let rv = at + 1; rv <= this.log.rv; rv++) {
       const e = this.log.at(rv)!.entry;
-      if (
-        e.resource !== prefix.resource ||
-        e.key < first ||
-        (namespace !== undefined && e.namespace !== namespace) ||
-        seen.has(e)
-      )
+      if (table.entries.get(e.key) !== e || e.key < first || (end !== undefined && e.key >= end) || seen.has(e))
         continue;
       seen.add(e);
+      if (isDeleted(e)) notLive--;
       if (liveAt(e, at) === undefined) notLive++;
     }
-    return keys - notLive;
+    return inRange(table.index) - notLive;
   }
 
   /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */

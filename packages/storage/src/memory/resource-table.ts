@@ -24,6 +24,12 @@ export type LiveVersion = Version & { readonly body: string };
 
 const isLive = (v: Version | undefined): v is LiveVersion => v?.body !== undefined;
 
+/** Whether the newest revision is a tombstone. */
+export function isDeleted(entry: KeyEntry): boolean {
+  const n = entry.versions.length;
+  return n > 0 && entry.versions[n - 1].body === undefined;
+}
+
 /** The newest revision when it is not a tombstone. */
 export function live(entry: KeyEntry | undefined): LiveVersion | undefined {
   const v = entry?.versions[entry.versions.length - 1];
@@ -47,10 +53,21 @@ export const storageKey = (namespace: string, name: string): string =>
 /**
  * The keys of one resource: a map for point access and a {@link SortedIndex} for lists. A new
  * key enters both at once; a key whose only revision is a compacted tombstone leaves both.
+ * `deleted` indexes the keys whose newest revision is a tombstone, so that counting the live
+ * keys of a range costs two binary searches per index.
  */
 export class ResourceTable {
   readonly entries = new Map<string, KeyEntry>();
   readonly index = new SortedIndex<KeyEntry>();
+  readonly deleted = new SortedIndex<KeyEntry>();
+
+  /** Adds a revision to an entry of this table, keeping `deleted` up to date. */
+  push(e: KeyEntry, v: Version): void {
+    const was = isDeleted(e);
+    e.versions.push(v);
+    if (v.body === undefined && !was) this.deleted.insert(e);
+    else if (v.body !== undefined && was) this.deleted.remove(e);
+  }
 
   /** The entry of a key, created (and indexed) when absent. */
   entry(resource: string, namespace: string, key: string): KeyEntry {
@@ -68,5 +85,6 @@ export class ResourceTable {
     if (this.entries.get(e.key) !== e) return;
     this.entries.delete(e.key);
     this.index.remove(e);
+    this.deleted.remove(e);
   }
 }
