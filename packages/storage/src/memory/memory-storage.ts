@@ -27,7 +27,8 @@ import type {
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
 import { fromBody, toBody, withResourceVersion } from '../body.js';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, PackedChange } from './change-log.js';
+import { packBody, unpackBody } from './packed-body.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
   isDeleted,
@@ -79,7 +80,7 @@ export class MemoryStorage implements Storage {
       await this.waitFor(parseResourceVersion(options.resourceVersion));
     const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
     if (v === undefined) throw notFoundError(key);
-    return fromBody<T>(v.body, v.rv);
+    return fromBody<T>(unpackBody(v.body), v.rv);
   }
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
@@ -116,9 +117,9 @@ export class MemoryStorage implements Storage {
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
     if (live(table.entries.get(k)) !== undefined) throw alreadyExistsError(key);
-    const body = toBody(obj);
+    const body = packBody(toBody(obj));
     const entry = table.entry(key.resource, key.namespace, k);
-    return this.commit<T>(entry, 'ADDED', body, obj.metadata?.uid, undefined, obj);
+    return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -129,7 +130,7 @@ export class MemoryStorage implements Storage {
     checkPreconditions(key, cur, options.preconditions);
     const rv = obj.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== String(cur.rv)) throw conflictError(key);
-    return this.replace<T>(entry, cur, toBody(obj), obj.metadata?.uid, obj);
+    return this.replace<T>(entry, cur, packBody(toBody(obj)), obj);
   }
 
   async guaranteedUpdate<T extends KubeObject>(
@@ -144,14 +145,13 @@ export class MemoryStorage implements Storage {
       const cur = live(table.entries.get(k));
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
-      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
+      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(unpackBody(cur.body), cur.rv));
       this.checkOpen();
       if (live(table.entries.get(k)) !== cur) continue;
-      const body = toBody(next);
-      const uid = next.metadata?.uid;
+      const body = packBody(toBody(next));
       if (cur === undefined)
-        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined, next);
-      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid, next);
+        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
+      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, next);
     }
   }
 
@@ -161,7 +161,7 @@ export class MemoryStorage implements Storage {
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
-    return this.commit<T>(entry, 'DELETED', undefined, undefined, cur.body);
+    return this.commit<T>(entry, 'DELETED', undefined, cur.body);
   }
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
@@ -177,7 +177,7 @@ export class MemoryStorage implements Storage {
     }
     const snapshot = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
     const initial = (function* () {
-      for (const { body, rv } of snapshot) yield fromBody<T>(body, rv);
+      for (const { body, rv } of snapshot) yield fromBody<T>(unpackBody(body), rv);
     })();
     return openCursorWatch<T>(
       this.source,
@@ -220,15 +220,9 @@ export class MemoryStorage implements Storage {
   }
 
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
-  private replace<T extends KubeObject>(
-    entry: KeyEntry,
-    cur: LiveVersion,
-    body: string,
-    uid: string | undefined,
-    obj: T,
-  ): T {
-    if (body === cur.body) return fromBody<T>(body, cur.rv);
-    return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body, obj);
+  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, obj: T): T {
+    if (body === cur.body) return fromBody<T>(unpackBody(body), cur.rv);
+    return this.commit<T>(entry, 'MODIFIED', body, cur.body, obj);
   }
 
   /** Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. */
@@ -236,27 +230,19 @@ export class MemoryStorage implements Storage {
     entry: KeyEntry,
     type: 'ADDED' | 'MODIFIED' | 'DELETED',
     body: string | undefined,
-    uid: string | undefined,
     prev: string | undefined,
     written?: T,
   ): T {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
-    this.table(entry.resource).push(entry, { rv, body, uid });
-    this.log.append({
-      rv,
-      type,
-      entry,
-      resource: entry.resource,
-      namespace: entry.namespace,
-      body: state,
-      prev,
-      time: this.historyMaxAgeMs === undefined ? 0 : this.clock(),
-    });
+    this.table(entry.resource).push(entry, { rv, body });
+    this.log.append(
+      new PackedChange(rv, type, entry, state, prev, this.historyMaxAgeMs === undefined ? 0 : this.clock()),
+    );
     while (this.log.size > this.historyLimit && this.mayDropOldest()) this.dropOldest();
     this.trimByAge();
     this.log.notify();
-    return written === undefined ? fromBody<T>(state, rv) : withResourceVersion(written, rv);
+    return written === undefined ? fromBody<T>(unpackBody(state), rv) : withResourceVersion(written, rv);
   }
 
   private trimByAge(): void {
@@ -366,7 +352,7 @@ export class MemoryStorage implements Storage {
             break;
           }
           read++;
-          const obj = fromBody<T>(v.body, v.rv);
+          const obj = fromBody<T>(unpackBody(v.body), v.rv);
           if (predicate !== undefined && !predicate(obj)) continue;
           items.push(obj);
           last = e.key;
@@ -434,7 +420,11 @@ const listSliceItems = 1024;
  */
 function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions | undefined): void {
   if (p === undefined) return;
-  if (p.uid !== undefined && p.uid !== (cur.uid ?? '')) throw uidConflictError(key, p.uid, cur.uid ?? '');
+  if (p.uid !== undefined) {
+    // The uid is read from the body: keeping it beside every revision would cost ~60 bytes each.
+    const uid = (JSON.parse(unpackBody(cur.body)) as KubeObject).metadata?.uid ?? '';
+    if (p.uid !== uid) throw uidConflictError(key, p.uid, uid);
+  }
   if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {
     throw resourceVersionPreconditionError(key, p.resourceVersion, String(cur.rv));
   }

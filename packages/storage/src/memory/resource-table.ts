@@ -4,7 +4,6 @@ import { SortedIndex } from './sorted-index.js';
 export interface Version {
   readonly rv: number;
   readonly body: string | undefined;
-  readonly uid: string | undefined;
 }
 
 /**
@@ -60,11 +59,14 @@ export class ResourceTable {
   readonly entries = new Map<string, KeyEntry>();
   readonly index = new SortedIndex<KeyEntry>();
   readonly deleted = new SortedIndex<KeyEntry>();
+  /** One string per namespace name, shared by its entries. */
+  private readonly namespaces = new Map<string, string>();
 
   /** Adds a revision to an entry of this table, keeping `deleted` up to date. */
   push(e: KeyEntry, v: Version): void {
     const was = isDeleted(e);
-    e.versions.push(v);
+    // A fresh array of the exact size: a push would reserve room for 16 revisions on the first.
+    e.versions = e.versions.length === 0 ? [v] : [...e.versions, v];
     if (v.body === undefined && !was) this.deleted.insert(e);
     else if (v.body !== undefined && was) this.deleted.remove(e);
   }
@@ -73,7 +75,9 @@ export class ResourceTable {
   entry(resource: string, namespace: string, key: string): KeyEntry {
     let e = this.entries.get(key);
     if (e === undefined) {
-      e = { key, resource, namespace, versions: [] };
+      let ns = this.namespaces.get(namespace);
+      if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
+      e = { key, resource, namespace: ns, versions: [] };
       this.entries.set(key, e);
       this.index.insert(e);
     }
