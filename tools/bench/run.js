@@ -14,6 +14,7 @@ const suites = [
   ['memory', 'memory.js'],
   ['redis', 'redis.js'],
   ['authn', 'authn.js'],
+  ['lists', 'lists.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

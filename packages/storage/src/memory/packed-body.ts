@@ -48,7 +48,9 @@ const colon = 58;
  * character (an 800-byte Event takes about 40% less). `json` must be JSON.stringify output.
  */
 export function packBody(json: string): string {
-  let out = '';
+  // Pieces joined at the end: `join` makes one flat string, where `+=` would keep a rope of
+  // slices that holds the whole original text alive.
+  const out: string[] = [];
   let last = 0;
   let i = json.indexOf('"');
   while (i >= 0) {
@@ -64,13 +66,15 @@ export function packBody(json: string): string {
     if (json.charCodeAt(j + 1) === colon && j - i <= 25) {
       const token = tokenOf.get(json.slice(i + 1, j));
       if (token !== undefined) {
-        out += json.slice(last, i) + token;
+        out.push(json.slice(last, i), token);
         last = j + 2;
       }
     }
     i = json.indexOf('"', j + 1);
   }
-  return last === 0 ? json : out + json.slice(last);
+  if (last === 0) return json;
+  out.push(json.slice(last));
+  return out.join('');
 }
 
 /** The JSON text of a packed body. */
