@@ -31,6 +31,7 @@ import { ChangeLog, PackedChange } from './change-log.js';
 import { packBody, unpackBody } from './packed-body.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
+  forgetBefore,
   isDeleted,
   type KeyEntry,
   live,
@@ -143,11 +144,12 @@ export class MemoryStorage implements Storage {
     const k = storageKey(key.namespace, key.name);
     for (;;) {
       const cur = live(table.entries.get(k));
+      const curRv = cur?.rv;
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(unpackBody(cur.body), cur.rv));
       this.checkOpen();
-      if (live(table.entries.get(k)) !== cur) continue;
+      if (live(table.entries.get(k))?.rv !== curRv) continue;
       const body = packBody(toBody(next));
       if (cur === undefined)
         return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
@@ -279,13 +281,7 @@ export class MemoryStorage implements Storage {
     const c = this.log.shift();
     if (c === undefined) return;
     const e = c.entry;
-    let drop = 0;
-    while (drop < e.versions.length && e.versions[drop].rv < c.rv) drop++;
-    if (drop > 0) e.versions.splice(0, drop);
-    if (e.versions.length === 1 && e.versions[0].body === undefined) {
-      e.versions = [];
-      this.table(e.resource).drop(e);
-    }
+    if (forgetBefore(e, c.rv)) this.table(e.resource).drop(e);
   }
 
   /** Resolves once the store has reached `rv`; else TooLargeResourceVersion after the wait. */

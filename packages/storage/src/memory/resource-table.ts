@@ -7,42 +7,69 @@ export interface Version {
 }
 
 /**
- * A key and its retained revisions, oldest first. Revisions newer than the compacted
- * resourceVersion are all kept, plus the newest one at or below it; a key whose only revision is
- * a compacted tombstone has no versions ("dead") until the table drops it.
+ * A key and its retained revisions. Revisions newer than the compacted resourceVersion are all
+ * kept, plus the newest one at or below it. The newest revision is held in the entry itself
+ * (`rv`, `body`), older ones in `older` (oldest first, usually none): most keys have one
+ * revision, and an array and an object per key would cost ~90 bytes. A key whose only revision
+ * was a compacted tombstone has none (`rv` 0, "dead") and leaves the table.
  */
 export interface KeyEntry {
   readonly key: string;
   readonly resource: string;
   readonly namespace: string;
-  versions: Version[];
+  /** The newest revision's resourceVersion; 0 while the key has no revision. */
+  rv: number;
+  /** The newest revision's body; undefined for a tombstone. */
+  body: string | undefined;
+  older: Version[] | undefined;
 }
 
-/** A revision that is not a tombstone. */
+/**
+ * A revision that is not a tombstone. It may be the key's entry itself (its newest revision):
+ * read it at once, as the entry changes with the next write.
+ */
 export type LiveVersion = Version & { readonly body: string };
-
-const isLive = (v: Version | undefined): v is LiveVersion => v?.body !== undefined;
 
 /** Whether the newest revision is a tombstone. */
 export function isDeleted(entry: KeyEntry): boolean {
-  const n = entry.versions.length;
-  return n > 0 && entry.versions[n - 1].body === undefined;
+  return entry.rv > 0 && entry.body === undefined;
 }
 
 /** The newest revision when it is not a tombstone. */
 export function live(entry: KeyEntry | undefined): LiveVersion | undefined {
-  const v = entry?.versions[entry.versions.length - 1];
-  return isLive(v) ? v : undefined;
+  return entry !== undefined && entry.rv > 0 && entry.body !== undefined ? (entry as LiveVersion) : undefined;
 }
 
 /** The revision visible at `rv` when it is not a tombstone. */
 export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | undefined {
-  const vs = entry?.versions ?? [];
+  if (entry === undefined || entry.rv === 0) return undefined;
+  if (entry.rv <= rv) return entry.body === undefined ? undefined : (entry as LiveVersion);
+  const vs = entry.older;
+  if (vs === undefined) return undefined;
   for (let i = vs.length - 1; i >= 0; i--) {
     const v = vs[i];
-    if (v.rv <= rv) return isLive(v) ? v : undefined;
+    if (v.rv <= rv) return v.body === undefined ? undefined : (v as LiveVersion);
   }
   return undefined;
+}
+
+/**
+ * Compaction at change `rv` of this entry: forgets the revisions older than it. Returns whether
+ * the entry is left with nothing but a tombstone (it is then dead and must leave its table).
+ */
+export function forgetBefore(entry: KeyEntry, rv: number): boolean {
+  const vs = entry.older;
+  if (vs !== undefined) {
+    let drop = 0;
+    while (drop < vs.length && vs[drop].rv < rv) drop++;
+    if (drop === vs.length) entry.older = undefined;
+    else if (drop > 0) entry.older = vs.slice(drop);
+  }
+  if (entry.older === undefined && entry.body === undefined && entry.rv > 0) {
+    entry.rv = 0;
+    return true;
+  }
+  return false;
 }
 
 /** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
@@ -65,8 +92,13 @@ export class ResourceTable {
   /** Adds a revision to an entry of this table, keeping `deleted` up to date. */
   push(e: KeyEntry, v: Version): void {
     const was = isDeleted(e);
-    // A fresh array of the exact size: a push would reserve room for 16 revisions on the first.
-    e.versions = e.versions.length === 0 ? [v] : [...e.versions, v];
+    if (e.rv > 0) {
+      const prev: Version = { rv: e.rv, body: e.body };
+      // A fresh array of the exact size: a push would reserve room for 16 revisions.
+      e.older = e.older === undefined ? [prev] : [...e.older, prev];
+    }
+    e.rv = v.rv;
+    e.body = v.body;
     if (v.body === undefined && !was) this.deleted.insert(e);
     else if (v.body !== undefined && was) this.deleted.remove(e);
   }
@@ -77,7 +109,7 @@ export class ResourceTable {
     if (e === undefined) {
       let ns = this.namespaces.get(namespace);
       if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
-      e = { key, resource, namespace: ns, versions: [] };
+      e = { key, resource, namespace: ns, rv: 0, body: undefined, older: undefined };
       this.entries.set(key, e);
       this.index.insert(e);
     }
