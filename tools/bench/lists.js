@@ -9,7 +9,8 @@
 //     listed whole before the fill (the same answer);
 //   - a mixed load (autocannon, 16 connections): creates only, against 85% creates and 15% lists
 //     of the 10-event namespace, alternated for --rounds rounds; the median ratio of throughput;
-//   - bytes per stored event: the server's RSS and heap before and after the fill (and Redis's
+//   - bytes per stored event: the server's RSS and heap before and after the fill, and again after
+//     10 s without requests (and Redis's
 //     `INFO memory` and `MEMORY USAGE` of its keys).
 // Usage: npm run build && node tools/bench/lists.js [--store=memory|redis] [--events=200000]
 //        [--rounds=3] [--seconds=3] [--baseline=<git ref>]
@@ -209,6 +210,10 @@ async function run(storeName, build) {
       rss: (rssOf(api.pid) - rss0) / events,
       heap: ((await heapOf(api.url)) - heap0) / events,
     };
+    // The same after 10 s without requests, once V8's memory reducer may have returned pages.
+    await new Promise((r) => setTimeout(r, 10_000));
+    out.bytesPerEvent.rssAfterIdle = (rssOf(api.pid) - rss0) / events;
+    out.bytesPerEvent.heapAfterIdle = ((await heapOf(api.url)) - heap0) / events;
     if (redis) {
       const pid = Number(
         spawnSync('redis-cli', ['-p', String(redis.port), 'info', 'server'], { encoding: 'utf8' }).stdout.match(
