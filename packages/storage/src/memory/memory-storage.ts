@@ -79,7 +79,7 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     if (!isUnsetResourceVersion(options.resourceVersion))
       await this.waitFor(parseResourceVersion(options.resourceVersion));
-    const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
+    const v = live(this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name)));
     if (v === undefined) throw notFoundError(key);
     return fromBody<T>(unpackBody(v.body), v.rv);
   }
@@ -117,7 +117,7 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
-    if (live(table.entries.get(k)) !== undefined) throw alreadyExistsError(key);
+    if (live(table.get(k)) !== undefined) throw alreadyExistsError(key);
     const body = packBody(toBody(obj));
     const entry = table.entry(key.resource, key.namespace, k);
     return this.commit<T>(entry, 'ADDED', body, undefined, obj);
@@ -125,7 +125,7 @@ export class MemoryStorage implements Storage {
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const entry = this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name));
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
@@ -143,13 +143,13 @@ export class MemoryStorage implements Storage {
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
     for (;;) {
-      const cur = live(table.entries.get(k));
+      const cur = live(table.get(k));
       const curRv = cur?.rv;
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(unpackBody(cur.body), cur.rv));
       this.checkOpen();
-      if (live(table.entries.get(k))?.rv !== curRv) continue;
+      if (live(table.get(k))?.rv !== curRv) continue;
       const body = packBody(toBody(next));
       if (cur === undefined)
         return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
@@ -159,7 +159,7 @@ export class MemoryStorage implements Storage {
 
   async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const entry = this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name));
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
@@ -383,8 +383,7 @@ export class MemoryStorage implements Storage {
     const seen = new Set<KeyEntry>();
     for (let rv = at + 1; rv <= this.log.rv; rv++) {
       const e = this.log.at(rv)!.entry;
-      if (table.entries.get(e.key) !== e || e.key < first || (end !== undefined && e.key >= end) || seen.has(e))
-        continue;
+      if (table.get(e.key) !== e || e.key < first || (end !== undefined && e.key >= end) || seen.has(e)) continue;
       seen.add(e);
       if (isDeleted(e)) notLive--;
       if (liveAt(e, at) === undefined) notLive++;

@@ -36,7 +36,9 @@ describe('SortedIndex', () => {
           const sorted = [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
           expect(index.size).toBe(sorted.length);
           expect([...index.range('')].map((e) => e.key)).toEqual(sorted);
+          for (const [k, e] of model) expect(index.find(k)).toBe(e);
           for (const [from, to] of queries) {
+            expect(index.find(from)).toBe(model.get(from));
             expect(index.rank(from)).toBe(sorted.filter((k) => k < from).length);
             const want = sorted.filter((k) => k >= from && (to === null || k < to));
             expect([...index.range(from, to ?? undefined)].map((e) => e.key)).toEqual(want);

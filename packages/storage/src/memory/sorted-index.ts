@@ -14,6 +14,8 @@ const maxChunk = 512;
  */
 export class SortedIndex<E extends Keyed> {
   private chunks: E[][] = [];
+  /** The last key of each chunk: the binary search over chunks reads one flat array. */
+  private lastKeys: string[] = [];
   /** `starts[c]`: how many entries precede chunk `c`; rebuilt lazily after a change. */
   private starts: number[] | undefined;
   private count = 0;
@@ -28,12 +30,20 @@ export class SortedIndex<E extends Keyed> {
     this.count++;
     if (this.chunks.length === 0) {
       this.chunks.push([e]);
+      this.lastKeys.push(e.key);
       return;
     }
     const c = Math.min(this.chunkAtOrAfter(e.key), this.chunks.length - 1);
     const chunk = this.chunks[c];
-    chunk.splice(lowerBound(chunk, e.key), 0, e);
-    if (chunk.length >= maxChunk) this.chunks.splice(c + 1, 0, chunk.splice(maxChunk >> 1));
+    const i = lowerBound(chunk, e.key);
+    chunk.splice(i, 0, e);
+    if (i === chunk.length - 1) this.lastKeys[c] = e.key;
+    if (chunk.length >= maxChunk) {
+      const upper = chunk.splice(maxChunk >> 1);
+      this.chunks.splice(c + 1, 0, upper);
+      this.lastKeys[c] = chunk[chunk.length - 1].key;
+      this.lastKeys.splice(c + 1, 0, upper[upper.length - 1].key);
+    }
   }
 
   /** Removes the entry with `e`'s key when it is `e`; returns whether it did. */
@@ -44,10 +54,23 @@ export class SortedIndex<E extends Keyed> {
     const i = lowerBound(chunk, e.key);
     if (chunk[i] !== e) return false;
     chunk.splice(i, 1);
-    if (chunk.length === 0) this.chunks.splice(c, 1);
+    if (chunk.length === 0) {
+      this.chunks.splice(c, 1);
+      this.lastKeys.splice(c, 1);
+    } else if (i === chunk.length) {
+      this.lastKeys[c] = chunk[i - 1].key;
+    }
     this.starts = undefined;
     this.count--;
     return true;
+  }
+
+  /** The entry with this key. */
+  find(key: string): E | undefined {
+    const chunk = this.chunks[this.chunkAtOrAfter(key)];
+    if (chunk === undefined) return undefined;
+    const e = chunk[lowerBound(chunk, key)];
+    return e !== undefined && e.key === key ? e : undefined;
   }
 
   /** How many keys are `< key`. */
@@ -74,11 +97,11 @@ export class SortedIndex<E extends Keyed> {
   /** The first chunk whose last key is `>= key` (`chunks.length` when none). */
   private chunkAtOrAfter(key: string): number {
     let lo = 0;
-    let hi = this.chunks.length;
+    const lastKeys = this.lastKeys;
+    let hi = lastKeys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const chunk = this.chunks[mid];
-      if (chunk[chunk.length - 1].key < key) lo = mid + 1;
+      if (lastKeys[mid] < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
