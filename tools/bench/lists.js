@@ -10,7 +10,7 @@
 //   - a mixed load (autocannon, 16 connections): creates only, against 85% creates and 15% lists
 //     of the 10-event namespace, alternated for --rounds rounds; the median ratio of throughput;
 //   - bytes per stored event: the server's RSS and heap before and after the fill, and again after
-//     10 s without requests (and Redis's
+//     10 s without requests, and the growth of the second half of the fill alone (and Redis's
 //     `INFO memory` and `MEMORY USAGE` of its keys).
 // Usage: npm run build && node tools/bench/lists.js [--store=memory|redis] [--events=200000]
 //        [--rounds=3] [--seconds=3] [--baseline=<git ref>]
@@ -202,14 +202,23 @@ async function run(storeName, build) {
     };
     log(`baselines (~6,000 events): ${JSON.stringify(out.base)}`);
     const t0 = performance.now();
-    await fill(pool, 'bench', events);
-    out.fillRate = events / ((performance.now() - t0) / 1000);
+    // In two halves: the second half's growth is the marginal cost of an event, without the fixed
+    // costs the first heavy load brings (the young generation growing to its full size, JIT code).
+    const half = Math.floor(events / 2);
+    await fill(pool, 'bench', half);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const rssHalf = rssOf(api.pid);
+    const heapHalf = await heapOf(api.url);
+    await fill(pool, 'bench', events - half);
+    out.fillRate = events / ((performance.now() - t0 - 2_000) / 1000);
     log(`filled ${events} events at ${out.fillRate.toFixed(0)} creates/s`);
     await new Promise((r) => setTimeout(r, 2_000));
     out.bytesPerEvent = {
       rss: (rssOf(api.pid) - rss0) / events,
       heap: ((await heapOf(api.url)) - heap0) / events,
     };
+    out.bytesPerEvent.rssSecondHalf = (rssOf(api.pid) - rssHalf) / (events - half);
+    out.bytesPerEvent.heapSecondHalf = ((await heapOf(api.url)) - heapHalf) / (events - half);
     // The same after 10 s without requests, once V8's memory reducer may have returned pages.
     await new Promise((r) => setTimeout(r, 10_000));
     out.bytesPerEvent.rssAfterIdle = (rssOf(api.pid) - rss0) / events;
