@@ -16,8 +16,8 @@ const suites = [
   ['authn', 'authn.js'],
   ['authz', 'authz.js'],
   ['tracing', 'tracing.js'],
-
   ['controller', 'controller.js'],
+  ['lists', 'lists.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

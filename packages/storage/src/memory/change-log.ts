@@ -1,6 +1,7 @@
 import type { LoggedChange } from '../watch-event.js';
 import { WakeList } from '../wake-list.js';
 import type { KeyEntry } from './resource-table.js';
+import { unpackBody } from './packed-body.js';
 
 /** One write. For DELETED, `body` is the last state; `prev` is the state a MODIFIED replaced. */
 export interface Change extends LoggedChange {
@@ -10,6 +11,53 @@ export interface Change extends LoggedChange {
   readonly body: string;
   readonly prev: string | undefined;
   readonly time: number;
+}
+
+/**
+ * A change as the memory store logs it: the bodies packed (see `packBody`) and shared with the
+ * key's revisions; `body` and `prev` unpack them for the watch code that reads them.
+ */
+export class PackedChange implements Change {
+  readonly rv: number;
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly entry: KeyEntry;
+  /** The packed state after the change (for DELETED: the last state). */
+  readonly packed: string;
+  /** The packed state a MODIFIED replaced. */
+  readonly packedPrev: string | undefined;
+  readonly time: number;
+
+  constructor(
+    rv: number,
+    type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    entry: KeyEntry,
+    packed: string,
+    packedPrev: string | undefined,
+    time: number,
+  ) {
+    this.rv = rv;
+    this.type = type;
+    this.entry = entry;
+    this.packed = packed;
+    this.packedPrev = packedPrev;
+    this.time = time;
+  }
+
+  get resource(): string {
+    return this.entry.resource;
+  }
+
+  get namespace(): string {
+    return this.entry.namespace;
+  }
+
+  get body(): string {
+    return unpackBody(this.packed);
+  }
+
+  get prev(): string | undefined {
+    return this.packedPrev === undefined ? undefined : unpackBody(this.packedPrev);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { MemoryStorage } from '../index.js';
 import { expectStorageError, keyOf, rvs, runStorageConformance, testObject, WatchReader } from '../testing/index.js';
 
@@ -85,5 +86,92 @@ describe('MemoryStorage', () => {
     const e = await expectStorageError(s.list({ resource: 'events' }, { resourceVersion: 'abc' }), 'InvalidObject');
     expect(e.message).toBe('invalid resource version: "abc"');
     await s.close();
+  });
+
+  it('lets the event loop turn during a long list, which stays exact at its resourceVersion while writes compact history', async () => {
+    const s = new MemoryStorage({ historyLimit: 10, watchBatchIntervalMs: 0 });
+    const n = 5_000;
+    for (let i = 0; i < n; i++)
+      await s.create(keyOf('ns', `k${String(i).padStart(4, '0')}`), testObject('ns', `k${String(i).padStart(4, '0')}`));
+    const before = (await s.list({ resource: 'events' })).items.map((o) => [
+      o.metadata.name,
+      o.metadata.resourceVersion,
+    ]);
+    let turns = 0;
+    let writing = true;
+    const writer = (async () => {
+      // Writes between the list's slices: updates, deletions and creations, far more than the history keeps.
+      for (let i = 0; writing; i++) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        turns++;
+        for (let j = 0; j < 6; j++) {
+          const w = i * 6 + j;
+          const name = `k${String(n - 1 - ((w * 7) % n)).padStart(4, '0')}`;
+          if (w % 3 === 0) await s.delete(keyOf('ns', name)).catch(() => undefined);
+          else if (w % 3 === 1) await s.create(keyOf('ns', `new${w}`), testObject('ns', `new${w}`));
+          else
+            await s.guaranteedUpdate(keyOf('ns', name), (cur) => ({ ...cur!, note: `u${w}` }), {
+              ignoreNotFound: true,
+            });
+        }
+      }
+    })();
+    const listed = await s.list({ resource: 'events' });
+    writing = false;
+    await writer;
+    expect(turns).toBeGreaterThan(2);
+    expect(listed.items.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(before);
+    expect(listed.items.every((o) => o.note === 'hello')).toBe(true);
+    // Once the list is done, history is trimmed back to its limit.
+    await s.create(keyOf('ns', 'last'), testObject('ns', 'last'));
+    await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: listed.resourceVersion }), 'Expired');
+    await s.close();
+  });
+
+  it('counts remainingItemCount exactly at any retained resourceVersion, whatever was written since', async () => {
+    const op = fc.record({
+      kind: fc.constantFrom('create', 'create', 'delete', 'update'),
+      ns: fc.constantFrom('a', 'b', 'c'),
+      name: fc.integer({ min: 0, max: 12 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 20, maxLength: 150 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 5, max: 400 }),
+        async (ops, readBack, limit, historyLimit) => {
+          const s = new MemoryStorage({ historyLimit, watchBatchIntervalMs: 0, tooLargeResourceVersionWaitMs: 0 });
+          for (const { kind, ns, name } of ops) {
+            const key = keyOf(ns, `k${name}`);
+            if (kind === 'create') await s.create(key, testObject(ns, `k${name}`)).catch(() => undefined);
+            else if (kind === 'delete') await s.delete(key).catch(() => undefined);
+            else
+              await s.guaranteedUpdate(key, (cur) => ({ ...cur!, note: String(Math.random()) })).catch(() => undefined);
+          }
+          const newest = Number(await s.currentResourceVersion());
+          const at = String(Math.max(0, newest - readBack));
+          for (const namespace of [undefined, 'a', 'b']) {
+            const prefix = { resource: 'events', namespace };
+            let all;
+            try {
+              all = await s.list(prefix, { resourceVersion: at, resourceVersionMatch: 'Exact' });
+            } catch {
+              continue; // compacted
+            }
+            let page = await s.list(prefix, { resourceVersion: at, limit });
+            let seen = page.items.length;
+            while (page.continue !== undefined) {
+              expect(page.remainingItemCount).toBe(all.items.length - seen);
+              page = await s.list(prefix, { continue: page.continue, limit });
+              seen += page.items.length;
+            }
+            expect(seen).toBe(all.items.length);
+          }
+          await s.close();
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

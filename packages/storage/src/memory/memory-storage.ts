@@ -27,14 +27,16 @@ import type {
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
 import { fromBody, toBody, withResourceVersion } from '../body.js';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, PackedChange } from './change-log.js';
+import { packBody, unpackBody } from './packed-body.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
+  forgetBefore,
+  isDeleted,
   type KeyEntry,
   live,
   liveAt,
   type LiveVersion,
-  lowerBound,
   ResourceTable,
   storageKey,
 } from './resource-table.js';
@@ -60,6 +62,8 @@ export class MemoryStorage implements Storage {
   private readonly waitMs: number;
   private readonly clock: () => number;
   private closed = false;
+  /** The resourceVersions of lists in progress that yielded to the event loop (with counts). */
+  private readonly pins = new Map<number, number>();
 
   constructor(options: MemoryStorageOptions = {}) {
     this.log = new ChangeLog(options.watchBatchIntervalMs ?? memoryDefaults.watchBatchIntervalMs);
@@ -75,9 +79,9 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     if (!isUnsetResourceVersion(options.resourceVersion))
       await this.waitFor(parseResourceVersion(options.resourceVersion));
-    const v = live(this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name)));
+    const v = live(this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name)));
     if (v === undefined) throw notFoundError(key);
-    return fromBody<T>(v.body, v.rv);
+    return fromBody<T>(unpackBody(v.body), v.rv);
   }
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
@@ -113,21 +117,21 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
-    if (live(table.entries.get(k)) !== undefined) throw alreadyExistsError(key);
-    const body = toBody(obj);
+    if (live(table.get(k)) !== undefined) throw alreadyExistsError(key);
+    const body = packBody(toBody(obj));
     const entry = table.entry(key.resource, key.namespace, k);
-    return this.commit<T>(entry, 'ADDED', body, obj.metadata?.uid, undefined, obj);
+    return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const entry = this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name));
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
     const rv = obj.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== String(cur.rv)) throw conflictError(key);
-    return this.replace<T>(entry, cur, toBody(obj), obj.metadata?.uid, obj);
+    return this.replace<T>(entry, cur, packBody(toBody(obj)), obj);
   }
 
   async guaranteedUpdate<T extends KubeObject>(
@@ -139,27 +143,27 @@ export class MemoryStorage implements Storage {
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
     for (;;) {
-      const cur = live(table.entries.get(k));
+      const cur = live(table.get(k));
+      const curRv = cur?.rv;
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
-      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
+      const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(unpackBody(cur.body), cur.rv));
       this.checkOpen();
-      if (live(table.entries.get(k)) !== cur) continue;
-      const body = toBody(next);
-      const uid = next.metadata?.uid;
+      if (live(table.get(k))?.rv !== curRv) continue;
+      const body = packBody(toBody(next));
       if (cur === undefined)
-        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, uid, undefined, next);
-      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, uid, next);
+        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
+      return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, next);
     }
   }
 
   async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const entry = this.tables.get(key.resource)?.entries.get(storageKey(key.namespace, key.name));
+    const entry = this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name));
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
-    return this.commit<T>(entry, 'DELETED', undefined, undefined, cur.body);
+    return this.commit<T>(entry, 'DELETED', undefined, cur.body);
   }
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
@@ -175,7 +179,7 @@ export class MemoryStorage implements Storage {
     }
     const snapshot = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
     const initial = (function* () {
-      for (const { body, rv } of snapshot) yield fromBody<T>(body, rv);
+      for (const { body, rv } of snapshot) yield fromBody<T>(unpackBody(body), rv);
     })();
     return openCursorWatch<T>(
       this.source,
@@ -193,7 +197,7 @@ export class MemoryStorage implements Storage {
   async compact(resourceVersion: string): Promise<void> {
     this.checkOpen();
     const rv = parseResourceVersion(resourceVersion);
-    while ((this.log.oldest()?.rv ?? Infinity) <= rv) this.dropOldest();
+    while ((this.log.oldest()?.rv ?? Infinity) <= rv && this.mayDropOldest()) this.dropOldest();
     this.log.compactTo(rv);
   }
 
@@ -218,15 +222,9 @@ export class MemoryStorage implements Storage {
   }
 
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
-  private replace<T extends KubeObject>(
-    entry: KeyEntry,
-    cur: LiveVersion,
-    body: string,
-    uid: string | undefined,
-    obj: T,
-  ): T {
-    if (body === cur.body) return fromBody<T>(body, cur.rv);
-    return this.commit<T>(entry, 'MODIFIED', body, uid, cur.body, obj);
+  private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, obj: T): T {
+    if (body === cur.body) return fromBody<T>(unpackBody(body), cur.rv);
+    return this.commit<T>(entry, 'MODIFIED', body, cur.body, obj);
   }
 
   /** Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. */
@@ -234,33 +232,48 @@ export class MemoryStorage implements Storage {
     entry: KeyEntry,
     type: 'ADDED' | 'MODIFIED' | 'DELETED',
     body: string | undefined,
-    uid: string | undefined,
     prev: string | undefined,
     written?: T,
   ): T {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
-    entry.versions.push({ rv, body, uid });
-    this.log.append({
-      rv,
-      type,
-      entry,
-      resource: entry.resource,
-      namespace: entry.namespace,
-      body: state,
-      prev,
-      time: this.historyMaxAgeMs === undefined ? 0 : this.clock(),
-    });
-    if (this.log.size > this.historyLimit) this.dropOldest();
+    this.table(entry.resource).push(entry, { rv, body });
+    this.log.append(
+      new PackedChange(rv, type, entry, state, prev, this.historyMaxAgeMs === undefined ? 0 : this.clock()),
+    );
+    while (this.log.size > this.historyLimit && this.mayDropOldest()) this.dropOldest();
     this.trimByAge();
     this.log.notify();
-    return written === undefined ? fromBody<T>(state, rv) : withResourceVersion(written, rv);
+    return written === undefined ? fromBody<T>(unpackBody(state), rv) : withResourceVersion(written, rv);
   }
 
   private trimByAge(): void {
     if (this.historyMaxAgeMs === undefined) return;
     const cutoff = this.clock() - this.historyMaxAgeMs;
-    while ((this.log.oldest()?.time ?? Infinity) < cutoff) this.dropOldest();
+    while ((this.log.oldest()?.time ?? Infinity) < cutoff && this.mayDropOldest()) this.dropOldest();
+  }
+
+  /**
+   * Whether compacting the oldest change keeps every pinned read exact: a list that yields to
+   * the event loop pins its resourceVersion A, and a change at or below A only drops revisions
+   * that a read at A does not see.
+   */
+  private mayDropOldest(): boolean {
+    if (this.pins.size === 0) return true;
+    const oldest = this.log.oldest();
+    if (oldest === undefined) return false;
+    for (const at of this.pins.keys()) if (oldest.rv > at) return false;
+    return true;
+  }
+
+  private pin(at: number): void {
+    this.pins.set(at, (this.pins.get(at) ?? 0) + 1);
+  }
+
+  private unpin(at: number): void {
+    const n = this.pins.get(at) ?? 0;
+    if (n <= 1) this.pins.delete(at);
+    else this.pins.set(at, n - 1);
   }
 
   /** Compacts the oldest change: its key keeps only the revisions a read at or after it can see. */
@@ -268,13 +281,7 @@ export class MemoryStorage implements Storage {
     const c = this.log.shift();
     if (c === undefined) return;
     const e = c.entry;
-    let drop = 0;
-    while (drop < e.versions.length && e.versions[drop].rv < c.rv) drop++;
-    if (drop > 0) e.versions.splice(0, drop);
-    if (e.versions.length === 1 && e.versions[0].body === undefined) {
-      e.versions = [];
-      this.table(e.resource).markDead();
-    }
+    if (forgetBefore(e, c.rv)) this.table(e.resource).drop(e);
   }
 
   /** Resolves once the store has reached `rv`; else TooLargeResourceVersion after the wait. */
@@ -297,90 +304,109 @@ export class MemoryStorage implements Storage {
     if (rv > this.log.rv) throw tooLargeResourceVersionError(rv, this.log.rv);
   }
 
-  /** The entries under a prefix: `[begin, end)` of the table's sorted entries. */
-  private range(prefix: KeyPrefix): { keys: readonly KeyEntry[]; begin: number; end: number } | undefined {
-    const table = this.tables.get(prefix.resource);
-    if (table === undefined) return undefined;
-    const keys = table.sorted();
-    if (prefix.namespace === undefined) return { keys, begin: 0, end: keys.length };
-    const ns = prefix.namespace === '' ? '' : `${prefix.namespace}/`;
-    if (ns === '') return { keys, begin: 0, end: keys.length };
-    return { keys, begin: lowerBound(keys, ns), end: lowerBound(keys, `${prefix.namespace}0`) };
+  /** The keys under a prefix: `[begin, end)` (`end` undefined: to the end of the table). */
+  private bounds(prefix: KeyPrefix): { begin: string; end: string | undefined } {
+    if (prefix.namespace === undefined || prefix.namespace === '') return { begin: '', end: undefined };
+    return { begin: `${prefix.namespace}/`, end: `${prefix.namespace}0` };
   }
 
-  private readPage<T extends KubeObject>(
+  /**
+   * One page at `at`: reads the index from the page's first key, so it costs what it returns
+   * (plus what the predicate skips). A long list reads {@link listSliceItems} keys per turn of
+   * the event loop, each slice resuming from the next key, with `at` pinned meanwhile so that
+   * compaction keeps what it reads.
+   */
+  private async readPage<T extends KubeObject>(
     prefix: KeyPrefix,
     at: number,
     start: string | undefined,
     limit: number,
     predicate: ((obj: T) => boolean) | undefined,
-  ): ListResult<T> {
+  ): Promise<ListResult<T>> {
     const resourceVersion = String(at);
-    const r = this.range(prefix);
-    if (r === undefined) return { items: [], resourceVersion };
-    const { keys, end } = r;
-    let i = start === undefined ? r.begin : Math.max(r.begin, lowerBound(keys, start));
+    const table = this.tables.get(prefix.resource);
+    if (table === undefined) return { items: [], resourceVersion };
+    const { begin, end } = this.bounds(prefix);
     const items: T[] = [];
+    let from = start === undefined || start < begin ? begin : start;
     let last: string | undefined;
-    for (; i < end; i++) {
-      const v = liveAt(keys[i], at);
-      if (v === undefined) continue;
-      if (limit > 0 && items.length === limit) break;
-      const obj = fromBody<T>(v.body, v.rv);
-      if (predicate !== undefined && !predicate(obj)) continue;
-      items.push(obj);
-      last = keys[i].key;
+    let next: string | undefined;
+    let pinned = false;
+    try {
+      for (;;) {
+        let read = 0;
+        let resume: string | undefined;
+        for (const e of table.index.range(from, end)) {
+          if (read === listSliceItems) {
+            resume = e.key;
+            break;
+          }
+          const v = liveAt(e, at);
+          if (v === undefined) continue;
+          if (limit > 0 && items.length === limit) {
+            next = e.key;
+            break;
+          }
+          read++;
+          const obj = fromBody<T>(unpackBody(v.body), v.rv);
+          if (predicate !== undefined && !predicate(obj)) continue;
+          items.push(obj);
+          last = e.key;
+        }
+        if (resume === undefined) break;
+        if (!pinned) this.pin(at);
+        pinned = true;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        this.checkOpen();
+        from = resume;
+      }
+    } finally {
+      if (pinned) this.unpin(at);
     }
-    if (i >= end || last === undefined) return { items, resourceVersion };
+    if (next === undefined || last === undefined) return { items, resourceVersion };
     const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined) return result;
-    return { ...result, remainingItemCount: this.countLive(prefix, keys, i, end, at) };
+    return { ...result, remainingItemCount: this.countLive(table, next, end, at) };
   }
 
   /**
-   * How many of `keys[from, end)` (the keys of `prefix` from one on) are live at `at`. Every key
-   * there that is not live at `at` has a retained change: it was created after `at`, or deleted
-   * by a change not yet compacted (compaction drops a key with its last tombstone). So when the
-   * history is shorter than the rest of the range, counting the keys the history names that are
-   * not live gives the same exact number without walking the range.
+   * How many keys of the table in `[first, end)` are live at `at`: the keys there, minus those
+   * whose newest revision is a tombstone (both counted by rank in their index), corrected for
+   * the keys changed after `at` (their state at `at` is read from their revisions). A key not
+   * changed after `at` is live at `at` exactly when it is live now, so the cost is two binary
+   * searches plus the writes since `at`, not the size of the range.
    */
-  private countLive(prefix: KeyPrefix, keys: readonly KeyEntry[], from: number, end: number, at: number): number {
-    let live = 0;
-    if (end - from <= this.log.size) {
-      for (let i = from; i < end; i++) if (liveAt(keys[i], at) !== undefined) live++;
-      return live;
-    }
-    const first = keys[from].key;
-    const namespace = prefix.namespace === '' ? undefined : prefix.namespace;
+  private countLive(table: ResourceTable, first: string, end: string | undefined, at: number): number {
+    const inRange = (index: ResourceTable['index']): number =>
+      (end === undefined ? index.size : index.rank(end)) - index.rank(first);
+    let notLive = inRange(table.deleted);
     const seen = new Set<KeyEntry>();
-    let notLive = 0;
-    for (let rv = this.log.compacted + 1; rv <= this.log.rv; rv++) {
+    for (let rv = at + 1; rv <= this.log.rv; rv++) {
       const e = this.log.at(rv)!.entry;
-      if (
-        e.resource !== prefix.resource ||
-        e.key < first ||
-        (namespace !== undefined && e.namespace !== namespace) ||
-        seen.has(e)
-      )
-        continue;
+      if (table.get(e.key) !== e || e.key < first || (end !== undefined && e.key >= end) || seen.has(e)) continue;
       seen.add(e);
+      if (isDeleted(e)) notLive--;
       if (liveAt(e, at) === undefined) notLive++;
     }
-    return end - from - notLive;
+    return inRange(table.index) - notLive;
   }
 
   /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */
   private snapshot(prefix: KeyPrefix, at: number): { body: string; rv: number }[] {
-    const r = this.range(prefix);
     const out: { body: string; rv: number }[] = [];
-    if (r === undefined) return out;
-    for (let i = r.begin; i < r.end; i++) {
-      const v = liveAt(r.keys[i], at);
+    const table = this.tables.get(prefix.resource);
+    if (table === undefined) return out;
+    const { begin, end } = this.bounds(prefix);
+    for (const e of table.index.range(begin, end)) {
+      const v = liveAt(e, at);
       if (v !== undefined) out.push({ body: v.body, rv: v.rv });
     }
     return out;
   }
 }
+
+/** How many keys a list reads per turn of the event loop. */
+const listSliceItems = 1024;
 
 /**
  * The object a write returns: the caller's object with the new resourceVersion, as a copy of its
@@ -389,7 +415,11 @@ export class MemoryStorage implements Storage {
  */
 function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions | undefined): void {
   if (p === undefined) return;
-  if (p.uid !== undefined && p.uid !== (cur.uid ?? '')) throw uidConflictError(key, p.uid, cur.uid ?? '');
+  if (p.uid !== undefined) {
+    // The uid is read from the body: keeping it beside every revision would cost ~60 bytes each.
+    const uid = (JSON.parse(unpackBody(cur.body)) as KubeObject).metadata?.uid ?? '';
+    if (p.uid !== uid) throw uidConflictError(key, p.uid, uid);
+  }
   if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {
     throw resourceVersionPreconditionError(key, p.resourceVersion, String(cur.rv));
   }

@@ -1,119 +1,128 @@
+import { SortedIndex } from './sorted-index.js';
+
 /** One revision of a key: its body, or `undefined` for a deletion (tombstone). */
 export interface Version {
   readonly rv: number;
   readonly body: string | undefined;
-  readonly uid: string | undefined;
 }
 
 /**
- * A key and its retained revisions, oldest first. Revisions newer than the compacted
- * resourceVersion are all kept, plus the newest one at or below it; a key whose only revision is
- * a compacted tombstone has no versions ("dead") until the table drops it.
+ * A key and its retained revisions. Revisions newer than the compacted resourceVersion are all
+ * kept, plus the newest one at or below it. The newest revision is held in the entry itself
+ * (`rv`, `body`), older ones in `older` (oldest first, usually none): most keys have one
+ * revision, and an array and an object per key would cost ~90 bytes. A key whose only revision
+ * was a compacted tombstone has none (`rv` 0, "dead") and leaves the table.
  */
 export interface KeyEntry {
   readonly key: string;
   readonly resource: string;
   readonly namespace: string;
-  versions: Version[];
+  /** The newest revision's resourceVersion; 0 while the key has no revision. */
+  rv: number;
+  /** The newest revision's body; undefined for a tombstone. */
+  body: string | undefined;
+  older: Version[] | undefined;
 }
 
-/** A revision that is not a tombstone. */
+/**
+ * A revision that is not a tombstone. It may be the key's entry itself (its newest revision):
+ * read it at once, as the entry changes with the next write.
+ */
 export type LiveVersion = Version & { readonly body: string };
 
-const isLive = (v: Version | undefined): v is LiveVersion => v?.body !== undefined;
+/** Whether the newest revision is a tombstone. */
+export function isDeleted(entry: KeyEntry): boolean {
+  return entry.rv > 0 && entry.body === undefined;
+}
 
 /** The newest revision when it is not a tombstone. */
 export function live(entry: KeyEntry | undefined): LiveVersion | undefined {
-  const v = entry?.versions[entry.versions.length - 1];
-  return isLive(v) ? v : undefined;
+  return entry !== undefined && entry.rv > 0 && entry.body !== undefined ? (entry as LiveVersion) : undefined;
 }
 
 /** The revision visible at `rv` when it is not a tombstone. */
 export function liveAt(entry: KeyEntry | undefined, rv: number): LiveVersion | undefined {
-  const vs = entry?.versions ?? [];
+  if (entry === undefined || entry.rv === 0) return undefined;
+  if (entry.rv <= rv) return entry.body === undefined ? undefined : (entry as LiveVersion);
+  const vs = entry.older;
+  if (vs === undefined) return undefined;
   for (let i = vs.length - 1; i >= 0; i--) {
     const v = vs[i];
-    if (v.rv <= rv) return isLive(v) ? v : undefined;
+    if (v.rv <= rv) return v.body === undefined ? undefined : (v as LiveVersion);
   }
   return undefined;
+}
+
+/**
+ * Compaction at change `rv` of this entry: forgets the revisions older than it. Returns whether
+ * the entry is left with nothing but a tombstone (it is then dead and must leave its table).
+ */
+export function forgetBefore(entry: KeyEntry, rv: number): boolean {
+  const vs = entry.older;
+  if (vs !== undefined) {
+    let drop = 0;
+    while (drop < vs.length && vs[drop].rv < rv) drop++;
+    if (drop === vs.length) entry.older = undefined;
+    else if (drop > 0) entry.older = vs.slice(drop);
+  }
+  if (entry.older === undefined && entry.body === undefined && entry.rv > 0) {
+    entry.rv = 0;
+    return true;
+  }
+  return false;
 }
 
 /** The storage key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
 export const storageKey = (namespace: string, name: string): string =>
   namespace === '' ? name : `${namespace}/${name}`;
 
-/** First index whose key is `>= key` in an array sorted by key. */
-export function lowerBound(entries: readonly KeyEntry[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
- * The keys of one resource: a map for point access and an array sorted by key for lists. New
- * entries land in an unsorted buffer that is sorted and merged on the next list, so a write
- * never pays for ordering; dead entries are dropped at the same time.
+ * The keys of one resource in a {@link SortedIndex}, for point access (a binary search: a `Map`
+ * beside it would cost ~40 bytes a key) and for lists. A key whose only revision is a compacted
+ * tombstone leaves it.
+ * `deleted` indexes the keys whose newest revision is a tombstone, so that counting the live
+ * keys of a range costs two binary searches per index.
  */
 export class ResourceTable {
-  readonly entries = new Map<string, KeyEntry>();
-  private ordered: KeyEntry[] = [];
-  private pending: KeyEntry[] = [];
-  private dead = 0;
+  readonly index = new SortedIndex<KeyEntry>();
+  readonly deleted = new SortedIndex<KeyEntry>();
+  /** One string per namespace name, shared by its entries. */
+  private readonly namespaces = new Map<string, string>();
 
-  /** The entry of a key, created (and queued for the index) when absent. */
+  /** The entry of a key, if the table has one. */
+  get(key: string): KeyEntry | undefined {
+    return this.index.find(key);
+  }
+
+  /** Adds a revision to an entry of this table, keeping `deleted` up to date. */
+  push(e: KeyEntry, v: Version): void {
+    const was = isDeleted(e);
+    if (e.rv > 0) {
+      const prev: Version = { rv: e.rv, body: e.body };
+      // A fresh array of the exact size: a push would reserve room for 16 revisions.
+      e.older = e.older === undefined ? [prev] : [...e.older, prev];
+    }
+    e.rv = v.rv;
+    e.body = v.body;
+    if (v.body === undefined && !was) this.deleted.insert(e);
+    else if (v.body !== undefined && was) this.deleted.remove(e);
+  }
+
+  /** The entry of a key, created (and indexed) when absent. */
   entry(resource: string, namespace: string, key: string): KeyEntry {
-    let e = this.entries.get(key);
+    let e = this.index.find(key);
     if (e === undefined) {
-      e = { key, resource, namespace, versions: [] };
-      this.entries.set(key, e);
-      this.pending.push(e);
-    } else if (e.versions.length === 0) {
-      this.dead--;
+      let ns = this.namespaces.get(namespace);
+      if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
+      e = { key, resource, namespace: ns, rv: 0, body: undefined, older: undefined };
+      this.index.insert(e);
     }
     return e;
   }
 
-  /** Records that compaction left an entry without versions. */
-  markDead(): void {
-    this.dead++;
-    if (this.dead > 1024 && this.dead * 2 > this.entries.size) this.sorted();
+  /** Forgets an entry that compaction left without versions. */
+  drop(e: KeyEntry): void {
+    if (!this.index.remove(e)) return;
+    this.deleted.remove(e);
   }
-
-  /** Every entry in byte order of keys, after merging new entries and dropping dead ones. */
-  sorted(): readonly KeyEntry[] {
-    if (this.dead > 0) {
-      const alive = (e: KeyEntry): boolean => {
-        if (e.versions.length > 0) return true;
-        if (this.entries.get(e.key) === e) this.entries.delete(e.key);
-        return false;
-      };
-      this.ordered = this.ordered.filter(alive);
-      this.pending = this.pending.filter(alive);
-      this.dead = 0;
-    }
-    if (this.pending.length > 0) {
-      const add = this.pending.sort(byKey);
-      this.pending = [];
-      this.ordered = this.ordered.length === 0 ? add : merge(this.ordered, add);
-    }
-    return this.ordered;
-  }
-}
-
-const byKey = (a: KeyEntry, b: KeyEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-function merge(a: readonly KeyEntry[], b: readonly KeyEntry[]): KeyEntry[] {
-  const out = new Array<KeyEntry>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i].key < b[j].key ? a[i++] : b[j++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
-  return out;
 }

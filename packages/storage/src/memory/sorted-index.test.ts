@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { SortedIndex } from './sorted-index.js';
+
+interface E {
+  readonly key: string;
+}
+
+describe('SortedIndex', () => {
+  it('agrees with a sorted array on inserts, removals, ranks and ranges', () => {
+    const key = fc.string({ unit: fc.constantFrom('a', 'b', '/', '0', 'z'), minLength: 0, maxLength: 4 });
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('insert' as const), keys: fc.array(key, { maxLength: 1500 }) }),
+      fc.record({ kind: fc.constant('remove' as const), keys: fc.array(key, { maxLength: 600 }) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 6 }),
+        fc.array(fc.tuple(key, fc.option(key)), { maxLength: 20 }),
+        (ops, queries) => {
+          const index = new SortedIndex<E>();
+          const model = new Map<string, E>();
+          for (const { kind, keys } of ops) {
+            for (const k of keys) {
+              if (kind === 'insert' && !model.has(k)) {
+                const e = { key: k };
+                model.set(k, e);
+                index.insert(e);
+              } else if (kind === 'remove') {
+                const e = model.get(k);
+                expect(index.remove(e ?? { key: k })).toBe(e !== undefined);
+                model.delete(k);
+              }
+            }
+          }
+          const sorted = [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(index.size).toBe(sorted.length);
+          expect([...index.range('')].map((e) => e.key)).toEqual(sorted);
+          for (const [k, e] of model) expect(index.find(k)).toBe(e);
+          for (const [from, to] of queries) {
+            expect(index.find(from)).toBe(model.get(from));
+            expect(index.rank(from)).toBe(sorted.filter((k) => k < from).length);
+            const want = sorted.filter((k) => k >= from && (to === null || k < to));
+            expect([...index.range(from, to ?? undefined)].map((e) => e.key)).toEqual(want);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('removes only the entry it holds for a key', () => {
+    const index = new SortedIndex<E>();
+    const a = { key: 'a' };
+    index.insert(a);
+    expect(index.remove({ key: 'a' })).toBe(false);
+    expect(index.remove(a)).toBe(true);
+    expect(index.size).toBe(0);
+  });
+});
