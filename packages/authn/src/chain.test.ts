@@ -166,6 +166,31 @@ describe('authentication chain', () => {
     c.close();
   });
 
+  it('answers a cached token synchronously with what the whole chain answers, and counts it', async () => {
+    const registry = new Registry();
+    const metrics = new AuthenticationMetrics(registry);
+    let now = 0;
+    const c = await chain({ config: config(), metrics, tokenCache: { now: () => now } });
+    const t = await issuer.mint({ sub: 'cached', aud: 'kevents', groups: ['dev'] });
+    const first = c.authenticate(bearer(t));
+    expect(first).toBeInstanceOf(Promise);
+    const verified = await first;
+    const again = c.authenticate(bearer(t));
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toEqual(verified);
+    expect(again).toEqual({
+      user: { username: 'oidc:cached', groups: ['system:authenticated'] },
+      audiences: ['kevents'],
+    });
+    expect(await registry.metrics()).toMatch(/^authentication_attempts\{result="success"\} 2$/m);
+    // A client certificate is x509's to answer first: no shortcut. Nor once the entry is stale.
+    const cert = await generateClientCert(ca, 'x');
+    expect(c.authenticate({ ...bearer(t), clientCertificates: [der(cert.cert)] })).toBeInstanceOf(Promise);
+    now = 10_000;
+    expect(c.authenticate(bearer(t))).toBeInstanceOf(Promise);
+    c.close();
+  });
+
   it('replaceJwt swaps issuers atomically and forgets cached tokens', async () => {
     const second = await OidcIssuer.start({ alg: 'PS256' });
     try {

@@ -14,11 +14,15 @@ export function authenticatedGroupAdder(inner: Authenticator): Authenticator {
   return {
     async authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> {
       const r = await inner.authenticate(req);
-      if (!r) return r;
-      const u = r.user;
-      if (u.username === 'system:anonymous') return r;
-      if (u.groups.some((g) => g === allAuthenticated || g === allUnauthenticated)) return r;
-      return { ...r, user: { ...u, groups: [...u.groups, allAuthenticated] } };
+      return r && withAuthenticatedGroup(r);
     },
   };
+}
+
+/** The response with `system:authenticated` added to the user's groups, by the adder's rules. */
+export function withAuthenticatedGroup(r: AuthenticationResponse): AuthenticationResponse {
+  const u = r.user;
+  if (u.username === 'system:anonymous') return r;
+  if (u.groups.some((g) => g === allAuthenticated || g === allUnauthenticated)) return r;
+  return { ...r, user: { ...u, groups: [...u.groups, allAuthenticated] } };
 }

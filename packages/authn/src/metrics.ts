@@ -22,6 +22,7 @@ export class AuthenticationMetrics {
   readonly jwksKeySetInfo: Gauge<'jwt_issuer_hash' | 'apiserver_id_hash' | 'hash'>;
   /** `sha256:` of the apiserver's ID. */
   readonly apiserverIdHash: string;
+  readonly #bound = new Map<string, { attempts: { inc(): void }; duration: { observe(v: number): void } }>();
 
   constructor(registry: Registry, apiserverId = '') {
     const registers = [registry];
@@ -76,4 +77,15 @@ export class AuthenticationMetrics {
   }
 
   readonly #keySetSeries = new Map<string, { jwt_issuer_hash: string; apiserver_id_hash: string; hash: string }[]>();
+
+  /** Counts one authentication attempt and its duration (`result`: success, failure or error). */
+  observe(result: string, seconds: number): void {
+    let b = this.#bound.get(result);
+    if (!b) {
+      b = { attempts: this.attempts.labels({ result }), duration: this.duration.labels({ result }) };
+      this.#bound.set(result, b);
+    }
+    b.attempts.inc();
+    b.duration.observe(seconds);
+  }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AuthenticationResponse } from '@kevents/api';
 import type { TokenAuthenticator } from './token.js';
 
@@ -31,8 +31,14 @@ export class CachedTokenAuthenticator implements TokenAuthenticator {
     this.#now = options.now ?? Date.now;
   }
 
+  /** The cached success for `token`, if one is still fresh; never verifies. */
+  peek(token: string): AuthenticationResponse | undefined {
+    const hit = this.#entries.get(hash('sha256', token, 'base64'));
+    return hit && hit.expires > this.#now() ? hit.response : undefined;
+  }
+
   authenticateToken(token: string): Promise<AuthenticationResponse | null> {
-    const key = createHash('sha256').update(token).digest('base64');
+    const key = hash('sha256', token, 'base64');
     const hit = this.#entries.get(key);
     if (hit) {
       if (hit.expires > this.#now()) return Promise.resolve(hit.response);

@@ -63,8 +63,9 @@ export class AuthenticationError extends Error {
  * response when the request carries credentials this authenticator accepts (ok), to `null` when
  * it has no opinion (no credentials of its kind: the next authenticator is asked, then
  * anonymous), and rejects with an {@link AuthenticationError} when it has credentials of its
- * kind that are not valid.
+ * kind that are not valid. An authenticator that knows the answer at once (a cached token) may
+ * return it (or throw) synchronously; callers `await` either form.
  */
 export interface Authenticator {
-  authenticate(request: AuthenticationRequest): Promise<AuthenticationResponse | null>;
+  authenticate(request: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null;
 }

@@ -1,8 +1,9 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import { anonymousUser } from '@kevents/api';
-import type { Authenticator, UserInfo } from '@kevents/api';
+import type { AuthenticationResponse, Authenticator, UserInfo } from '@kevents/api';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,33 +81,46 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     return;
   }
   const log = options.logger;
-  app.addHook('onRequest', async (req) => {
-    let response;
+  const fail = (req: FastifyRequest, err: unknown): ApiError => {
+    log?.info(
+      { err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path },
+      'Unable to authenticate the request',
+    );
+    return unauthorized();
+  };
+  const settle = (req: FastifyRequest, response: AuthenticationResponse | null): ApiError | undefined => {
+    if (response) {
+      req.user = response.user;
+      delete req.headers['authorization'];
+      return undefined;
+    }
+    if (anonymous) {
+      req.user = anonymousUser;
+      return undefined;
+    }
+    log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
+    return unauthorized();
+  };
+  // Callback style: an answer the authenticator has at once (a cached token) costs no promise.
+  app.addHook('onRequest', (req, _reply, done) => {
+    let answer;
     try {
       const certs = clientCertificates(req);
-      response = await authenticator.authenticate({
+      answer = authenticator.authenticate({
         headers: req.headers,
         method: req.method,
         path: decodedPath(req.requestInfo.path),
         ...(certs.length ? { clientCertificates: certs } : {}),
       });
     } catch (err) {
-      log?.info(
-        { err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path },
-        'Unable to authenticate the request',
-      );
-      throw unauthorized();
+      done(fail(req, err));
+      return;
     }
-    if (response) {
-      req.user = response.user;
-      delete req.headers['authorization'];
-    } else if (anonymous) req.user = anonymousUser;
-    else {
-      log?.info(
-        { method: req.method, path: req.requestInfo.path },
-        'Unable to authenticate the request: no credentials',
+    if (answer instanceof Promise)
+      answer.then(
+        (response) => done(settle(req, response)),
+        (err: unknown) => done(fail(req, err)),
       );
-      throw unauthorized();
-    }
+    else done(settle(req, answer));
   });
 }
