@@ -310,6 +310,47 @@ describe('webhook authorizer traffic through the controlplane selection', () => 
     });
   }
 
+  /** The decision of a new chain (no kept-alive tunnel, so its first review dials through `setup`). */
+  async function freshDecision(webhook: WebhookServer, setup: EgressSetup, name: string) {
+    const fresh = await webhookAuthorizer(webhook, setup, name);
+    return Promise.resolve(fresh.authorizer.authorize({ ...attrs, verb: 'watch' })).finally(() => fresh.close());
+  }
+
+  it('tinyproxy behind mTLS (HTTPConnect over TCP) carries the SubjectAccessReview; a down proxy is an error under Deny', async () => {
+    const tp = await Tinyproxy.start(dir);
+    const front = await MutualTlsFront.start(proxyTls, tp.port);
+    const frontPort = front.port;
+    const webhook = await WebhookServer.start();
+    const port = new URL(webhook.url).port;
+    const { setup } = await egressFrom(
+      'authz-tinyproxy',
+      {
+        proxyProtocol: 'HTTPConnect',
+        transport: {
+          tcp: { url: `https://127.0.0.1:${frontPort}`, tlsConfig: { ...clientFiles, tlsServerName: 'localhost' } },
+        },
+      },
+      'controlplane',
+    );
+    try {
+      expect(await freshDecision(webhook, setup, 'tinyproxy')).toMatchObject({ decision: 'Allow' });
+      expect(webhook.received).toHaveLength(1);
+      expect(front.clients).toContain('kevents-apiserver');
+      expect(tp.connectRequests().join('\n')).toContain(`CONNECT 127.0.0.1:${port} HTTP/1.1`);
+    } finally {
+      await front.close();
+      await tp.close();
+    }
+    try {
+      const denied = await freshDecision(webhook, setup, 'tinyproxy-down');
+      expect(denied.decision).toBe('Deny');
+      expect(String(denied.error)).toContain(`dial tcp 127.0.0.1:${frontPort}: connect: connection refused`);
+      expect(webhook.received).toHaveLength(1);
+    } finally {
+      await webhook.close();
+    }
+  });
+
   it('a CONNECT proxy on a Unix socket carries the SubjectAccessReview; a refusing proxy is an error under Deny', async () => {
     const path = join(dir, 'authz-connect.sock');
     const proxy = await ConnectProxy.start({ path });
@@ -326,17 +367,17 @@ describe('webhook authorizer traffic through the controlplane selection', () => 
       const port = new URL(webhook.url).port;
       expect(proxy.connects.map((c) => c.target)).toContain(`127.0.0.1:${port}`);
       proxy.mode = 'refuse';
-      // A new chain has no kept-alive tunnel: its first review dials through the refusing proxy.
-      const fresh = await webhookAuthorizer(webhook, setup, 'uds-fresh');
-      const denied = await Promise.resolve(fresh.authorizer.authorize({ ...attrs, verb: 'watch' })).finally(() =>
-        fresh.close(),
-      );
+      const denied = await freshDecision(webhook, setup, 'uds-refused');
       expect(denied.decision).toBe('Deny');
       expect(String(denied.error)).toContain(`proxy error from ${path} while dialing 127.0.0.1:${port}, code 403`);
       expect(webhook.received).toHaveLength(1);
+      await proxy.close();
+      const down = await freshDecision(webhook, setup, 'uds-down');
+      expect(down.decision).toBe('Deny');
+      expect(String(down.error)).toContain(`dial unix ${path}: connect: no such file or directory`);
     } finally {
       authz.close();
-      await proxy.close();
+      await proxy.close().catch(() => undefined);
       await webhook.close();
     }
   });
@@ -355,9 +396,14 @@ describe('webhook authorizer traffic through the controlplane selection', () => 
       expect(await authz.authorizer.authorize(attrs)).toMatchObject({ decision: 'Allow' });
       expect(server.dials).toContain(`127.0.0.1:${new URL(webhook.url).port}`);
       expect(webhook.received[0]?.review).toMatchObject({ spec: { user: 'alice' } });
+      await server.close();
+      const down = await freshDecision(webhook, setup, 'grpc-down');
+      expect(down.decision).toBe('Deny');
+      expect(String(down.error)).toContain(webhook.url);
+      expect(webhook.received).toHaveLength(1);
     } finally {
       authz.close();
-      await server.close();
+      await server.close().catch(() => undefined);
       await webhook.close();
     }
   });

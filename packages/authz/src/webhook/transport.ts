@@ -133,20 +133,23 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
           res.on('error', () => undefined); // reported through req's error
         },
       );
+      const timeout = (cause?: unknown): AuthorizationError =>
+        new AuthorizationError(
+          'WebhookTimeout',
+          `${post}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+          { retriable: true, cause },
+        );
       const timer = setTimeout(() => {
         timedOut = true;
+        // A request still waiting for its connection (an egress dial in progress) emits its error
+        // only once the connection exists: the timeout is the answer now, whatever comes later.
+        reject(timeout());
         req.destroy();
       }, o.timeoutMs);
       req.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         if (timedOut) {
-          reject(
-            new AuthorizationError(
-              'WebhookTimeout',
-              `${post}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
-              { retriable: true, cause: e },
-            ),
-          );
+          reject(timeout(e));
           return;
         }
         // DefaultShouldRetry: a connection reset is retried; other transport errors are not.
