@@ -1,39 +1,74 @@
 #!/usr/bin/env node
 // `npm start`: kevents-apiserver on http://127.0.0.1:8080 with the embedded (in-process) store,
-// and kevents-controller beside it (series + retention, leader-elected, probes on :8081).
-// Extra arguments pass through to the apiserver: `npm start -- --storage=redis://127.0.0.1:6379`.
+// and kevents-controller beside it (series + retention, leader-elected, probes on :8081), started
+// once the API server answers. Extra arguments pass through to the apiserver:
+// `npm start -- --storage=redis://127.0.0.1:6379`, `npm start -- --insecure-port=9090`.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
 const controllerMain = fileURLToPath(new URL('../../apps/controller/dist/main.js', import.meta.url));
 const args = ['--insecure-port=8080', '--secure-port=0', '--log-format=text', ...process.argv.slice(2)];
-console.log('kevents: starting the API server on http://127.0.0.1:8080 (embedded store)');
-console.log('kevents: point kubectl at it with:');
-console.log('  kubectl --server http://127.0.0.1:8080 get events.events.k8s.io -A');
-const child = spawn(process.execPath, [main, ...args], { stdio: 'inherit' });
-console.log('kevents: starting kevents-controller (health, readiness and metrics on http://127.0.0.1:8081)');
-const controller = spawn(
-  process.execPath,
-  [controllerMain, '--server=http://127.0.0.1:8080', '--health-probe-bind-address=127.0.0.1:8081', '--log-format=text'],
-  { stdio: 'inherit' },
+const port = Number(
+  args
+    .filter((a) => a.startsWith('--insecure-port='))
+    .pop()
+    .split('=')[1],
 );
-// The controller stops first, so that it can still release its lease on the API server.
+const url = `http://127.0.0.1:${port}`;
+if (port > 0) {
+  console.log(`kevents: starting the API server on ${url} (embedded store unless --storage says otherwise)`);
+  console.log('kevents: point kubectl at it with:');
+  console.log(`  kubectl --server ${url} get events.events.k8s.io -A`);
+}
+const child = spawn(process.execPath, [main, ...args], { stdio: 'inherit' });
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let controller;
 let stopping = false;
+
+const running = (p) => p !== undefined && p.exitCode === null && p.signalCode === null;
+// The controller stops first, so that it can still release its lease on the API server.
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, () => {
     stopping = true;
-    if (controller.exitCode !== null || controller.signalCode !== null) child.kill(sig);
+    if (!running(controller)) child.kill(sig);
     else {
       controller.once('exit', () => child.kill(sig));
       controller.kill(sig);
     }
   });
-controller.on('exit', (code, signal) => {
-  if (!stopping && child.exitCode === null && !signal) console.error(`kevents: the controller exited (${code})`);
-});
 child.on('exit', (code, signal) => {
-  controller.kill('SIGTERM');
-  controller.once('exit', () => process.exit(code ?? (signal ? 0 : 1)));
-  if (controller.exitCode !== null || controller.signalCode !== null) process.exit(code ?? (signal ? 0 : 1));
+  const exit = () => process.exit(code ?? (signal ? 0 : 1));
+  if (!running(controller)) exit();
+  else {
+    controller.once('exit', exit);
+    controller.kill('SIGTERM');
+  }
 });
+
+/** Resolves once the API server answers anything on `url` (it may ask for credentials); false if it exited first. */
+async function serverAnswers() {
+  while (child.exitCode === null && child.signalCode === null && !stopping) {
+    const answered = await fetch(`${url}/readyz`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+if (port > 0 && (await serverAnswers())) {
+  console.log('kevents: starting kevents-controller (health, readiness and metrics on http://127.0.0.1:8081)');
+  controller = spawn(
+    process.execPath,
+    [controllerMain, `--server=${url}`, '--health-probe-bind-address=127.0.0.1:8081', '--log-format=text'],
+    { stdio: 'inherit' },
+  );
+  controller.on('exit', (code, signal) => {
+    if (!stopping && child.exitCode === null && !signal) console.error(`kevents: the controller exited (${code})`);
+  });
+} else if (port === 0) {
+  console.log('kevents: --insecure-port=0: kevents-controller is not started (run it with --kubeconfig)');
+}
