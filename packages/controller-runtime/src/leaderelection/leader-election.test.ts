@@ -93,10 +93,16 @@ describe('leader election on a coordination.k8s.io/v1 Lease', () => {
     expect(stamps.slice(0, firstB).every((s) => s.by === 'cand-a')).toBe(true);
     expect(stamps.slice(firstB).every((s) => s.by === 'cand-b')).toBe(true);
     expect(stamps[firstB]!.at).toBeGreaterThanOrEqual(killedAt);
-    // One write per event, and nobody met a conflict. B stopped cleanly, so its lines are
-    // complete; A was SIGKILLed, so the line of its very last write may not have been printed.
+    // One write per event, and nobody met a conflict. B is alive: the line of a write it just
+    // made may still be in its stdout pipe, so wait for it. A was SIGKILLed, so the line of its
+    // very last write may never have been printed.
     const wrote = (c: ChildRun): number => (c.output.match(/^reconciled /gm) ?? []).length;
     const stampsBy = (id: string): number => stamps.filter((s) => s.by === id).length;
+    await waitFor(
+      () => wrote(b) >= stampsBy('cand-b'),
+      10_000,
+      () => `B printed ${wrote(b)} writes, stamped ${stampsBy('cand-b')}`,
+    );
     expect(wrote(b)).toBe(stampsBy('cand-b'));
     expect(stampsBy('cand-a') - wrote(a)).toBeGreaterThanOrEqual(0);
     expect(stampsBy('cand-a') - wrote(a)).toBeLessThanOrEqual(1);
