@@ -6,8 +6,8 @@ import { AuthenticationChain, AuthenticationMetrics, hashLabel } from '@kevents/
 import type { JwtAuthenticatorOptions } from '@kevents/authn';
 import type { ServerMetrics } from '@kevents/apiserver';
 import { parseConfig } from '@kevents/config';
-import { Gauge } from 'prom-client';
 import { AuthenticationConfigReloader } from './authentication-reload.js';
+import { reloadMetrics } from './config-reload.js';
 
 /** What the servers need from authentication, and how to stop it. */
 export interface AuthenticationSetup {
@@ -104,30 +104,19 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
   });
   let reloader: AuthenticationConfigReloader | undefined;
   if (o.file && config) {
-    const registers = [o.metrics.registry];
     reloader = new AuthenticationConfigReloader(o.file, text, config, chain, {
       jwt: { ...o.jwt, metrics },
       log,
       ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
       ...o.reload,
-      metrics: {
-        reloads: o.metrics.configReloads.AuthenticationConfiguration,
-        lastTimestamp: new Gauge({
-          name: 'apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds',
-          help: 'Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.',
-          labelNames: ['status', 'apiserver_id_hash'],
-          registers,
-        }),
-        lastConfigInfo: new Gauge({
-          name: 'apiserver_authentication_config_controller_last_config_info',
-          help: 'Information about the last applied authentication configuration with hash as label, split by apiserver identity.',
-          labelNames: ['apiserver_id_hash', 'hash'],
-          registers,
-        }),
-        apiserverIdHash: hashLabel(id),
-      },
+      metrics: reloadMetrics(
+        'authentication',
+        o.metrics.registry,
+        o.metrics.configReloads.AuthenticationConfiguration,
+        hashLabel(id),
+      ),
     });
-    await reloader.start();
+    reloader.start();
   }
   const parts = [
     config ? `${config.jwt?.length ?? 0} JWT issuer(s) from ${o.file}` : undefined,

@@ -5,9 +5,9 @@ import type { BuildAuthorizerOptions } from '@kevents/authz';
 import { hashLabel } from '@kevents/authn';
 import type { ServerMetrics } from '@kevents/apiserver';
 import { parseConfig } from '@kevents/config';
-import { Gauge } from 'prom-client';
 import { apiserverId } from './authentication.js';
 import { AuthorizationConfigReloader, ReloadableAuthorizer } from './authorization-reload.js';
+import { reloadMetrics } from './config-reload.js';
 
 /** What the servers need from authorization, and how to stop it. */
 export interface AuthorizationSetup {
@@ -52,28 +52,17 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
   });
   if (!parsed.ok) throw new Error(`${o.file}: ${parsed.errors.map(String).join('; ')}`);
   const authorizer = new ReloadableAuthorizer(buildAuthorizer(parsed.config, build));
-  const registers = [registry];
   const reloader = new AuthorizationConfigReloader(o.file, text, parsed.config, authorizer, {
     build,
     log: o.log,
     ...(groupDomain ? { groupDomain } : {}),
     ...o.reload,
-    metrics: {
-      reloads: o.metrics.configReloads.AuthorizationConfiguration,
-      lastTimestamp: new Gauge({
-        name: 'apiserver_authorization_config_controller_automatic_reload_last_timestamp_seconds',
-        help: 'Timestamp of the last automatic reload of authorization configuration split by status and apiserver identity.',
-        labelNames: ['status', 'apiserver_id_hash'],
-        registers,
-      }),
-      lastConfigInfo: new Gauge({
-        name: 'apiserver_authorization_config_controller_last_config_info',
-        help: 'Information about the last applied authorization configuration with hash as label, split by apiserver identity.',
-        labelNames: ['apiserver_id_hash', 'hash'],
-        registers,
-      }),
-      apiserverIdHash: hashLabel(apiserverId()),
-    },
+    metrics: reloadMetrics(
+      'authorization',
+      registry,
+      o.metrics.configReloads.AuthorizationConfiguration,
+      hashLabel(apiserverId()),
+    ),
   });
   reloader.start();
   const names = (parsed.config.authorizers ?? []).map((a) => `${a.name} (${a.type})`).join(', ');
