@@ -13,15 +13,15 @@ import { OidcIssuer } from '@kevents/authn/testing';
 import { freePort, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
+import { apiserverMain, median, numberArg } from './lib/args.js';
 
-const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const arg = numberArg;
 const seconds = arg('seconds', 10);
 const connections = arg('connections', 32);
 const warmupSeconds = arg('warmup', 5);
 const rounds = arg('rounds', 3);
 const coldCount = arg('cold', 2000);
-const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const main = apiserverMain;
 const quantile = (xs, q) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 
 function jwtEntry(issuer) {

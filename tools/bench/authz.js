@@ -12,15 +12,15 @@ import { generateCA, generateLeaf } from '@kevents/authz/testing';
 import { freePort, startNode, waitReady, cpuSeconds } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
+import { apiserverMain, median, numberArg } from './lib/args.js';
 
-const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const arg = numberArg;
 const seconds = arg('seconds', 8);
 const connections = arg('connections', 32);
 const warmup = arg('warmup', 4);
 const rounds = arg('rounds', 3);
-const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
+const main = apiserverMain;
 const exampleWebhook = fileURLToPath(new URL('../example-webhook/main.js', import.meta.url));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-bench-authz-'));
 const ca = await generateCA('bench-webhook-ca');

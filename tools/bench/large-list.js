@@ -9,12 +9,12 @@
 import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { apiserverMain, numberArg } from './lib/args.js';
 
-const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const arg = numberArg;
 const events = arg('events', 200_000);
 const lists = arg('lists', 10);
-const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
+const main = apiserverMain;
 
 const freePort = () =>
   new Promise((resolve) => {

@@ -6,18 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
+import { apiserverMain, median, numberArg } from './lib/args.js';
 
-const arg = (name, def) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const arg = numberArg;
 const seconds = arg('seconds', 10);
 const connections = arg('connections', 32);
 const warmupSeconds = arg('warmup', 5);
 const rounds = arg('rounds', 3);
-const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
+const main = apiserverMain;
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 
 const json = { 'content-type': 'application/json' };
-
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 /**
  * Both servers run side by side (only one is loaded at a time); after a warm-up of each, the
