@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run } from './podman.js';
+import { run, withLock } from './podman.js';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -154,7 +154,11 @@ export function prunedManifests(app) {
  * with each workspace's package.json and shipped build output, then `npm ci --omit=dev` there (from npm's cache
  * when it has the packages). Skipped when its inputs are unchanged since the last run. Returns the directory.
  */
-export async function prepareBundle(app, log = () => {}) {
+export function prepareBundle(app, log = () => {}) {
+  return withLock(`bundle-${app}`, () => prepareBundleNow(app, log), log);
+}
+
+async function prepareBundleNow(app, log) {
   const dir = bundleDir(app);
   const { manifest, lockfile, workspaces } = prunedManifests(app);
   const hash = createHash('sha256');
