@@ -203,6 +203,16 @@ memory
 {{- end -}}
 {{- $_ := set $authn "jwt" (append (default (list) (get $authn "jwt")) $jwt) -}}
 {{- end -}}
+{{- if not $authn -}}
+{{- $authn = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" .Values.server.groupDomain) "kind" "AuthenticationConfiguration" -}}
+{{- end -}}
+{{- if not (hasKey $authn "anonymous") -}}
+{{- if .Values.server.authentication.anonymous -}}
+{{- $_ := set $authn "anonymous" (dict "enabled" true) -}}
+{{- else -}}
+{{- $_ := set $authn "anonymous" (dict "enabled" true "conditions" (list (dict "path" "/livez") (dict "path" "/readyz") (dict "path" "/healthz"))) -}}
+{{- end -}}
+{{- end -}}
 {{- if $authn -}}
 {{- $_ := set $files "authentication.yaml" (toYaml $authn) -}}
 {{- end -}}
