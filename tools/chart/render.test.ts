@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- rendered YAML is untyped */
 import { beforeAll, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,8 +70,8 @@ describeRender('chart rendering', () => {
 
   it('defaults: two apiservers on the bundled Redis, PDB, probes on /livez and /readyz, images from appVersion', async () => {
     const r = await renderChart();
-    const chart = readFileSync(join(chartDir, 'Chart.yaml'), 'utf8');
-    const appVersion = /^appVersion: "?([^"\n]+)"?$/m.exec(chart)![1];
+    const { parse } = await import('yaml');
+    const appVersion = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')).appVersion;
     const server = byKind(r, 'Deployment').get('test-kevents-server')!;
     const pod = (server['spec'] as any).template.spec;
     const c = pod.containers[0];
