@@ -81,7 +81,7 @@ describeKubePlay('chart on podman kube play', () => {
   beforeAll(async () => {
     const t0 = Date.now();
     const { ensureImages, podmanEnv: envOf } = await import('../images/build.js');
-    const images = await ensureImages({ build: false, log: () => {} });
+    const images = await ensureImages({ build: false, log: () => undefined });
     podmanEnv = envOf();
     timings['images'] = Date.now() - t0;
     const [registry] = images.apiserver.split('/');
