@@ -331,6 +331,22 @@ suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, 
       expect(touch.code).not.toBe(0);
     }
 
+    // The app code belongs to root (the runtime user cannot change it); the images carry OCI labels.
+    for (const app of ['apiserver', 'controller'] as const) {
+      const c = name(app === 'apiserver' ? 'api-a' : 'controller');
+      const owner = await podman(['exec', c, 'stat', '-c', '%u:%g', `/app/apps/${app}/dist/main.js`]);
+      expect(owner.stdout.trim()).toBe('0:0');
+      const labels = JSON.parse(
+        (await podman(['image', 'inspect', '--format', '{{json .Labels}}', images[app]])).stdout,
+      ) as Record<string, string>;
+      expect(labels).toMatchObject({
+        'org.opencontainers.image.title': `kevents-${app}`,
+        'org.opencontainers.image.version': images[app].split(':').pop(),
+        'org.opencontainers.image.licenses': 'Apache-2.0',
+      });
+      expect(labels['org.opencontainers.image.revision']).toMatch(/^[0-9a-f]{40}(-dirty)?$/);
+    }
+
     // A watch through replica a, writes through b, then b is killed and a keeps serving.
     const a = url('a');
     const watch = spawn(
