@@ -24,6 +24,8 @@ async function missing(): Promise<string | null> {
   if (!(await havePodman())) return 'podman is not installed or does not run (.ci/install-podman.sh installs it)';
   const haveBases = (await imageExists(baseRefs.node)) && (await imageExists(baseRefs.redis));
   if (!haveBases && process.getuid?.() !== 0) return 'building the base images needs root (debootstrap, chroot)';
+  const debootstrap = await new Promise<boolean>((r) => execFile('debootstrap', ['--version'], (err) => r(!err)));
+  if (!haveBases && !debootstrap) return 'debootstrap is not installed (.ci/install-podman.sh installs it)';
   const kubectl = await new Promise<boolean>((r) => execFile('kubectl', ['version', '--client'], (err) => r(!err)));
   if (!kubectl) return 'kubectl is not on PATH';
   return null;
