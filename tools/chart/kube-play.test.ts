@@ -39,14 +39,17 @@ function freePort(): Promise<number> {
 }
 
 async function missingTools(): Promise<string | undefined> {
+  if (process.env.KEVENTS_CONTAINER_TESTS === 'skip') return 'KEVENTS_CONTAINER_TESTS=skip';
   const renderer = await rendererMissing();
   if (renderer) return renderer;
-  for (const [tool, args] of [
-    ['podman', ['version']],
-    ['kubectl', ['version', '--client']],
-  ] as const)
-    if ((await sh(tool, [...args])).code !== 0) return `${tool} is not available (see .ci/install-chart-tools.sh)`;
-  if (process.getuid?.() !== 0) return 'podman kube play with fixed IPs and the image builder need root';
+  const { havePodman, imageExists } = await import('../images/lib/podman.js');
+  const { baseRefs } = await import('../images/lib/base-images.js');
+  if (!(await havePodman())) return 'podman is not installed or does not run (.ci/install-podman.sh installs it)';
+  if (process.getuid?.() !== 0) return 'podman kube play with fixed pod IPs needs root';
+  const haveBases = (await imageExists(baseRefs.node)) && (await imageExists(baseRefs.redis));
+  if (!haveBases && (await sh('debootstrap', ['--version'])).code !== 0)
+    return 'debootstrap is not installed (.ci/install-podman.sh installs it)';
+  if ((await sh('kubectl', ['version', '--client'])).code !== 0) return 'kubectl is not on PATH';
   return undefined;
 }
 

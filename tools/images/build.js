@@ -30,23 +30,29 @@ export async function ensureImages({ log = () => {}, build = true } = {}) {
         log('npm run build (tsc -b)');
         await run('npm', ['run', 'build', '--silent'], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
       }
-      const node = await ensureNodeBase(log);
-      const redis = await ensureRedis(log);
-      const refs = {};
-      for (const app of apps) {
-        await prepareBundle(app, log);
-        refs[app] = await buildAppImage(app, log);
+      // Redis does not block the apps, and the bundles do not need the Node base: run them side by side.
+      const redisImage = ensureRedis(log);
+      const bundles = Promise.all(apps.map((app) => prepareBundle(app, log)));
+      for (const p of [redisImage, bundles]) p.catch(() => {}); // awaited below; no unhandled rejection meanwhile
+      try {
+        const node = await ensureNodeBase(log);
+        await bundles;
+        const refs = {};
+        for (const app of apps) refs[app] = await buildAppImage(app, log);
+        const redis = await redisImage;
+        const seconds = (Date.now() - t0) / 1000;
+        log(`images ready in ${seconds.toFixed(1)} s`);
+        return {
+          apiserver: refs.apiserver,
+          controller: refs.controller,
+          redis,
+          node,
+          containersConf: containersConf(),
+          seconds,
+        };
+      } finally {
+        await Promise.allSettled([redisImage, bundles]);
       }
-      const seconds = (Date.now() - t0) / 1000;
-      log(`images ready in ${seconds.toFixed(1)} s`);
-      return {
-        apiserver: refs.apiserver,
-        controller: refs.controller,
-        redis,
-        node,
-        containersConf: containersConf(),
-        seconds,
-      };
     },
     log,
   );

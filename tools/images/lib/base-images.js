@@ -42,7 +42,8 @@ const slimExcludes = [
 ].join('\n');
 
 async function debootstrap(dir, include, log) {
-  const debs = join(cacheDir, 'debs');
+  // One package cache per image: the two debootstraps run at the same time.
+  const debs = join(cacheDir, include.length ? `debs-${include.join('-')}` : 'debs');
   mkdirSync(debs, { recursive: true });
   const args = ['--variant=minbase', `--cache-dir=${debs}`];
   if (include.length) args.push(`--include=${include.join(',')}`);
