@@ -117,9 +117,10 @@ export class MemoryStorage implements Storage {
     this.checkOpen();
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
-    if (live(table.get(k)) !== undefined) throw alreadyExistsError(key);
+    const found = table.get(k);
+    if (live(found) !== undefined) throw alreadyExistsError(key);
     const body = packBody(toBody(obj));
-    const entry = table.entry(key.resource, key.namespace, k);
+    const entry = found ?? table.entry(key.resource, key.namespace, k);
     return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
 

@@ -36,7 +36,9 @@ export class SortedIndex<E extends Keyed> {
     const c = Math.min(this.chunkAtOrAfter(e.key), this.chunks.length - 1);
     const chunk = this.chunks[c];
     const i = lowerBound(chunk, e.key);
-    chunk.splice(i, 0, e);
+    // A loop, not `splice`: splice allocates the array of removed entries and takes a generic path.
+    for (let j = chunk.length; j > i; j--) chunk[j] = chunk[j - 1];
+    chunk[i] = e;
     if (i === chunk.length - 1) this.lastKeys[c] = e.key;
     if (chunk.length >= maxChunk) {
       const upper = chunk.splice(maxChunk >> 1);
