@@ -69,6 +69,7 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
       const text = serializeObject(coreToEvent(internal), eventsV1EventSchema);
       return withTypeMeta ? withEventsTypeMeta(text) : text;
     },
+    withTypeMeta: withEventsTypeMeta,
     fieldLabel: eventsV1FieldLabel,
   };
 }
@@ -105,6 +106,7 @@ export function coreV1View(): VersionedView<CoreEvent> {
       );
       return withTypeMeta ? withCoreTypeMeta(text) : text;
     },
+    withTypeMeta: withCoreTypeMeta,
     fieldLabel: coreFieldLabel,
   };
 }
