@@ -153,10 +153,11 @@ export class MemoryStorage implements Storage, RevisionReads {
     this.checkOpen();
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
-    const found = table.get(k);
+    const slot = table.locate(k);
+    const found = table.at(slot, k);
     if (live(found) !== undefined) throw alreadyExistsError(key);
     const body = packBody(toBody(obj));
-    const entry = found ?? table.entry(key.resource, key.namespace, k);
+    const entry = found ?? table.add(slot, key.resource, key.namespace, k);
     return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
 
