@@ -84,7 +84,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
 };
 
 /** The list metadata of a page. */
-function listMeta(page: Omit<JSONPage, 'items'>): ListMeta {
+function listMeta(page: { resourceVersion: string; continue?: string; remainingItemCount?: number }): ListMeta {
   const meta: ListMeta = { resourceVersion: page.resourceVersion };
   if (page.continue) meta.continue = page.continue;
   if (page.remainingItemCount !== undefined && page.continue) meta.remainingItemCount = page.remainingItemCount;
@@ -94,8 +94,7 @@ function listMeta(page: Omit<JSONPage, 'items'>): ListMeta {
 /** Sends a page of item texts (compact JSON): the bytes of the answer built from the objects. */
 function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): FastifyReply {
   const meta = listMeta(page);
-  const items = page.items;
-  if (items.length >= listStreamMinItems) {
+  if (page.length >= listStreamMinItems) {
     const shape: JSONListShape = {
       envelope: {
         kind: view.listKind,
@@ -104,12 +103,12 @@ function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage)
         items: [],
       },
       arrayKey: 'items',
-      length: items.length,
-      values: (from, to) => items.slice(from, to).map((t) => JSON.parse(t) as unknown),
-      items: (from, to) => items.slice(from, to),
+      length: page.length,
+      values: (from, to) => page.texts(from, to).map((t) => JSON.parse(t) as unknown),
+      items: page.texts,
     };
     return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, false)));
   }
   const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
-  return sendJSONText(reply, 200, `${head}${items.join(',')}]}`);
+  return sendJSONText(reply, 200, `${head}${page.texts(0, page.length).join(',')}]}`);
 }

@@ -1,5 +1,5 @@
-/** How many characters of JSON text an {@link EncodedItems} keeps at most (about 4 MiB). */
-export const encodedItemsMaxChars = 4 * 1024 * 1024;
+/** How many characters of JSON text an {@link EncodedItems} keeps at most (2 MiB of one-byte text). */
+export const encodedItemsMaxChars = 2 * 1024 * 1024;
 
 /**
  * The JSON texts of stored objects as one view encodes them (list items: without kind and

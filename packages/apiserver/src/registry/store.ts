@@ -27,9 +27,14 @@ import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { EncodedItems } from './encoded-items.js';
 
-/** A page of list items as JSON texts (see {@link Store.listJSON}). */
+/**
+ * A page of a list whose items are encoded on demand as JSON texts (see {@link Store.listJSON}):
+ * a long list is encoded a slice at a time, as it is streamed.
+ */
 export interface JSONPage {
-  readonly items: string[];
+  readonly length: number;
+  /** The list-item texts of items `[from, to)`. */
+  readonly texts: (from: number, to: number) => string[];
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
@@ -175,9 +180,10 @@ export class Store<T extends KubeObject = KubeObject> {
     const storage = this.storage;
     if (!hasRevisionReads(storage)) return undefined;
     try {
-      const page = await storage.listRevisions<T>(this.prefix(namespace), options);
-      const items = page.items.map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
-      return { ...page, items };
+      const { items, ...meta } = await storage.listRevisions<T>(this.prefix(namespace), options);
+      const texts = (from: number, to: number): string[] =>
+        items.slice(from, to).map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+      return { ...meta, length: items.length, texts };
     } catch (err) {
       throw this.#fail(err);
     }
