@@ -21,7 +21,8 @@ export {
 export { requestSpanName } from './filters/tracing.js';
 export type { ServerTracing, RequestTrace, AuthenticatedRequest } from './filters/tracing.js';
 export { Store } from './registry/store.js';
-export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
+export type { StoreOptions, Transform, UpdateResult, DeleteResult, JSONPage } from './registry/store.js';
+export { EncodedItems, encodedItemsMaxChars } from './registry/encoded-items.js';
 export { defineResource } from './registry/resource.js';
 export type { ResourceDefinition } from './registry/resource.js';
 export type { ResourceStrategy, TableConvertor } from './registry/strategy.js';

@@ -13,7 +13,11 @@ export type {
   WriteOptions,
   UpdateFunction,
   GuaranteedUpdateOptions,
+  StoredRevision,
+  RevisionPage,
+  RevisionReads,
 } from './interface.js';
+export { hasRevisionReads } from './interface.js';
 export {
   StorageError,
   optimisticLockErrorMsg,

@@ -222,3 +222,38 @@ export interface Storage {
   /** Ends every watch and releases connections. */
   close(): Promise<void>;
 }
+
+/**
+ * A stored object read without decoding it: its resourceVersion (which names this state of the
+ * object for as long as the store lives: a write always takes a new one) and its decoding, on
+ * demand. Callers that keep what they encoded for a resourceVersion reuse it instead of decoding.
+ */
+export interface StoredRevision<T extends KubeObject = KubeObject> {
+  readonly resourceVersion: number;
+  /** A fresh copy of the object, as {@link Storage.get} returns it. */
+  decode(): T;
+}
+
+/** One page of {@link RevisionReads.listRevisions}: a {@link ListResult} of undecoded objects. */
+export interface RevisionPage<T extends KubeObject = KubeObject> extends Omit<ListResult<T>, 'items'> {
+  readonly items: StoredRevision<T>[];
+}
+
+/**
+ * Reads that leave decoding to the caller, offered by stores whose resourceVersions are never
+ * reused for another state while the store object lives (the memory store). Same semantics and
+ * errors as {@link Storage.get} and {@link Storage.list} (lists without a predicate).
+ */
+export interface RevisionReads {
+  getRevision<T extends KubeObject>(key: ObjectKey, options?: { resourceVersion?: string }): Promise<StoredRevision<T>>;
+  listRevisions<T extends KubeObject>(
+    prefix: KeyPrefix,
+    options?: Omit<ListOptions<T>, 'predicate'>,
+  ): Promise<RevisionPage<T>>;
+}
+
+/** Whether a store offers {@link RevisionReads}. */
+export function hasRevisionReads(storage: Storage): storage is Storage & RevisionReads {
+  const s = storage as Partial<RevisionReads>;
+  return typeof s.getRevision === 'function' && typeof s.listRevisions === 'function';
+}

@@ -1,4 +1,5 @@
-import type { KeyPrefix, ObjectKey, Storage } from '@kevents/storage';
+import { hasRevisionReads } from '@kevents/storage';
+import type { KeyPrefix, ListOptions, ObjectKey, RevisionReads, Storage } from '@kevents/storage';
 
 type Attributes = Record<string, string | number>;
 
@@ -21,19 +22,31 @@ const prefixOf = (p: KeyPrefix): string => `/${p.resource}/${p.namespace ? `${p.
  */
 export function tracedStorage(storage: Storage, tracing: SpanRunner, auditId: () => string | undefined): Storage {
   const attrs = (key: string, resource: string): Attributes => ({ 'audit-id': auditId() ?? '', key, resource });
-  const wrapped: Partial<Storage> = {
+  const listAttrs = (prefix: KeyPrefix, options: Omit<ListOptions, 'predicate'> | undefined): Attributes => ({
+    ...attrs(prefixOf(prefix), prefix.resource),
+    resourceVersion: options?.resourceVersion ?? '',
+    limit: options?.limit ?? 0,
+  });
+  // Revision reads (the memory store's gets and lists for cached encodings) are the same reads.
+  const revisions: Partial<RevisionReads> = hasRevisionReads(storage)
+    ? {
+        getRevision: (key, options) =>
+          tracing.withSpan(scope, 'Get etcd3', attrs(keyOf(key), key.resource), () =>
+            storage.getRevision(key, options),
+          ),
+        listRevisions: (prefix, options) =>
+          tracing.withSpan(scope, 'List(recursive=true) etcd3', listAttrs(prefix, options), () =>
+            storage.listRevisions(prefix, options),
+          ),
+      }
+    : {};
+  const wrapped: Partial<Storage> & Partial<RevisionReads> = {
+    ...revisions,
     get: (key, options) =>
       tracing.withSpan(scope, 'Get etcd3', attrs(keyOf(key), key.resource), () => storage.get(key, options)),
     list: (prefix, options) =>
-      tracing.withSpan(
-        scope,
-        'List(recursive=true) etcd3',
-        {
-          ...attrs(prefixOf(prefix), prefix.resource),
-          resourceVersion: options?.resourceVersion ?? '',
-          limit: options?.limit ?? 0,
-        },
-        () => storage.list(prefix, options),
+      tracing.withSpan(scope, 'List(recursive=true) etcd3', listAttrs(prefix, options), () =>
+        storage.list(prefix, options),
       ),
     create: (key, obj) =>
       tracing.withSpan(scope, 'Create etcd3', { ...attrs(keyOf(key), key.resource), type: obj.kind ?? '' }, () =>

@@ -5,6 +5,12 @@
  */
 import { formatMicroTime } from './time.js';
 
+const canonicalMicroTime = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/;
+const validDay = (v: string): boolean =>
+  v.charCodeAt(8) < 50 ||
+  (v.charCodeAt(8) === 50 && v.charCodeAt(9) <= 56) ||
+  new Date(`${v.slice(0, 10)}T00:00:00Z`).getUTCDate() === Number(v.slice(8, 10));
+
 /** The layout `metav1.MicroTime` is parsed with (Go's `RFC3339Micro`). */
 export const microTimeLayout = '2006-01-02T15:04:05.000000Z07:00';
 
@@ -55,6 +61,8 @@ export type MicroTimeParse =
  * error worded as Go words it.
  */
 export function parseMicroTime(input: string): MicroTimeParse {
+  // The common case, already canonical (UTC, six digits, a real day): Go's parse gives it back as it is.
+  if (input.length === 27 && canonicalMicroTime.test(input) && validDay(input)) return { value: input };
   const q = goTimeQuote(input);
   const cannot = (rest: string, elem: string): MicroTimeParse => ({
     error: `parsing time ${q} as "${microTimeLayout}": cannot parse ${goTimeQuote(rest)} as "${elem}"`,

@@ -2,7 +2,7 @@ import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
 import { checkResourceVersion, q } from '../request/query.js';
-import { isPretty, sendJSON, sendObject } from './respond.js';
+import { isPretty, sendJSON, sendJSONText, sendObject } from './respond.js';
 
 /** GET one object (`resourceVersion` "0" = any, "N" = not older than N). */
 export const getHandler: Handler = async (scope, req, reply) => {
@@ -10,8 +10,12 @@ export const getHandler: Handler = async (scope, req, reply) => {
   const rep = negotiate(req.headers.accept);
   const resourceVersion = q(req.query, 'resourceVersion');
   checkResourceVersion(resourceVersion);
-  const obj = await scope.store.get(namespace, name, resourceVersion);
   const pretty = isPretty(req.query);
+  if (rep.as !== 'Table' && !pretty) {
+    const text = await scope.store.getJSON(namespace, name, resourceVersion);
+    if (text !== undefined) return sendJSONText(reply, 200, text);
+  }
+  const obj = await scope.store.get(namespace, name, resourceVersion);
   if (rep.as === 'Table') {
     const include = parseIncludeObject(q(req.query, 'includeObject'));
     const table = toTable(

@@ -1,5 +1,8 @@
 import { listMetaSchema, serializeObject } from '@kevents/api';
 import type { ListMeta } from '@kevents/api';
+import type { FastifyReply } from 'fastify';
+import type { JSONPage } from '../registry/store.js';
+import type { VersionedView } from '../registry/view.js';
 import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
@@ -21,18 +24,20 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const rep = negotiate(req.headers.accept);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
   if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, rep);
-  const page = await scope.store.list(req.params.namespace, {
+  const pretty = isPretty(req.query);
+  const view = scope.view;
+  const read = {
     resourceVersion: opts.resourceVersion,
     resourceVersionMatch: opts.resourceVersionMatch,
     limit: opts.limit,
     continue: opts.continue,
-    predicate,
-  });
-  const meta: ListMeta = { resourceVersion: page.resourceVersion };
-  if (page.continue) meta.continue = page.continue;
-  if (page.remainingItemCount !== undefined && page.continue) meta.remainingItemCount = page.remainingItemCount;
-  const pretty = isPretty(req.query);
-  const view = scope.view;
+  };
+  if (predicate === undefined && rep.as !== 'Table' && !pretty) {
+    const texts = await scope.store.listJSON(req.params.namespace, read);
+    if (texts !== undefined) return sendItemTexts(reply, view, texts);
+  }
+  const page = await scope.store.list(req.params.namespace, { ...read, predicate });
+  const meta = listMeta(page);
   const items = page.items;
   const stream = items.length >= listStreamMinItems;
   if (rep.as === 'Table') {
@@ -77,3 +82,33 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
   return sendJSONText(reply, 200, `${head}${items.map((o) => view.toJSON(o, false)).join(',')}]}`);
 };
+
+/** The list metadata of a page. */
+function listMeta(page: { resourceVersion: string; continue?: string; remainingItemCount?: number }): ListMeta {
+  const meta: ListMeta = { resourceVersion: page.resourceVersion };
+  if (page.continue) meta.continue = page.continue;
+  if (page.remainingItemCount !== undefined && page.continue) meta.remainingItemCount = page.remainingItemCount;
+  return meta;
+}
+
+/** Sends a page of item texts (compact JSON): the bytes of the answer built from the objects. */
+function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): FastifyReply {
+  const meta = listMeta(page);
+  if (page.length >= listStreamMinItems) {
+    const shape: JSONListShape = {
+      envelope: {
+        kind: view.listKind,
+        apiVersion: view.groupVersion,
+        metadata: JSON.parse(serializeObject(meta, listMetaSchema)) as ListMeta,
+        items: [],
+      },
+      arrayKey: 'items',
+      length: page.length,
+      values: (from, to) => page.texts(from, to).map((t) => JSON.parse(t) as unknown),
+      items: page.texts,
+    };
+    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, false)));
+  }
+  const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
+  return sendJSONText(reply, 200, `${head}${page.texts(0, page.length).join(',')}]}`);
+}

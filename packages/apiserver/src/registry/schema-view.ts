@@ -57,6 +57,7 @@ export function schemaView<T extends KubeObject>(o: SchemaViewOptions): Versione
       const text = serializeObject(untyped(internal), o.schema);
       return withTypeMeta ? head + text.slice(1) : text;
     },
+    withTypeMeta: (itemJSON) => head + itemJSON.slice(1),
     fieldLabel: (label) => (labels.has(label) ? label : undefined),
   };
 }

@@ -1,6 +1,7 @@
 import { timeNow } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import {
+  hasRevisionReads,
   isStorageError,
   optimisticLockErrorMsg,
   resourceVersionPreconditionError,
@@ -24,6 +25,20 @@ import type { NameGenerator } from './generate-name.js';
 import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
+import { EncodedItems } from './encoded-items.js';
+
+/**
+ * A page of a list whose items are encoded on demand as JSON texts (see {@link Store.listJSON}):
+ * a long list is encoded a slice at a time, as it is streamed.
+ */
+export interface JSONPage {
+  readonly length: number;
+  /** The list-item texts of items `[from, to)`. */
+  readonly texts: (from: number, to: number) => string[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
 
 /** Builds the new object from the current one (undefined when it does not exist). */
 export type Transform<T> = (current: T | undefined) => T;
@@ -77,6 +92,8 @@ class EndUpdate<T> extends Error {
 export class Store<T extends KubeObject = KubeObject> {
   readonly #generate: NameGenerator;
   readonly #maxAttempts: number;
+  /** The view's texts of stored objects by resourceVersion (used with stores that read revisions). */
+  readonly #encoded = new EncodedItems();
 
   readonly storage: Storage;
   /** The storage resource (`events`): every view of a resource shares it. */
@@ -133,6 +150,47 @@ export class Store<T extends KubeObject = KubeObject> {
     } catch (err) {
       throw this.#fail(err, name);
     }
+  }
+
+  /**
+   * The JSON text of one object through the view (with kind and apiVersion), reusing the text
+   * encoded for its resourceVersion before; undefined when the storage cannot read revisions (or
+   * the view cannot add type meta): then use {@link get}.
+   */
+  async getJSON(namespace: string, name: string, resourceVersion?: string): Promise<string | undefined> {
+    const storage = this.storage;
+    const typed = this.view.withTypeMeta;
+    if (!hasRevisionReads(storage) || typed === undefined) return undefined;
+    try {
+      const rev = await storage.getRevision<T>(this.key(namespace, name), { resourceVersion });
+      return typed(this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+    } catch (err) {
+      throw this.#fail(err, name);
+    }
+  }
+
+  /**
+   * A page of a list without predicate as list-item JSON texts (reusing texts encoded before);
+   * undefined when the storage cannot read revisions: then use {@link list}.
+   */
+  async listJSON(
+    namespace: string | undefined,
+    options: Omit<ListOptions<T>, 'predicate'>,
+  ): Promise<JSONPage | undefined> {
+    const storage = this.storage;
+    if (!hasRevisionReads(storage)) return undefined;
+    try {
+      const { items, ...meta } = await storage.listRevisions<T>(this.prefix(namespace), options);
+      const texts = (from: number, to: number): string[] =>
+        items.slice(from, to).map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+      return { ...meta, length: items.length, texts };
+    } catch (err) {
+      throw this.#fail(err);
+    }
+  }
+
+  #itemJSON(rv: number, decode: () => T): string {
+    return this.#encoded.get(rv, () => this.view.toJSON(decode(), false));
   }
 
   async #getOrUndefined(key: ObjectKey): Promise<T | undefined> {

@@ -34,6 +34,12 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
   toListItem(internal: T): Record<string, unknown>;
   /** The wire JSON text of a stored object in one pass (with kind and apiVersion, or without for list items). */
   toJSON(internal: T, withTypeMeta: boolean): string;
+  /**
+   * Turns a list item's text (from `toJSON(internal, false)`) into the object's text with kind
+   * and apiVersion (what `toJSON(internal, true)` gives). Views that have it let cached item
+   * texts answer single-object reads too.
+   */
+  withTypeMeta?(itemJSON: string): string;
   /** Maps a field-selector label of this view to an internal label; undefined when unsupported. */
   fieldLabel(label: string): string | undefined;
 }

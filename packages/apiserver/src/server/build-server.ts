@@ -93,19 +93,23 @@ export interface ApiServer {
 }
 
 type Variants = { plain: RequestLabels; dry: RequestLabels };
+/** Label sets by route (its `rest` config object), then by verb and scope: no key is built per request. */
+type LabelCache = WeakMap<RestRouteConfig['rest'], Map<string, Variants>[]>;
+const scopeNames = ['resource', 'namespace', 'cluster'] as const;
 
 /** The `apiserver_request_total` labels of a resource request, from its RequestInfo (cached per distinct set). */
-function labelsFor(cache: Map<string, Variants>, req: FastifyRequest, rest: RestRouteConfig['rest']): RequestLabels {
+function labelsFor(cache: LabelCache, req: FastifyRequest, rest: RestRouteConfig['rest']): RequestLabels {
   const info = req.requestInfo;
   // CleanScope: a named object or a create is "resource".
-  const scope = info.name || info.verb === 'create' ? 'resource' : info.namespace ? 'namespace' : 'cluster';
+  const s = info.name || info.verb === 'create' ? 0 : info.namespace ? 1 : 2;
   let verb: string;
   if (info.verb === 'watch') verb = 'WATCH';
   else if (info.verb === 'list') verb = 'LIST';
   else if (info.verb === 'get') verb = 'GET';
   else verb = req.method === 'HEAD' ? 'GET' : req.method;
-  const key = `${verb}|${scope}|${rest.group}|${rest.version}|${rest.resource}`;
-  let v = cache.get(key);
+  let byScope = cache.get(rest);
+  if (byScope === undefined) cache.set(rest, (byScope = [new Map(), new Map(), new Map()]));
+  let v = byScope[s].get(verb);
   if (!v) {
     const plain: RequestLabels = {
       verb,
@@ -113,12 +117,12 @@ function labelsFor(cache: Map<string, Variants>, req: FastifyRequest, rest: Rest
       version: rest.version,
       resource: rest.resource,
       subresource: '',
-      scope,
+      scope: scopeNames[s],
       component: 'apiserver',
       dry_run: '',
     };
     v = { plain, dry: { ...plain, dry_run: 'All' } };
-    cache.set(key, v);
+    byScope[s].set(verb, v);
   }
   return (req.query as Query)['dryRun'] !== undefined ? v.dry : v.plain;
 }
@@ -212,7 +216,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
 
-  const labelCache = new Map<string, Variants>();
+  const labelCache: LabelCache = new WeakMap();
   app.addHook('onResponse', (req, reply, done) => {
     const rest = (req.routeOptions.config as Partial<RestRouteConfig>).rest;
     if (rest) metrics.observe(labelsFor(labelCache, req, rest), reply.statusCode, reply.elapsedTime / 1000);

@@ -70,14 +70,23 @@ export class ServerLifecycle {
   track(res: ServerResponse | Http2ServerResponse): void {
     this.#inFlight.add(res);
     if (this.#phase === 'draining' && res instanceof ServerResponse) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      this.#inFlight.delete(res);
-      if (this.#inFlight.size === 0 && this.#idle.length > 0) {
-        const waiters = this.#idle;
-        this.#idle = [];
-        for (const w of waiters) w();
-      }
-    });
+    // One listener shared by every response (no closure and no `once` wrapper per request).
+    res.on('close', this.#closed);
+  }
+
+  /** The 'close' listener: `this` is the response. */
+  readonly #closed = ((lifecycle: ServerLifecycle) =>
+    function (this: ServerResponse | Http2ServerResponse): void {
+      lifecycle.#release(this);
+    })(this);
+
+  #release(res: ServerResponse | Http2ServerResponse): void {
+    this.#inFlight.delete(res);
+    if (this.#inFlight.size === 0 && this.#idle.length > 0) {
+      const waiters = this.#idle;
+      this.#idle = [];
+      for (const w of waiters) w();
+    }
   }
 
   /**

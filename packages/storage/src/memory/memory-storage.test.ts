@@ -6,6 +6,33 @@ import { expectStorageError, keyOf, rvs, runStorageConformance, testObject, Watc
 runStorageConformance('MemoryStorage', async (tuning) => ({ storage: new MemoryStorage(tuning) }));
 
 describe('MemoryStorage', () => {
+  it('reads revisions: the resourceVersion at once, the object (as get and list give it) on demand', async () => {
+    const s = new MemoryStorage();
+    for (let i = 0; i < 30; i++) await s.create(keyOf(`ns${i % 3}`, `k${i}`), testObject(`ns${i % 3}`, `k${i}`));
+    await s.update(keyOf('ns1', 'k1'), testObject('ns1', 'k1', { note: 'changed' }));
+    await s.delete(keyOf('ns2', 'k2'));
+    const got = await s.get(keyOf('ns1', 'k1'));
+    const rev = await s.getRevision(keyOf('ns1', 'k1'));
+    expect(String(rev.resourceVersion)).toBe(got.metadata.resourceVersion);
+    expect(rev.decode()).toEqual(got);
+    expect(rev.decode()).not.toBe(rev.decode());
+    await expectStorageError(s.getRevision(keyOf('ns2', 'k2')), 'NotFound');
+    for (const prefix of [{ resource: 'events' }, { resource: 'events', namespace: 'ns2' }]) {
+      let token: string | undefined;
+      do {
+        const opts = { limit: 4, continue: token };
+        const [page, revs] = await Promise.all([s.list(prefix, opts), s.listRevisions(prefix, opts)]);
+        expect(revs.items.map((r) => r.decode())).toEqual(page.items);
+        expect(revs.items.map((r) => String(r.resourceVersion))).toEqual(
+          page.items.map((o) => o.metadata.resourceVersion),
+        );
+        expect({ ...revs, items: [] }).toEqual({ ...page, items: [] });
+        token = page.continue;
+      } while (token);
+    }
+    await s.close();
+  });
+
   it('compacts changes older than historyMaxAgeMs', async () => {
     let now = 1_000_000;
     const s = new MemoryStorage({ historyMaxAgeMs: 1_000, clock: () => now });

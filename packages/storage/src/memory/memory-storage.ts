@@ -19,7 +19,10 @@ import type {
   ListResult,
   ObjectKey,
   Preconditions,
+  RevisionPage,
+  RevisionReads,
   Storage,
+  StoredRevision,
   UpdateFunction,
   Watcher,
   WatchOptions,
@@ -50,7 +53,7 @@ import { openCursorWatch, type ChangeSource } from '../cursor-watcher.js';
  * (`historyLimit`), by age (`historyMaxAgeMs`) and on {@link compact}. A write costs O(1) plus
  * serialising the object; ordering for lists is paid lazily by the next list.
  */
-export class MemoryStorage implements Storage {
+export class MemoryStorage implements Storage, RevisionReads {
   readonly description = 'memory';
   private readonly log: ChangeLog;
   private readonly source: ChangeSource;
@@ -84,7 +87,40 @@ export class MemoryStorage implements Storage {
     return fromBody<T>(unpackBody(v.body), v.rv);
   }
 
+  async getRevision<T extends KubeObject>(
+    key: ObjectKey,
+    options: { resourceVersion?: string } = {},
+  ): Promise<StoredRevision<T>> {
+    this.checkOpen();
+    if (!isUnsetResourceVersion(options.resourceVersion))
+      await this.waitFor(parseResourceVersion(options.resourceVersion));
+    const v = live(this.tables.get(key.resource)?.get(storageKey(key.namespace, key.name)));
+    if (v === undefined) throw notFoundError(key);
+    return new PackedRevision<T>(v.body, v.rv);
+  }
+
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
+    const predicate = options.predicate;
+    const read = (v: LiveVersion): T | undefined => {
+      const obj = fromBody<T>(unpackBody(v.body), v.rv);
+      return predicate === undefined || predicate(obj) ? obj : undefined;
+    };
+    return this.listWith(prefix, options, read, predicate !== undefined);
+  }
+
+  async listRevisions<T extends KubeObject>(
+    prefix: KeyPrefix,
+    options: Omit<ListOptions<T>, 'predicate'> = {},
+  ): Promise<RevisionPage<T>> {
+    return this.listWith(prefix, options, (v) => new PackedRevision<T>(v.body, v.rv), false);
+  }
+
+  private async listWith<I>(
+    prefix: KeyPrefix,
+    options: Omit<ListOptions, 'predicate'>,
+    read: (v: LiveVersion) => I | undefined,
+    filtered: boolean,
+  ): Promise<Omit<ListResult, 'items'> & { items: I[] }> {
     this.checkOpen();
     this.trimByAge();
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
@@ -110,16 +146,18 @@ export class MemoryStorage implements Storage {
       if (exact && rv < this.log.compacted) throw expiredListError();
       at = exact ? rv : this.log.rv;
     }
-    return this.readPage(prefix, at, start, limit, options.predicate);
+    return this.readPage(prefix, at, start, limit, read, filtered);
   }
 
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
     this.checkOpen();
     const table = this.table(key.resource);
     const k = storageKey(key.namespace, key.name);
-    if (live(table.get(k)) !== undefined) throw alreadyExistsError(key);
+    const slot = table.locate(k);
+    const found = table.at(slot, k);
+    if (live(found) !== undefined) throw alreadyExistsError(key);
     const body = packBody(toBody(obj));
-    const entry = table.entry(key.resource, key.namespace, k);
+    const entry = found ?? table.add(slot, key.resource, key.namespace, k);
     return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
 
@@ -316,28 +354,29 @@ export class MemoryStorage implements Storage {
    * the event loop, each slice resuming from the next key, with `at` pinned meanwhile so that
    * compaction keeps what it reads.
    */
-  private async readPage<T extends KubeObject>(
+  private async readPage<I>(
     prefix: KeyPrefix,
     at: number,
     start: string | undefined,
     limit: number,
-    predicate: ((obj: T) => boolean) | undefined,
-  ): Promise<ListResult<T>> {
+    read: (v: LiveVersion) => I | undefined,
+    filtered: boolean,
+  ): Promise<Omit<ListResult, 'items'> & { items: I[] }> {
     const resourceVersion = String(at);
     const table = this.tables.get(prefix.resource);
     if (table === undefined) return { items: [], resourceVersion };
     const { begin, end } = this.bounds(prefix);
-    const items: T[] = [];
+    const items: I[] = [];
     let from = start === undefined || start < begin ? begin : start;
     let last: string | undefined;
     let next: string | undefined;
     let pinned = false;
     try {
       for (;;) {
-        let read = 0;
+        let count = 0;
         let resume: string | undefined;
         for (const e of table.index.range(from, end)) {
-          if (read === listSliceItems) {
+          if (count === listSliceItems) {
             resume = e.key;
             break;
           }
@@ -347,10 +386,10 @@ export class MemoryStorage implements Storage {
             next = e.key;
             break;
           }
-          read++;
-          const obj = fromBody<T>(unpackBody(v.body), v.rv);
-          if (predicate !== undefined && !predicate(obj)) continue;
-          items.push(obj);
+          count++;
+          const item = read(v);
+          if (item === undefined) continue;
+          items.push(item);
           last = e.key;
         }
         if (resume === undefined) break;
@@ -364,8 +403,8 @@ export class MemoryStorage implements Storage {
       if (pinned) this.unpin(at);
     }
     if (next === undefined || last === undefined) return { items, resourceVersion };
-    const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
-    if (predicate !== undefined) return result;
+    const result = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    if (filtered) return result;
     return { ...result, remainingItemCount: this.countLive(table, next, end, at) };
   }
 
@@ -422,5 +461,20 @@ function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions |
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {
     throw resourceVersionPreconditionError(key, p.resourceVersion, String(cur.rv));
+  }
+}
+
+/** A revision of the memory store: its packed body, decoded on demand. */
+class PackedRevision<T extends KubeObject> implements StoredRevision<T> {
+  readonly #body: string;
+  readonly resourceVersion: number;
+
+  constructor(body: string, rv: number) {
+    this.#body = body;
+    this.resourceVersion = rv;
+  }
+
+  decode(): T {
+    return fromBody<T>(unpackBody(this.#body), this.resourceVersion);
   }
 }

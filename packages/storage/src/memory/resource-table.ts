@@ -1,4 +1,4 @@
-import { SortedIndex } from './sorted-index.js';
+import { SortedIndex, type Slot } from './sorted-index.js';
 
 /** One revision of a key: its body, or `undefined` for a deletion (tombstone). */
 export interface Version {
@@ -110,13 +110,26 @@ export class ResourceTable {
 
   /** The entry of a key, created (and indexed) when absent. */
   entry(resource: string, namespace: string, key: string): KeyEntry {
-    let e = this.index.find(key);
-    if (e === undefined) {
-      let ns = this.namespaces.get(namespace);
-      if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
-      e = { key, resource, namespace: ns, rv: 0, body: undefined, older: undefined };
-      this.index.insert(e);
-    }
+    const slot = this.index.locate(key);
+    return this.index.at(slot, key) ?? this.add(slot, resource, namespace, key);
+  }
+
+  /** Where a key is or would go in the index (see {@link SortedIndex.locate}). */
+  locate(key: string): Slot {
+    return this.index.locate(key);
+  }
+
+  /** The entry at a slot when it has this key. */
+  at(slot: Slot, key: string): KeyEntry | undefined {
+    return this.index.at(slot, key);
+  }
+
+  /** A new entry for a key not in the table, at the slot {@link locate} gave (no change since). */
+  add(slot: Slot, resource: string, namespace: string, key: string): KeyEntry {
+    let ns = this.namespaces.get(namespace);
+    if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
+    const e: KeyEntry = { key, resource, namespace: ns, rv: 0, body: undefined, older: undefined };
+    this.index.insertAt(slot, e);
     return e;
   }
 

@@ -59,7 +59,9 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
     schema: eventsV1EventSchema,
     listSchema: eventsV1EventListSchema,
     pathPrefix: `/apis/${groupVersion}`,
-    toInternal: (external) => eventToCore(withoutTypeMeta(external) as unknown as Event),
+    // eventToCore copies only the Event's fields: kind and apiVersion stay behind without a
+    // `delete` (which would turn the decoded object into a slow dictionary).
+    toInternal: (external) => eventToCore(external as unknown as Event),
     toExternal: (internal) => encodeTyped(coreToEvent(internal), groupVersion, eventsV1EventSchema),
     toListItem: (internal) =>
       encodeObject(coreToEvent(internal) as unknown as Record<string, unknown>, eventsV1EventSchema),
@@ -67,6 +69,7 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
       const text = serializeObject(coreToEvent(internal), eventsV1EventSchema);
       return withTypeMeta ? withEventsTypeMeta(text) : text;
     },
+    withTypeMeta: withEventsTypeMeta,
     fieldLabel: eventsV1FieldLabel,
   };
 }
@@ -103,6 +106,7 @@ export function coreV1View(): VersionedView<CoreEvent> {
       );
       return withTypeMeta ? withCoreTypeMeta(text) : text;
     },
+    withTypeMeta: withCoreTypeMeta,
     fieldLabel: coreFieldLabel,
   };
 }
