@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { ResultMetrics } from './result-metrics.js';
+import type { ResultSeries } from './result-metrics.js';
 
 /** `sha256:<hex>` of a label input, or `""` for an empty one (kube-apiserver's hashed labels). */
 export const hashLabel = (s: string): string => (s ? `sha256:${createHash('sha256').update(s).digest('hex')}` : '');
@@ -15,31 +17,28 @@ const exponential = (start: number, factor: number, count: number): number[] =>
  * `apiserver_authentication_jwt_authenticator_*` (`plugin/pkg/authenticator/token/oidc/metrics.go`).
  */
 export class AuthenticationMetrics {
-  readonly attempts: Counter<'result'>;
-  readonly duration: Histogram<'result'>;
+  /** `authentication_attempts` and `authentication_duration_seconds`, by result. */
+  readonly attempts: ResultMetrics;
+  /** The `success` series once one was counted (a series appears with its first attempt, as in Kubernetes). */
+  #success: ResultSeries | undefined;
   readonly jwtLatency: Histogram<'result' | 'jwt_issuer_hash'>;
   readonly jwksFetchTimestamp: Gauge<'result' | 'jwt_issuer_hash' | 'apiserver_id_hash'>;
   readonly jwksKeySetInfo: Gauge<'jwt_issuer_hash' | 'apiserver_id_hash' | 'hash'>;
   /** `sha256:` of the apiserver's ID. */
   readonly apiserverIdHash: string;
-  readonly #bound = new Map<string, { attempts: { inc(): void }; duration: { observe(v: number): void } }>();
 
   constructor(registry: Registry, apiserverId = '') {
     const registers = [registry];
     this.apiserverIdHash = hashLabel(apiserverId);
-    this.attempts = new Counter({
-      name: 'authentication_attempts',
-      help: 'Counter of authenticated attempts.',
-      labelNames: ['result'],
-      registers,
-    });
-    this.duration = new Histogram({
-      name: 'authentication_duration_seconds',
-      help: 'Authentication duration in seconds broken out by result.',
-      labelNames: ['result'],
-      buckets: exponential(0.001, 2, 15),
-      registers,
-    });
+    this.attempts = new ResultMetrics(
+      registry,
+      { name: 'authentication_attempts', help: 'Counter of authenticated attempts.' },
+      {
+        name: 'authentication_duration_seconds',
+        help: 'Authentication duration in seconds broken out by result.',
+        buckets: exponential(0.001, 2, 15),
+      },
+    );
     this.jwtLatency = new Histogram({
       name: 'apiserver_authentication_jwt_authenticator_latency_seconds',
       help: 'Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).',
@@ -80,12 +79,12 @@ export class AuthenticationMetrics {
 
   /** Counts one authentication attempt and its duration (`result`: success, failure or error). */
   observe(result: string, seconds: number): void {
-    let b = this.#bound.get(result);
-    if (!b) {
-      b = { attempts: this.attempts.labels({ result }), duration: this.duration.labels({ result }) };
-      this.#bound.set(result, b);
-    }
-    b.attempts.inc();
-    b.duration.observe(seconds);
+    if (result === 'success') this.observeSuccess(seconds);
+    else this.attempts.observe(this.attempts.series(result), seconds);
+  }
+
+  /** Counts one successful attempt (the hot path: no lookup). */
+  observeSuccess(seconds: number): void {
+    this.attempts.observe((this.#success ??= this.attempts.series('success')), seconds);
   }
 }
