@@ -157,6 +157,7 @@ describe('authentication chain', () => {
     expect(text).toMatch(/^authentication_attempts\{result="failure"\} 1$/m);
     expect(text).toMatch(/^authentication_attempts\{result="error"\} 1$/m);
     expect(text).toMatch(/^authentication_duration_seconds_count\{result="success"\} 1$/m);
+    expect(text).toMatch(/^authenticated_user_requests\{username="other"\} 1$/m);
     expect(text).toMatch(
       /^apiserver_authentication_jwt_authenticator_latency_seconds_count\{result="success",jwt_issuer_hash="sha256:[0-9a-f]{64}"\} 1$/m,
     );

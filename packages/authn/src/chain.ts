@@ -36,7 +36,8 @@ export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
  * client-certificate authenticator and the bearer-token authenticator (token cache in front of
  * the token union, whose JWT member is swappable), wrapped by the authenticated group adder,
  * then a fail-fast union with the anonymous authenticator (asked only when nothing else answered
- * and nothing failed), and the `authentication_attempts`/`authentication_duration_seconds` metrics.
+ * and nothing failed), and the `authentication_attempts`/`authentication_duration_seconds` and
+ * `authenticated_user_requests` metrics.
  */
 export class AuthenticationChain implements Authenticator {
   /** The JWT member, for reload ({@link AuthenticationChain.replaceJwt}). */
@@ -95,7 +96,8 @@ export class AuthenticationChain implements Authenticator {
     const token = this.#cache ? bearerToken(req.headers['authorization']) : undefined;
     if (token === undefined) {
       const r = this.#anonymous ? this.#anonymous.answer(req.path) : null;
-      this.#metrics?.observe(r ? 'success' : 'failure', (performance.now() - start) / 1000);
+      if (r) this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);
+      else this.#metrics?.observe('failure', (performance.now() - start) / 1000);
       return r;
     }
     const hit = this.#cache!.peek(token);
@@ -105,7 +107,7 @@ export class AuthenticationChain implements Authenticator {
       r = withAuthenticatedGroup(hit);
       this.#grouped.set(hit, r);
     }
-    this.#metrics?.observeSuccess((performance.now() - start) / 1000);
+    this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);
     return r;
   }
 
@@ -114,15 +116,17 @@ export class AuthenticationChain implements Authenticator {
     if (!m) return this.#top.authenticate(req);
     const start = performance.now();
     let result = 'success';
+    let username = '';
     try {
       const r = await this.#top.authenticate(req);
       if (!r) result = 'failure';
+      else username = r.user.username;
       return r;
     } catch (e) {
       result = 'error';
       throw e;
     } finally {
-      m.observe(result, (performance.now() - start) / 1000);
+      m.observe(result, (performance.now() - start) / 1000, username);
     }
   }
 

@@ -116,3 +116,35 @@ export class ResultMetrics {
     series.buckets[i]!++;
   }
 }
+
+/**
+ * A counter with one label whose values come from a small fixed set (the caller bounds it), kept
+ * as plain numbers and written like a prom-client counter; a value appears with its first count.
+ */
+export class LabelCounter {
+  readonly #counts = new Map<string, number>();
+
+  constructor(registry: Registry, o: { name: string; help: string; label: string }) {
+    const counts = this.#counts;
+    const metric: CollectedMetric = {
+      name: o.name,
+      help: o.help,
+      type: 'counter',
+      aggregator: 'sum',
+      get: async () => ({
+        name: o.name,
+        help: o.help,
+        type: 'counter',
+        aggregator: 'sum',
+        values: [...counts].filter(([, n]) => n > 0).map(([value, n]) => ({ labels: { [o.label]: value }, value: n })),
+      }),
+      reset: () => counts.clear(),
+    };
+    registry.registerMetric(metric as never);
+  }
+
+  /** Counts one for `value`. */
+  inc(value: string): void {
+    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
+  }
+}
