@@ -1,6 +1,8 @@
 import { anonymousUser } from '@kevents/api';
 import type { AnonymousAuthConfig, AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
 
+const anonymousResponse: AuthenticationResponse = Object.freeze({ user: anonymousUser });
+
 /**
  * kube-apiserver's anonymous authenticator: `system:anonymous` in `system:unauthenticated`. With
  * conditions, only a request whose decoded path equals one of the listed paths (no prefixes, no
@@ -15,7 +17,11 @@ export class AnonymousAuthenticator implements Authenticator {
   }
 
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> {
-    if (this.#paths && !this.#paths.has(req.path)) return Promise.resolve(null);
-    return Promise.resolve({ user: anonymousUser });
+    return Promise.resolve(this.answer(req.path));
+  }
+
+  /** The answer for a request to `path` (decoded), synchronously: anonymous, or no opinion. */
+  answer(path: string): AuthenticationResponse | null {
+    return this.#paths && !this.#paths.has(path) ? null : anonymousResponse;
   }
 }

@@ -23,10 +23,14 @@ export class BearerTokenAuthenticator implements Authenticator {
   }
 }
 
+/** `Bearer <token>` as clients send it: one space, no other whitespace (the common case, read without splitting). */
+const plainBearer = /^Bearer \S+$/;
+
 /** The token of `Bearer <token>` (Go's `strings.Fields` split: exactly two fields), else undefined. */
 export function bearerToken(header: string | readonly string[] | undefined): string | undefined {
   const value = typeof header === 'string' ? header : header?.[0];
   if (!value) return undefined;
+  if (plainBearer.test(value)) return value.slice(7);
   const parts = value.trim().split(/\s+/);
   if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
   const token = parts[1]!;

@@ -40,6 +40,9 @@ const bearer = (t: string, path?: string) =>
   req({ headers: { authorization: `Bearer ${t}` }, ...(path ? { path } : {}) });
 const der = (pem: string): Uint8Array => new X509Certificate(pem).raw;
 
+/** The chain's answer as a promise, whether it came synchronously or not. */
+const answer = async (c: AuthenticationChain, r: AuthenticationRequest) => c.authenticate(r);
+
 async function chain(o: ConstructorParameters<typeof AuthenticationChain>[0]): Promise<AuthenticationChain> {
   const c = new AuthenticationChain({ discoveryRetryMs: 50, ...o });
   await Promise.all(c.jwtAuthenticators?.authenticators.map((a) => a.whenReady()) ?? []);
@@ -50,7 +53,7 @@ describe('authentication chain', () => {
   it('a valid token: the mapped user plus system:authenticated', async () => {
     const c = await chain({ config: config() });
     const t = await issuer.mint({ sub: 'alice', aud: 'kevents' });
-    await expect(c.authenticate(bearer(t))).resolves.toEqual({
+    await expect(answer(c, bearer(t))).resolves.toEqual({
       user: { username: 'oidc:alice', groups: ['system:authenticated'] },
       audiences: ['kevents'],
     });
@@ -59,12 +62,12 @@ describe('authentication chain', () => {
 
   it('an unknown token is `invalid bearer token`, never anonymous; no credentials are anonymous', async () => {
     const c = await chain({ config: config(), anonymousFlag: true });
-    const e = await c.authenticate(bearer('opaque-token')).catch((x: unknown) => x);
+    const e = await answer(c, bearer('opaque-token')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect((e as Error).message).toBe('invalid bearer token');
     const bad = await issuer.mint({ sub: 'a', aud: 'other' });
-    await expect(c.authenticate(bearer(bad))).rejects.toThrow(/expected audience/);
-    await expect(c.authenticate(req())).resolves.toEqual({
+    await expect(answer(c, bearer(bad))).rejects.toThrow(/expected audience/);
+    await expect(answer(c, req())).resolves.toEqual({
       user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
     });
     c.close();
@@ -73,11 +76,11 @@ describe('authentication chain', () => {
   it('ignores other schemes and empty tokens (anonymous when allowed)', async () => {
     const c = await chain({ config: config() });
     for (const authorization of ['Basic YTpi', 'Bearer', 'Bearer ', 'bearer'])
-      await expect(c.authenticate(req({ headers: { authorization } }))).resolves.toMatchObject({
+      await expect(answer(c, req({ headers: { authorization } }))).resolves.toMatchObject({
         user: { username: 'system:anonymous' },
       });
     const t = await issuer.mint({ sub: 'casey', aud: 'kevents' });
-    await expect(c.authenticate(req({ headers: { authorization: `bEaReR ${t}` } }))).resolves.toMatchObject({
+    await expect(answer(c, req({ headers: { authorization: `bEaReR ${t}` } }))).resolves.toMatchObject({
       user: { username: 'oidc:casey' },
     });
     c.close();
@@ -85,25 +88,25 @@ describe('authentication chain', () => {
 
   it('anonymous block with conditions: only the exact listed paths', async () => {
     const c = await chain({ config: config({ enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] }) });
-    await expect(c.authenticate(req({ path: '/livez' }))).resolves.toMatchObject({
+    await expect(answer(c, req({ path: '/livez' }))).resolves.toMatchObject({
       user: { username: 'system:anonymous' },
     });
-    await expect(c.authenticate(req({ path: '/livez/' }))).resolves.toBeNull();
-    await expect(c.authenticate(req({ path: '/livez/ping' }))).resolves.toBeNull();
-    await expect(c.authenticate(req())).resolves.toBeNull();
-    await expect(c.authenticate(bearer('garbage', '/livez'))).rejects.toThrow('invalid bearer token');
+    await expect(answer(c, req({ path: '/livez/' }))).resolves.toBeNull();
+    await expect(answer(c, req({ path: '/livez/ping' }))).resolves.toBeNull();
+    await expect(answer(c, req())).resolves.toBeNull();
+    await expect(answer(c, bearer('garbage', '/livez'))).rejects.toThrow('invalid bearer token');
     c.close();
   });
 
   it('anonymous block disabled, and the legacy flag off: no user', async () => {
     const off = await chain({ config: config({ enabled: false }) });
-    await expect(off.authenticate(req({ path: '/livez' }))).resolves.toBeNull();
+    await expect(answer(off, req({ path: '/livez' }))).resolves.toBeNull();
     off.close();
     const flagOff = await chain({ config: config(), anonymousFlag: false });
-    await expect(flagOff.authenticate(req())).resolves.toBeNull();
+    await expect(answer(flagOff, req())).resolves.toBeNull();
     flagOff.close();
     const flagOnly = await chain({ anonymousFlag: true });
-    await expect(flagOnly.authenticate(bearer('anything'))).resolves.toMatchObject({
+    await expect(answer(flagOnly, bearer('anything'))).resolves.toMatchObject({
       user: { username: 'system:anonymous' },
     });
   });
@@ -111,7 +114,7 @@ describe('authentication chain', () => {
   it('client certificates: CN is the user, O the groups, credential id the fingerprint', async () => {
     const client = await generateClientCert(ca, 'carol', ['team-a', 'team-b']);
     const c = await chain({ clientCA: ca.cert, anonymousFlag: false });
-    const r = await c.authenticate(req({ clientCertificates: [der(client.cert)] }));
+    const r = await answer(c, req({ clientCertificates: [der(client.cert)] }));
     expect(r?.user.username).toBe('carol');
     expect(r?.user.groups).toEqual(['team-a', 'team-b', 'system:authenticated']);
     expect(r?.user.extra?.['authentication.kubernetes.io/credential-id']?.[0]).toMatch(/^X509SHA256=[0-9a-f]{64}$/);
@@ -123,10 +126,10 @@ describe('authentication chain', () => {
     const stranger = await generateClientCert(other, 'eve');
     const serverOnly = await generateClientCert(ca, 'srv', [], { usage: 'serverAuth' });
     const c = await chain({ clientCA: ca.cert, anonymousFlag: true });
-    await expect(c.authenticate(req({ clientCertificates: [der(stranger.cert)] }))).rejects.toThrow(
+    await expect(answer(c, req({ clientCertificates: [der(stranger.cert)] }))).rejects.toThrow(
       /x509: certificate signed by unknown authority$/,
     );
-    await expect(c.authenticate(req({ clientCertificates: [der(serverOnly.cert)] }))).rejects.toThrow(
+    await expect(answer(c, req({ clientCertificates: [der(serverOnly.cert)] }))).rejects.toThrow(
       /incompatible key usage/,
     );
   });
@@ -137,7 +140,7 @@ describe('authentication chain', () => {
     const c = await chain({ clientCA: ca.cert, config: config() });
     const t = await issuer.mint({ sub: 'tok', aud: 'kevents' });
     await expect(
-      c.authenticate(req({ clientCertificates: [der(stranger.cert)], headers: { authorization: `Bearer ${t}` } })),
+      answer(c, req({ clientCertificates: [der(stranger.cert)], headers: { authorization: `Bearer ${t}` } })),
     ).resolves.toMatchObject({ user: { username: 'oidc:tok' } });
     c.close();
   });
@@ -146,14 +149,15 @@ describe('authentication chain', () => {
     const registry = new Registry();
     const metrics = new AuthenticationMetrics(registry, 'apiserver-test');
     const c = await chain({ config: config({ enabled: true, conditions: [{ path: '/livez' }] }), metrics });
-    await c.authenticate(bearer(await issuer.mint({ sub: 'm', aud: 'kevents' })));
-    await c.authenticate(req()).catch(() => undefined);
-    await c.authenticate(bearer('nope')).catch(() => undefined);
+    await answer(c, bearer(await issuer.mint({ sub: 'm', aud: 'kevents' })));
+    await answer(c, req()).catch(() => undefined);
+    await answer(c, bearer('nope')).catch(() => undefined);
     const text = await registry.metrics();
     expect(text).toMatch(/^authentication_attempts\{result="success"\} 1$/m);
     expect(text).toMatch(/^authentication_attempts\{result="failure"\} 1$/m);
     expect(text).toMatch(/^authentication_attempts\{result="error"\} 1$/m);
     expect(text).toMatch(/^authentication_duration_seconds_count\{result="success"\} 1$/m);
+    expect(text).toMatch(/^authenticated_user_requests\{username="other"\} 1$/m);
     expect(text).toMatch(
       /^apiserver_authentication_jwt_authenticator_latency_seconds_count\{result="success",jwt_issuer_hash="sha256:[0-9a-f]{64}"\} 1$/m,
     );
@@ -191,12 +195,52 @@ describe('authentication chain', () => {
     c.close();
   });
 
+  it('answers a request with no credentials synchronously, as the whole chain would, and counts it', async () => {
+    const registry = new Registry();
+    const metrics = new AuthenticationMetrics(registry);
+    const c = await chain({ config: config({ enabled: true, conditions: [{ path: '/livez' }] }), metrics });
+    // With no x509 member a client certificate changes nothing, but it makes the chain take its full path.
+    const unrelated = der((await generateClientCert(ca, 'unrelated')).cert);
+    const viaChain = (r: AuthenticationRequest) => answer(c, { ...r, clientCertificates: [unrelated] });
+    for (const r of [
+      req({ path: '/livez' }),
+      req(),
+      req({ path: '/livez', headers: { authorization: 'Basic YTpi' } }),
+    ]) {
+      const fast = c.authenticate(r);
+      expect(fast).not.toBeInstanceOf(Promise);
+      expect(fast).toEqual(await viaChain(r));
+    }
+    expect(c.authenticate(req({ path: '/livez' }))).toEqual({
+      user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+    });
+    expect(c.authenticate(req())).toBeNull();
+    // A token that is not cached yet still takes the whole chain (and may fail there).
+    const slow = c.authenticate(bearer('garbage', '/livez'));
+    expect(slow).toBeInstanceOf(Promise);
+    await expect(slow).rejects.toThrow('invalid bearer token');
+    // Each of the three requests twice (fast and full path), then one more of each kind.
+    const text = await registry.metrics();
+    expect(text).toMatch(/^authentication_attempts\{result="success"\} 5$/m);
+    expect(text).toMatch(/^authentication_attempts\{result="failure"\} 3$/m);
+    expect(text).toMatch(/^authentication_attempts\{result="error"\} 1$/m);
+    expect(text).toMatch(/^authentication_duration_seconds_count\{result="success"\} 5$/m);
+    c.close();
+    // Without a config nobody reads the Authorization header: client certificates or anonymous.
+    const x509Only = await chain({ clientCA: ca.cert, anonymousFlag: true });
+    expect(x509Only.authenticate(bearer('anything'))).toEqual({
+      user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+    });
+    const client = await generateClientCert(ca, 'carol', ['team']);
+    expect(x509Only.authenticate(req({ clientCertificates: [der(client.cert)] }))).toBeInstanceOf(Promise);
+  });
+
   it('replaceJwt swaps issuers atomically and forgets cached tokens', async () => {
     const second = await OidcIssuer.start({ alg: 'PS256' });
     try {
       const c = await chain({ config: config() });
       const old = await issuer.mint({ sub: 'old', aud: 'kevents' });
-      await expect(c.authenticate(bearer(old))).resolves.not.toBeNull();
+      await expect(answer(c, bearer(old))).resolves.not.toBeNull();
       const next = new JwtAuthenticatorSet([
         {
           issuer: { url: second.url, audiences: ['kevents'], certificateAuthority: second.ca.cert },
@@ -206,8 +250,8 @@ describe('authentication chain', () => {
       await next.authenticators[0]!.whenReady();
       expect(next.healthErrors()).toEqual([]);
       c.replaceJwt(next).close();
-      await expect(c.authenticate(bearer(old))).rejects.toThrow('invalid bearer token');
-      await expect(c.authenticate(bearer(await second.mint({ sub: 'new', aud: 'kevents' })))).resolves.toMatchObject({
+      await expect(answer(c, bearer(old))).rejects.toThrow('invalid bearer token');
+      await expect(answer(c, bearer(await second.mint({ sub: 'new', aud: 'kevents' })))).resolves.toMatchObject({
         user: { username: 'new' },
       });
       c.close();

@@ -36,7 +36,8 @@ export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
  * client-certificate authenticator and the bearer-token authenticator (token cache in front of
  * the token union, whose JWT member is swappable), wrapped by the authenticated group adder,
  * then a fail-fast union with the anonymous authenticator (asked only when nothing else answered
- * and nothing failed), and the `authentication_attempts`/`authentication_duration_seconds` metrics.
+ * and nothing failed), and the `authentication_attempts`/`authentication_duration_seconds` and
+ * `authenticated_user_requests` metrics.
  */
 export class AuthenticationChain implements Authenticator {
   /** The JWT member, for reload ({@link AuthenticationChain.replaceJwt}). */
@@ -44,6 +45,9 @@ export class AuthenticationChain implements Authenticator {
   /** The anonymous settings in force (the config block, or the flag as `{enabled}`). */
   readonly anonymous: AnonymousAuthConfig;
   readonly #cache: CachedTokenAuthenticator | undefined;
+  readonly #anonymous: AnonymousAuthenticator | undefined;
+  /** A cached response with `system:authenticated` added, per cached response (built once, not per request). */
+  readonly #grouped = new WeakMap<AuthenticationResponse, AuthenticationResponse>();
   readonly #top: Authenticator;
   readonly #metrics: AuthenticationMetrics | undefined;
 
@@ -60,7 +64,7 @@ export class AuthenticationChain implements Authenticator {
     this.anonymous = options.config?.anonymous ?? { enabled: options.anonymousFlag !== false };
     const chain: Authenticator[] = [];
     if (members.length) chain.push(authenticatedGroupAdder(unionAuthenticator(members)));
-    if (this.anonymous.enabled) chain.push(new AnonymousAuthenticator(this.anonymous));
+    if (this.anonymous.enabled) chain.push((this.#anonymous = new AnonymousAuthenticator(this.anonymous)));
     this.#top = unionAuthenticator(chain, true);
   }
 
@@ -81,21 +85,30 @@ export class AuthenticationChain implements Authenticator {
   }
 
   /**
-   * A request with a bearer token still in the token cache, and no client certificate (which
-   * x509 would answer first), is answered synchronously with what the whole chain would answer.
+   * Answered synchronously, with what the whole chain would answer: a request with a bearer token
+   * still in the token cache, and a request with no credentials at all (no bearer token the chain
+   * reads, no client certificate), which every member declines and only anonymous may take. A
+   * client certificate is x509's to answer first, so such a request takes the whole chain.
    */
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null {
-    if (this.#cache && !req.clientCertificates?.length) {
-      const start = performance.now();
-      const token = bearerToken(req.headers['authorization']);
-      const hit = token === undefined ? undefined : this.#cache.peek(token);
-      if (hit) {
-        const r = withAuthenticatedGroup(hit);
-        this.#metrics?.observe('success', (performance.now() - start) / 1000);
-        return r;
-      }
+    if (req.clientCertificates?.length) return this.#authenticate(req);
+    const start = performance.now();
+    const token = this.#cache ? bearerToken(req.headers['authorization']) : undefined;
+    if (token === undefined) {
+      const r = this.#anonymous ? this.#anonymous.answer(req.path) : null;
+      if (r) this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);
+      else this.#metrics?.observe('failure', (performance.now() - start) / 1000);
+      return r;
     }
-    return this.#authenticate(req);
+    const hit = this.#cache!.peek(token);
+    if (!hit) return this.#authenticate(req);
+    let r = this.#grouped.get(hit);
+    if (!r) {
+      r = withAuthenticatedGroup(hit);
+      this.#grouped.set(hit, r);
+    }
+    this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);
+    return r;
   }
 
   async #authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> {
@@ -103,15 +116,17 @@ export class AuthenticationChain implements Authenticator {
     if (!m) return this.#top.authenticate(req);
     const start = performance.now();
     let result = 'success';
+    let username = '';
     try {
       const r = await this.#top.authenticate(req);
       if (!r) result = 'failure';
+      else username = r.user.username;
       return r;
     } catch (e) {
       result = 'error';
       throw e;
     } finally {
-      m.observe(result, (performance.now() - start) / 1000);
+      m.observe(result, (performance.now() - start) / 1000, username);
     }
   }
 

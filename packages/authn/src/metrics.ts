@@ -1,9 +1,30 @@
 import { createHash } from 'node:crypto';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { LabelCounter, ResultMetrics } from './result-metrics.js';
+import type { ResultSeries } from './result-metrics.js';
 
 /** `sha256:<hex>` of a label input, or `""` for an empty one (kube-apiserver's hashed labels). */
 export const hashLabel = (s: string): string => (s ? `sha256:${createHash('sha256').update(s).digest('hex')}` : '');
+
+const knownUsers: ReadonlySet<string> = new Set([
+  'admin',
+  'client',
+  'kube_proxy',
+  'kubelet',
+  'system:serviceaccount:kube-system:default',
+]);
+
+/**
+ * kube-apiserver's `compressUsername`: the label of `authenticated_user_requests`. A few known
+ * internal identities keep their name, anything with an `@` is `email_id`, everything else (other
+ * service accounts, external identities, `system:anonymous`) is `other`: bounded cardinality, and
+ * no real usernames in the metrics.
+ */
+export function compressUsername(username: string): string {
+  if (knownUsers.has(username)) return username;
+  return username.includes('@') ? 'email_id' : 'other';
+}
 
 const exponential = (start: number, factor: number, count: number): number[] =>
   Array.from({ length: count }, (_, i) => start * factor ** i);
@@ -15,31 +36,35 @@ const exponential = (start: number, factor: number, count: number): number[] =>
  * `apiserver_authentication_jwt_authenticator_*` (`plugin/pkg/authenticator/token/oidc/metrics.go`).
  */
 export class AuthenticationMetrics {
-  readonly attempts: Counter<'result'>;
-  readonly duration: Histogram<'result'>;
+  /** `authenticated_user_requests{username}`: successes by {@link compressUsername}. */
+  readonly userRequests: LabelCounter;
+  /** `authentication_attempts` and `authentication_duration_seconds`, by result. */
+  readonly attempts: ResultMetrics;
+  /** The `success` series once one was counted (a series appears with its first attempt, as in Kubernetes). */
+  #success: ResultSeries | undefined;
   readonly jwtLatency: Histogram<'result' | 'jwt_issuer_hash'>;
   readonly jwksFetchTimestamp: Gauge<'result' | 'jwt_issuer_hash' | 'apiserver_id_hash'>;
   readonly jwksKeySetInfo: Gauge<'jwt_issuer_hash' | 'apiserver_id_hash' | 'hash'>;
   /** `sha256:` of the apiserver's ID. */
   readonly apiserverIdHash: string;
-  readonly #bound = new Map<string, { attempts: { inc(): void }; duration: { observe(v: number): void } }>();
 
   constructor(registry: Registry, apiserverId = '') {
     const registers = [registry];
     this.apiserverIdHash = hashLabel(apiserverId);
-    this.attempts = new Counter({
-      name: 'authentication_attempts',
-      help: 'Counter of authenticated attempts.',
-      labelNames: ['result'],
-      registers,
+    this.userRequests = new LabelCounter(registry, {
+      name: 'authenticated_user_requests',
+      help: 'Counter of authenticated requests broken out by username.',
+      label: 'username',
     });
-    this.duration = new Histogram({
-      name: 'authentication_duration_seconds',
-      help: 'Authentication duration in seconds broken out by result.',
-      labelNames: ['result'],
-      buckets: exponential(0.001, 2, 15),
-      registers,
-    });
+    this.attempts = new ResultMetrics(
+      registry,
+      { name: 'authentication_attempts', help: 'Counter of authenticated attempts.' },
+      {
+        name: 'authentication_duration_seconds',
+        help: 'Authentication duration in seconds broken out by result.',
+        buckets: exponential(0.001, 2, 15),
+      },
+    );
     this.jwtLatency = new Histogram({
       name: 'apiserver_authentication_jwt_authenticator_latency_seconds',
       help: 'Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).',
@@ -78,14 +103,18 @@ export class AuthenticationMetrics {
 
   readonly #keySetSeries = new Map<string, { jwt_issuer_hash: string; apiserver_id_hash: string; hash: string }[]>();
 
-  /** Counts one authentication attempt and its duration (`result`: success, failure or error). */
-  observe(result: string, seconds: number): void {
-    let b = this.#bound.get(result);
-    if (!b) {
-      b = { attempts: this.attempts.labels({ result }), duration: this.duration.labels({ result }) };
-      this.#bound.set(result, b);
-    }
-    b.attempts.inc();
-    b.duration.observe(seconds);
+  /**
+   * Counts one authentication attempt and its duration (`result`: success, failure or error) and,
+   * for a success, the user in `authenticated_user_requests`.
+   */
+  observe(result: string, seconds: number, username = ''): void {
+    if (result === 'success') this.observeSuccess(seconds, username);
+    else this.attempts.observe(this.attempts.series(result), seconds);
+  }
+
+  /** Counts one successful attempt of `username` (the hot path). */
+  observeSuccess(seconds: number, username: string): void {
+    this.userRequests.inc(compressUsername(username));
+    this.attempts.observe((this.#success ??= this.attempts.series('success')), seconds);
   }
 }
