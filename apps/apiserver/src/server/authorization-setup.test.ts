@@ -26,7 +26,7 @@ const run = async (args: string[]) => {
       [main, '--secure-port=0', `--insecure-port=${port}`, ...args],
       (e, _o, stderr) => resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stderr }),
     );
-    setTimeout(() => child.kill('SIGTERM'), 10_000).unref();
+    setTimeout(() => child.kill('SIGTERM'), 40_000).unref();
   });
 };
 const attrs = (groups: string[]) => ({
@@ -54,7 +54,7 @@ const attrs = (groups: string[]) => ({
     expect(r.stderr).toBe(
       'kevents-apiserver: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined\n',
     );
-  });
+  }, 60_000);
 
   it('refuses to start with an authorizer type it does not build, naming the supported ones', async () => {
     const file = join(dir, 'rbac.yaml');
@@ -67,7 +67,7 @@ const attrs = (groups: string[]) => ({
     expect(r.stderr).toContain(
       'authorizers[0].type: Unsupported value: "RBAC": supported values: "AlwaysAllow", "AlwaysDeny", "Webhook"',
     );
-  });
+  }, 60_000);
 });
 
 describe('startAuthorization', () => {
