@@ -5,31 +5,36 @@ export const encodedItemsMaxChars = 2 * 1024 * 1024;
  * The JSON texts of stored objects as one view encodes them (list items: without kind and
  * apiVersion), keyed by resourceVersion: a store that offers revision reads never gives a
  * resourceVersion to two states, so a text is valid as long as the store lives. Gets, pages and
- * repeated lists of recent objects reuse them instead of decoding and encoding again. Bounded by
- * size; the oldest entries go first.
+ * repeated lists of recent objects reuse them instead of decoding and encoding again.
+ *
+ * Bounded by size in two generations of half the size each: when the newer one is full it
+ * becomes the older one and the older one is dropped whole, so a miss costs one `Map.set` however
+ * many texts come and go (evicting one entry at a time from the front of a `Map` makes every
+ * eviction walk the holes the earlier ones left, which made paging through a large store slower).
  */
 export class EncodedItems {
-  readonly #texts = new Map<number, string>();
-  readonly #maxChars: number;
-  #chars = 0;
+  #newer = new Map<number, string>();
+  #older = new Map<number, string>();
+  #newerChars = 0;
+  readonly #half: number;
 
   constructor(maxChars = encodedItemsMaxChars) {
-    this.#maxChars = maxChars;
+    this.#half = Math.floor(maxChars / 2);
   }
 
   /** The text of resourceVersion `rv`, or `encode()` (then kept). */
   get(rv: number, encode: () => string): string {
-    let text = this.#texts.get(rv);
-    if (text !== undefined) return text;
-    text = encode();
-    if (text.length > this.#maxChars) return text;
-    this.#texts.set(rv, text);
-    this.#chars += text.length;
-    while (this.#chars > this.#maxChars) {
-      const [oldest, t] = this.#texts.entries().next().value!;
-      this.#texts.delete(oldest);
-      this.#chars -= t.length;
+    const kept = this.#newer.get(rv) ?? this.#older.get(rv);
+    if (kept !== undefined) return kept;
+    const text = encode();
+    if (text.length > this.#half) return text;
+    if (this.#newerChars + text.length > this.#half) {
+      this.#older = this.#newer;
+      this.#newer = new Map();
+      this.#newerChars = 0;
     }
+    this.#newer.set(rv, text);
+    this.#newerChars += text.length;
     return text;
   }
 }
