@@ -1,12 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered YAML is untyped */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { freePort } from '@kevents/controller-runtime/testing';
 import { describeIfTools } from './gate.js';
 import { byKind, renderChart, rendererMissing, type Rendered } from './renderer.js';
 
@@ -24,17 +24,6 @@ function sh(cmd: string, args: string[], env = process.env): Promise<{ code: num
     execFile(cmd, args, { env, maxBuffer: 32 << 20, timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
   });
 }
 

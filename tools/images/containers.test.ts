@@ -3,10 +3,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { freePort } from '@kevents/controller-runtime/testing';
+import { generateCA, generateClientCert, generateLeaf } from '@kevents/egress/testing';
 import { ensureImages } from './build.js';
 import { havePodman, imageExists, podman } from './lib/podman.js';
 import { baseRefs } from './lib/base-images.js';
@@ -37,70 +37,20 @@ const run = `kevents-e2e-${process.pid}-${randomBytes(3).toString('hex')}`;
 const name = (s: string): string => `${run}-${s}`;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-type Extensions = NonNullable<Parameters<typeof generate>[1]>['extensions'];
 /**
  * A CA, a serving certificate for both apiserver containers' names and 127.0.0.1, and a client certificate
  * (system:masters) for kubectl and the controller, as files uid 1000 can read.
  */
 async function writeCerts(dir: string): Promise<void> {
-  const ca = await generate([{ name: 'commonName', value: 'kevents e2e CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ] as Extensions,
-  } as Parameters<typeof generate>[1]);
-  const leaf = await generate([{ name: 'commonName', value: 'kevents-apiserver' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: name('api-a') },
-          { type: 2, value: name('api-b') },
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ] as Extensions,
-  } as Parameters<typeof generate>[1]);
-  const client = await generate(
-    [
-      { name: 'commonName', value: 'e2e-admin' },
-      { name: 'organizationName', value: 'system:masters' },
-    ],
-    {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false, critical: true },
-        { name: 'keyUsage', digitalSignature: true, critical: true },
-        { name: 'extKeyUsage', clientAuth: true },
-      ] as Extensions,
-    } as Parameters<typeof generate>[1],
-  );
+  const ca = await generateCA('kevents e2e CA');
+  const leaf = await generateLeaf(ca, 'server', [name('api-a'), name('api-b'), 'localhost']);
+  const client = await generateClientCert(ca, 'e2e-admin', ['system:masters']);
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, 'client.crt'), client.cert, { mode: 0o644 });
-  writeFileSync(join(dir, 'client.key'), client.private, { mode: 0o644 });
+  writeFileSync(join(dir, 'client.key'), client.key, { mode: 0o644 });
   writeFileSync(join(dir, 'ca.crt'), ca.cert, { mode: 0o644 });
   writeFileSync(join(dir, 'tls.crt'), leaf.cert, { mode: 0o644 });
-  writeFileSync(join(dir, 'tls.key'), leaf.private, { mode: 0o644 });
+  writeFileSync(join(dir, 'tls.key'), leaf.key, { mode: 0o644 });
 }
 
 /** GET over HTTPS verified by the test CA, with the client certificate; resolves with status and body. */
