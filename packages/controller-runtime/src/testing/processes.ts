@@ -156,21 +156,25 @@ export class RedisChild extends ChildRun {
     return `redis://127.0.0.1:${this.port}`;
   }
   static async start(): Promise<RedisChild> {
-    const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'kevents-redis-'));
-    const proc = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const r = new RedisChild(proc, port);
-    await waitFor(
-      () => /Ready to accept connections/.test(r.output),
-      10_000,
-      () => `redis did not start: ${r.output}`,
-    );
-    return r;
+    // A port found free can be taken by another process before redis-server binds it: try another.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const proc = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const r = new RedisChild(proc, port);
+      const taken = () => r.output.includes('Address already in use');
+      await waitFor(
+        () => taken() || /Ready to accept connections/.test(r.output),
+        10_000,
+        () => `redis did not start: ${r.output}`,
+      );
+      if (!taken()) return r;
+      proc.kill('SIGKILL');
+      if (attempt >= 5) throw new Error(`redis did not start: ${r.output}`);
+    }
   }
 }

@@ -88,7 +88,6 @@ export class RedisServer {
 
   /** Starts a server and waits until it answers PING. */
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
-    const port = options.port ?? (await freePort());
     const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'kevents-redis-'));
     const head =
       options.configFile === undefined
@@ -100,26 +99,35 @@ export class RedisServer {
         : options.appendOnly === true
           ? ['--appendonly', 'yes', '--appendfsync', 'always']
           : ['--appendonly', 'no', '--save', ''];
-    const args = [
-      ...head,
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--daemonize',
-      'no',
-      '--protected-mode',
-      'no',
-      '--loglevel',
-      'warning',
-      ...persistence,
-      ...(options.args ?? []),
-    ];
-    const s = new RedisServer(port, dir, options.dir === undefined, args, options.password);
-    await s.restart();
-    return s;
+    // A port found free can be taken by another process before redis-server binds it: try another.
+    for (let attempt = 1; ; attempt++) {
+      const port = options.port ?? (await freePort());
+      const args = [
+        ...head,
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--daemonize',
+        'no',
+        '--protected-mode',
+        'no',
+        '--loglevel',
+        'warning',
+        ...persistence,
+        ...(options.args ?? []),
+      ];
+      const s = new RedisServer(port, dir, options.dir === undefined, args, options.password);
+      try {
+        await s.restart();
+        return s;
+      } catch (e) {
+        await s.kill();
+        if (options.port !== undefined || attempt >= 5 || !s.log.includes('Address already in use')) throw e;
+      }
+    }
   }
 
   /** `redis://127.0.0.1:<port>`. */
@@ -144,8 +152,12 @@ export class RedisServer {
       if (this.proc === p) this.proc = undefined;
     });
     const probe = this.password === undefined ? ['PING', '+PONG'] : [`AUTH ${this.password}`, '+OK'];
+    const exited = () => this.proc !== p;
     await waitFor(
-      async () => (await redisCommand(this.port, probe[0]!)) === probe[1],
+      async () => {
+        if (exited()) throw new Error(`redis-server on ${this.port} exited: ${this.log}`);
+        return (await redisCommand(this.port, probe[0]!)) === probe[1];
+      },
       10_000,
       () => `redis-server on ${this.port} did not start: ${this.log}`,
     );
@@ -232,12 +244,10 @@ export class RedisSentinelSet {
       }
       for (let i = 0; i < sentinelCount; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'kevents-sentinel-'));
-        const port = await freePort();
         const conf = join(dir, 'sentinel.conf');
         writeFileSync(
           conf,
           [
-            `port ${port}`,
             'bind 127.0.0.1',
             `dir ${dir}`,
             'protected-mode no',
@@ -250,7 +260,6 @@ export class RedisSentinelSet {
         );
         const sentinel = await RedisServer.start({
           dir,
-          port,
           configFile: conf,
           sentinel: true,
           ...(sentinelPassword === undefined ? {} : { password: sentinelPassword }),
@@ -260,7 +269,7 @@ export class RedisSentinelSet {
         await waitFor(
           async () => (await sentinelReplicaCount(sentinel.port, sentinelPassword)) >= replicaCount,
           15_000,
-          () => `sentinel ${port} did not discover the replicas`,
+          () => `sentinel ${sentinel.port} did not discover the replicas`,
         );
       }
     } catch (err) {
