@@ -16,6 +16,7 @@
 // per algorithm (RS256, ES256, PS256), against the same kind of issuer.
 // Usage: node tools/bench/authn.js [--seconds=3] [--connections=32] [--warmup=3] [--rounds=8]
 //        [--cold=1000] [--control=1] (after npm run build)
+import './lib/help.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 // cold path (cacheAuthorizedRequests: false, a SubjectAccessReview over HTTPS for every request)
 // at one connection, whose latency is the price of a call to tools/example-webhook.
 // Usage: node tools/bench/authz.js [--seconds=8] [--connections=32] [--warmup=4] [--rounds=3]   (after npm run build)
+import './lib/help.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@
 // The baseline is built once in a git worktree under node_modules/.cache/kevents-bench/<sha> and reused.
 // Both servers run at once (only one is loaded at a time); each round alternates between them in
 // slices of 1 s (AB BA AB ...), so drift of the machine hits both. It measures and reports; it always exits 0.
+import './lib/help.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';

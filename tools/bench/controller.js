@@ -10,6 +10,7 @@
 //     the controller's peak RSS (the cache holds every event while it works).
 // Flags: --seconds=N (default 10), --rates=250,500,1000,2000, --expire=N; env CONTROLLER_NODE_OPTIONS
 // passes Node options to the controller only.
+import './lib/help.js';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -6,6 +6,7 @@
 //   2. --lists (default 10) unpaged lists at once: peak RSS (process_resident_memory_bytes from
 //      /metrics, sampled every 100 ms) and time.
 // Usage: npm run build && node tools/bench/large-list.js [--events=200000] [--lists=10]
+import './lib/help.js';
 import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
 import { createServer } from 'node:net';

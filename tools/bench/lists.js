@@ -15,6 +15,7 @@
 // Usage: npm run build && node tools/bench/lists.js [--store=memory|redis] [--events=200000]
 //        [--rounds=3] [--seconds=3] [--baseline=<git ref>]
 // --baseline also runs everything on that ref's build (prepared as compare.js does), first.
+import './lib/help.js';
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEvent } from './lib/bench-event.js';
 import { prepareBaseline } from './lib/baseline.js';
-import { freePort, waitReady } from './lib/processes.js';
+import { freePort, track, waitReady } from './lib/processes.js';
 import { RawHttpPool } from './lib/raw-http.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,10 +49,12 @@ process.on('exit', () => {
 
 async function startApiserver(main, storage) {
   const port = await freePort();
-  const p = spawn(
-    process.execPath,
-    [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+  const p = track(
+    spawn(
+      process.execPath,
+      [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    ),
   );
   children.add(p);
   const url = `http://127.0.0.1:${port}`;

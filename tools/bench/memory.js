@@ -2,6 +2,7 @@
 // kevents on the in-process store against a bare fastify echo server, in one run.
 // Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3]   (after npm run build)
 // Each measurement follows a warm-up of the same load, so both servers are compared JIT-compiled.
+import './lib/help.js';
 import { fileURLToPath } from 'node:url';
 import { freePort, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';

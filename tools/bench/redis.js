@@ -15,12 +15,13 @@
 //   --node-arg=X              a Node flag for the apiserver (e.g. --cpu-prof)
 //   --server-arg=X            a kevents-apiserver flag
 // Environment: BENCH_WATCH_TRACE=1 prints latency per 250 ms window; BENCH_SERVER_STDOUT=1 shows the server's stdout.
+import './lib/help.js';
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds } from './lib/processes.js';
+import { cpuSeconds, track } from './lib/processes.js';
 import { RawHttpPool } from './lib/raw-http.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -73,18 +74,20 @@ function event(name, ns, note = `bench ${name}`) {
 
 async function startApiserver(storage) {
   const port = await freePort();
-  const p = spawn(
-    process.execPath,
-    [
-      ...nodeArgs,
-      main,
-      `--insecure-port=${port}`,
-      '--secure-port=0',
-      `--storage=${storage}`,
-      '--log-level=warn',
-      ...serverArgs,
-    ],
-    { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
+  const p = track(
+    spawn(
+      process.execPath,
+      [
+        ...nodeArgs,
+        main,
+        `--insecure-port=${port}`,
+        '--secure-port=0',
+        `--storage=${storage}`,
+        '--log-level=warn',
+        ...serverArgs,
+      ],
+      { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
+    ),
   );
   children.add(p);
   const url = `http://127.0.0.1:${port}`;
@@ -108,9 +111,11 @@ async function startApiserver(storage) {
 }
 
 async function startEcho() {
-  const p = spawn(process.execPath, [join(root, 'tools/bench/redis/echo-server.js')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const p = track(
+    spawn(process.execPath, [join(root, 'tools/bench/redis/echo-server.js')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   children.add(p);
   const port = await new Promise((resolve) => p.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   return {
@@ -296,9 +301,11 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
   // Like informers: list, then watch from the list's resourceVersion (with bookmarks).
   const listed = await (await fetch(`${coll}?limit=1`)).json();
   const watchURL = `${coll}?watch=true&allowWatchBookmarks=true&resourceVersion=${listed.metadata.resourceVersion}`;
-  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [join(root, 'tools/bench/lib/watchers.js'), watchURL, String(WATCHERS)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
   children.add(child);
   let out = '';
   child.stdout.setEncoding('utf8');

@@ -3,6 +3,7 @@
 // Pass --only=memory, --only=redis or --only=authz to run one; other flags go through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
+import './lib/help.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

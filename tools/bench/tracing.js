@@ -4,6 +4,7 @@
 // (every request exported over OTLP gRPC to the test receiver in this process).
 // Usage: node tools/bench/tracing.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3]
 // (after npm run build)
+import './lib/help.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -30,12 +30,39 @@ export async function waitReady(url, ms = 20_000) {
   }
 }
 
+const children = new Set();
+let hooked = false;
+
+/**
+ * Kills `child` when this benchmark exits for any reason (done, an error, Ctrl-C, SIGTERM, or its
+ * output pipe closed, as with `| head`), so no server outlives the run. Returns `child`.
+ */
+export function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => {
+      for (const c of children) c.kill('SIGKILL');
+    });
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ])
+      process.once(signal, () => process.exit(code));
+    process.stdout.on('error', () => process.exit(1));
+  }
+  return child;
+}
+
 /** Starts a node script as a child process; returns a stop function. */
 export function startNode(args, env = {}) {
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+  const child = track(
+    spawn(process.execPath, args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, ...env },
+    }),
+  );
   return {
     child,
     stop: () =>
