@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
-import { createWhenAvailable, watchFailure } from './testing/faults.js';
+import { createWhenAvailable, watchFailure, whenAvailable } from './testing/faults.js';
 import { redisCommand, RedisSentinelSet, waitFor, waitReplicated } from './testing/index.js';
 
 /** A master, one replica and one Sentinel for the tests of a describe block. */
@@ -61,12 +61,16 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       );
 
       // Every write acknowledged before the failover is there; resourceVersions keep rising.
-      for (const b of before) expect(rvs(await storage.get(keyOf('ns', b.metadata.name!)))).toBe(rvs(b));
+      for (const b of before)
+        expect(rvs(await whenAvailable(() => storage.get(keyOf('ns', b.metadata.name!)), 10_000))).toBe(rvs(b));
       expect(rvOf(after)).toBeGreaterThan(lastBefore);
 
       // A client that resumes from the last resourceVersion it saw gets what happened since.
       const resumed = new WatchReader(
-        await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+        await whenAvailable(
+          () => storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: String(lastBefore) }),
+          10_000,
+        ),
       );
       expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));

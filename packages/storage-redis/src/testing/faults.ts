@@ -40,3 +40,20 @@ export async function createWhenAvailable(storage: Storage, ns: string, name: st
   );
   return created!;
 }
+
+/**
+ * Runs `op` until it does not fail with Unavailable (a connection that drops once more while a
+ * failover settles, as a Sentinel's `CLIENT KILL` after promotion does), for at most `ms`; any
+ * other error is thrown at once.
+ */
+export async function whenAvailable<T>(op: () => Promise<T>, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await op();
+    } catch (err) {
+      if (!isStorageError(err, 'Unavailable') || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
