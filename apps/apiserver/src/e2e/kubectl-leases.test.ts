@@ -188,7 +188,7 @@ describe('kubectl get lease -w', () => {
     expect((await kubectl.run(['create', '-f', p])).code).toBe(0);
     const w = kubectl.spawn(['get', 'lease', 'watched', '-n', 'kl-watch', '-w']);
     try {
-      const initial = await waitForOutput(w, (o) => o.includes('node-a'), 15_000);
+      const initial = await waitForOutput(w, (o) => o.includes('node-a'), 30_000);
       expect(lines(initial)[0]).toBe('NAME HOLDER AGE');
       expect(lines(initial)[1]).toMatch(/^watched node-a \d+s$/);
       const seen = waitForOutput(w, (o) => o.includes('node-b'), 15_000);
@@ -202,7 +202,7 @@ describe('kubectl get lease -w', () => {
     } finally {
       w.kill();
     }
-  });
+  }, 60_000);
 });
 
 describe('kubectl explain and api-resources', () => {

@@ -86,7 +86,12 @@ export class Kubectl {
 export function waitForOutput(child: ChildProcess, predicate: (out: string) => boolean, ms = 10_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for output; got:\n${out}`)), ms);
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(
+      () => reject(new Error(`timed out waiting for output; got:\n${out}\nstderr:\n${err}\nexit: ${child.exitCode}`)),
+      ms,
+    );
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       // A writer may flush a row in pieces (kubectl's tabwriter does): judge whole lines only.
