@@ -503,7 +503,7 @@ if (only === 'watch') {
       process.argv.includes('--writer=store') ? 'store' : 'http',
     );
     log(
-      `redis watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
+      `${process.argv.includes('--store=memory') ? 'memory-store' : 'redis'} watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
     );
     api.stop();
   } finally {
