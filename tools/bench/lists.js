@@ -42,10 +42,6 @@ const seconds = Number(arg('seconds', 3));
 const stores = arg('store', 'memory,redis').split(',');
 const eventsPath = (ns) => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
 const log = (s) => process.stderr.write(`${s}\n`);
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
 
 async function startApiserver(main, storage) {
   const port = await freePort();
@@ -56,10 +52,9 @@ async function startApiserver(main, storage) {
       { stdio: ['ignore', 'ignore', 'inherit'] },
     ),
   );
-  children.add(p);
   const url = `http://127.0.0.1:${port}`;
   await waitReady(`${url}/readyz`);
-  return { url, port, pid: p.pid, stop: () => (p.kill('SIGTERM'), children.delete(p)) };
+  return { url, port, pid: p.pid, stop: () => p.kill('SIGTERM') };
 }
 
 /** RSS of a process from /proc, in bytes. */

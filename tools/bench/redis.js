@@ -51,10 +51,6 @@ const IDLE_MS = Number(process.argv.find((a) => a.startsWith('--idle-ms='))?.sli
 const WATCH_SECONDS = Number(process.argv.find((a) => a.startsWith('--watch-seconds='))?.slice(16) ?? (quick ? 2 : 4));
 
 const log = (msg) => process.stdout.write(`[bench] ${msg}\n`);
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
 
 function event(name, ns, note = `bench ${name}`) {
   return {
@@ -89,7 +85,6 @@ async function startApiserver(storage) {
       { stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
     ),
   );
-  children.add(p);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () =>
@@ -105,7 +100,6 @@ async function startApiserver(storage) {
     pid: p.pid,
     stop: () => {
       p.kill('SIGTERM');
-      children.delete(p);
     },
   };
 }
@@ -116,13 +110,11 @@ async function startEcho() {
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-  children.add(p);
   const port = await new Promise((resolve) => p.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   return {
     url: `http://127.0.0.1:${port}`,
     stop: () => {
       p.kill('SIGTERM');
-      children.delete(p);
     },
   };
 }
@@ -306,7 +298,6 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
       stdio: ['pipe', 'pipe', 'inherit'],
     }),
   );
-  children.add(child);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
@@ -399,7 +390,6 @@ async function watchLatency(api, redisPid, redisUrl, writer = 'http') {
     20_000,
     () => 'watchers did not report',
   );
-  children.delete(child);
   const stats = JSON.parse(out.slice(before).trim());
   const probes = Math.min(5, WATCHERS);
   if (stats.deliveries < total * probes) log(`probe watchers got ${stats.deliveries} of ${total * probes}`);
