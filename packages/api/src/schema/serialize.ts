@@ -1,73 +1,136 @@
-import type { FieldType, ObjectSchema } from './types.js';
+import type { FieldSchema, FieldType, ObjectSchema } from './types.js';
 
 type Write = (v: unknown) => string;
 
 const isZero = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
 
-const sortedKeys = (m: object): string[] => Object.keys(m).sort();
+const isEmptyMap = (v: unknown): boolean => Object.keys(v as object).length === 0;
 
+const writeMap = (v: unknown, values: Write): string => {
+  if (v === undefined || v === null) return '{}';
+  const m = v as Record<string, unknown>;
+  let out = '{';
+  for (const k of Object.keys(m).sort()) {
+    if (m[k] === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${values(m[k])}`;
+  }
+  return `${out}}`;
+};
+
+const writeArray = (v: unknown, items: Write): string =>
+  v === undefined || v === null ? '[]' : `[${(v as unknown[]).map(items).join(',')}]`;
+
+/** The helpers generated code calls, passed in by name. */
+const helpers = { isZero, isEmptyMap, writeMap, writeArray };
+
+/** A writer for a value of `t` (maps and arrays of objects through the helpers). */
 function compileType(t: FieldType): Write {
   switch (t.kind) {
     case 'string':
       return (v) => JSON.stringify(v ?? '');
     case 'integer':
-      return (v) => String(v ?? 0);
+      return (v) => JSON.stringify(v ?? 0);
     case 'boolean':
-      return (v) => (v ? 'true' : 'false');
+      return (v) => JSON.stringify(v ?? false);
     case 'time':
       return (v) => (v ? JSON.stringify(v) : 'null');
     case 'object': {
-      let w: Write | undefined;
-      return (v) => (w ??= compileSchema(t.schema()))(v ?? {});
+      const w = compileSchema(t.schema());
+      return (v) => w(v ?? {});
     }
     case 'map': {
       const values = compileType(t.values);
-      return (v) => {
-        if (v === undefined || v === null) return '{}';
-        const m = v as Record<string, unknown>;
-        let out = '{';
-        for (const k of sortedKeys(m)) {
-          if (m[k] === undefined) continue;
-          out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${values(m[k])}`;
-        }
-        return `${out}}`;
-      };
+      return (v) => writeMap(v, values);
     }
     case 'array': {
       if (t.items.kind !== 'object') return (v) => (v === undefined || v === null ? '[]' : JSON.stringify(v));
       const items = compileType(t.items);
-      return (v) => (v === undefined || v === null ? '[]' : `[${(v as unknown[]).map(items).join(',')}]`);
+      return (v) => writeArray(v, items);
     }
     default:
       return (v) => JSON.stringify(v ?? null);
   }
 }
 
+/**
+ * The JavaScript expression that writes the value in `x` of a field of type `t`; writers it needs
+ * (nested objects, map values, array items) are added to `deps` and named `d[i]`.
+ */
+function valueExpression(t: FieldType, deps: Write[]): string {
+  const dep = (w: Write): string => `d[${deps.push(w) - 1}]`;
+  switch (t.kind) {
+    case 'string':
+      return `JSON.stringify(x ?? '')`;
+    case 'integer':
+      return 'JSON.stringify(x ?? 0)';
+    case 'boolean':
+      return 'JSON.stringify(x ?? false)';
+    case 'time':
+      return `(x ? JSON.stringify(x) : 'null')`;
+    case 'object':
+      return `${dep(compileSchema(t.schema()))}(x ?? {})`;
+    case 'map':
+      return `h.writeMap(x, ${dep(compileType(t.values))})`;
+    case 'array':
+      if (t.items.kind !== 'object') return `(x === undefined || x === null ? '[]' : JSON.stringify(x))`;
+      return `h.writeArray(x, ${dep(compileType(t.items))})`;
+    default:
+      return 'JSON.stringify(x ?? null)';
+  }
+}
+
+/** The condition under which a field is left out (`false` for fields always written). */
+function omitCondition(f: FieldSchema): string {
+  if (f.emit === 'omitempty') return f.type.kind === 'map' ? '(h.isZero(x) || h.isEmptyMap(x))' : 'h.isZero(x)';
+  if (f.emit === 'omitnil') return '(x === undefined || x === null)';
+  return 'false';
+}
+
+/**
+ * The body of a schema's writer: one statement per field with the member name as a constant and
+ * a property read by name, so each read site sees one object shape (where a loop over the fields
+ * reads every property through one megamorphic site). A comma goes before a member once one was
+ * written: known when the code is generated after an always-written field, tracked in `c` before.
+ */
+function writerSource(schema: ObjectSchema, deps: Write[]): string {
+  const lines = [`let s = '{', x, c = false;`];
+  let written = false;
+  for (const f of schema.fields) {
+    const name = JSON.stringify(f.name);
+    const member = JSON.stringify(`${JSON.stringify(f.name)}:`);
+    const withComma = JSON.stringify(`,${JSON.stringify(f.name)}:`);
+    const omit = omitCondition(f);
+    const prefix = written ? withComma : `(c ? ${withComma} : ${member})`;
+    const write = `s += ${prefix} + ${valueExpression(f.type, deps)};${written ? '' : ' c = true;'}`;
+    lines.push(`x = o[${name}];`);
+    lines.push(omit === 'false' ? write : `if (!${omit}) { ${write} }`);
+    if (omit === 'false') written = true;
+  }
+  lines.push(`return s + '}';`);
+  return lines.join('\n');
+}
+
 const compiled = new WeakMap<ObjectSchema, Write>();
 
+/**
+ * The writer of a schema, generated once per schema. A schema reached again while its writer is
+ * being generated (a recursive type) gets a forwarder to the writer being built.
+ */
 function compileSchema(schema: ObjectSchema): Write {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  const fields = schema.fields.map((f) => ({
-    name: f.name,
-    prefix: `${JSON.stringify(f.name)}:`,
-    omit: f.emit === 'omitempty',
-    omitNil: f.emit === 'omitnil',
-    isMap: f.type.kind === 'map',
-    write: compileType(f.type),
-  }));
-  const write: Write = (v) => {
-    const o = v as Record<string, unknown>;
-    let out = '{';
-    for (const f of fields) {
-      const x = o[f.name];
-      if (f.omit && (isZero(x) || (f.isMap && Object.keys(x as object).length === 0))) continue;
-      if (f.omitNil && (x === undefined || x === null)) continue;
-      out += `${out.length > 1 ? ',' : ''}${f.prefix}${f.write(x)}`;
-    }
-    return `${out}}`;
-  };
+  const pending: { write?: Write } = {};
+  compiled.set(schema, (v) => pending.write!(v));
+  const deps: Write[] = [];
+  const source = writerSource(schema, deps);
+  // The source holds only this module's code and JSON-quoted member names of our own schemas.
+  const make = new Function('d', 'h', `return function write(o) {\n${source}\n};`) as (
+    d: readonly Write[],
+    h: typeof helpers,
+  ) => Write;
+  const write = make(deps, helpers);
+  pending.write = write;
   compiled.set(schema, write);
   return write;
 }
