@@ -1,8 +1,9 @@
 /**
- * Object keys that most stored objects repeat (Kubernetes metadata and the Event fields). In a
- * packed body, `"<key>":` of the i-th key is the one character U+0001 + i: JSON text never holds
- * a raw character below U+0020 (JSON.stringify escapes them), so the packed form is unambiguous.
- * The order is part of the in-memory format only; nothing packed leaves the process.
+ * Object keys that most stored objects repeat: Kubernetes metadata and the fields of an Event in
+ * its stored form (core/v1, whichever version it was written in). In a packed body, `"<key>":` of
+ * the i-th key is the one character U+0001 + i: JSON text never holds a raw character below
+ * U+0020 (JSON.stringify escapes them), so the packed form is unambiguous. There is room for 31
+ * keys. The order is part of the in-memory format only; nothing packed leaves the process.
  */
 const packedKeys = [
   'metadata',
@@ -15,27 +16,27 @@ const packedKeys = [
   'annotations',
   'ownerReferences',
   'managedFields',
-  'finalizers',
   'kind',
   'apiVersion',
   'resourceVersion',
   'fieldPath',
-  'eventTime',
-  'reportingController',
-  'reportingInstance',
-  'action',
+  'involvedObject',
   'reason',
-  'regarding',
-  'related',
-  'note',
-  'type',
-  'series',
-  'deprecatedSource',
-  'deprecatedFirstTimestamp',
-  'deprecatedLastTimestamp',
-  'deprecatedCount',
+  'message',
+  'source',
   'component',
   'host',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'type',
+  'eventTime',
+  'series',
+  'lastObservedTime',
+  'action',
+  'related',
+  'reportingComponent',
+  'reportingInstance',
 ] as const;
 
 const textOf: readonly string[] = packedKeys.map((k) => `"${k}":`);
@@ -52,7 +53,7 @@ for (const list of byFirstChar) list?.sort((a, b) => b[0].length - a[0].length);
 
 /**
  * The memory store's form of a JSON text: every member name of {@link packedKeys} replaced by one
- * character (an 800-byte Event takes about 25% less). `json` must be JSON.stringify output: there
+ * character (a stored Event takes about a third less). `json` must be JSON.stringify output: there
  * a quote right after `{` or `,` and followed by `<key>":` always opens a member name (a quote
  * inside a string is escaped, and a string's closing quote is never followed by a letter).
  */
