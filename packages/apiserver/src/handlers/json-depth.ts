@@ -17,8 +17,10 @@ const BACKSLASH = 92;
  * when it does not. Strings are skipped; the text need not be valid JSON.
  */
 export function excessiveNesting(text: string, limit = maxNestingDepth): string | undefined {
-  let depth = 0;
   const n = text.length;
+  // Nesting past `limit` takes more than `limit` characters.
+  if (n <= limit) return undefined;
+  let depth = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
