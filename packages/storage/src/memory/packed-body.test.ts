@@ -2,13 +2,35 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { packBody, unpackBody } from './packed-body.js';
 
+/** UUIDs (any case, any version) and strings one step away from one. */
+const uuidLike = fc.oneof(
+  fc.uuid(),
+  fc.uuid().map((u) => u.toUpperCase()),
+  fc.uuid().map((u) => u.slice(0, 35)),
+  fc.uuid().map((u) => `${u}0`),
+  fc.uuid().map((u) => u.replace('-', 'x')),
+  fc.uuid().map((u) => u.replace(/[0-9a-f]/, 'g')),
+  fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'),
+);
+
 describe('packBody', () => {
   it('gives back the same JSON text for any JSON, whatever its keys and strings hold', () => {
-    const known = fc.constantFrom('metadata', 'name', 'uid', 'message', 'firstTimestamp', 'host', 'kind', 'note');
+    const known = fc.constantFrom(
+      'metadata',
+      'name',
+      'uid',
+      'uid',
+      'message',
+      'firstTimestamp',
+      'host',
+      'kind',
+      'note',
+    );
     const text = fc.oneof(
       known,
       fc.string(),
       fc.constantFrom('"name":', '\\', '\\"', '"', 'a\\\\"name":', '\u0001', '\u001f'),
+      uuidLike,
     );
     const value = fc.letrec((tie) => ({
       v: fc.oneof(
@@ -40,7 +62,7 @@ describe('packBody', () => {
     });
     const packed = packBody(json);
     expect(packed).toBe(
-      '{\u0001{\u0002"a",\u0004"b",\u0005"c"},\u0011"\\"name\\": stays in a value",\u0015null,"custom":1}',
+      '{\u0001{\u0002"a",\u0004"b",\u0005"c"},\u0010"\\"name\\": stays in a value",\u0014null,"custom":1}',
     );
     expect(unpackBody(packed)).toBe(json);
   });
@@ -66,5 +88,39 @@ describe('packedKeys', () => {
       related: { fieldPath: 'f', resourceVersion: '1' },
     });
     expect(packBody(json)).not.toMatch(/"[A-Za-z]+":/);
+  });
+});
+
+describe('packed UIDs', () => {
+  it('packs a lowercase UUID after "uid": into a mark and its 16 bytes, and gives it back', () => {
+    const json = JSON.stringify({ metadata: { uid: '00ff1020-7f80-9fa0-c0d0-e0f0000a1b2c' }, x: { uid: 'A' } });
+    const packed = packBody(json);
+    expect(packed).toBe(
+      '{\u0001{\u0005\u001f\u0000\u00ff\u0010\u0020\u007f\u0080\u009f\u00a0\u00c0\u00d0\u00e0\u00f0\u0000\u000a\u001b\u002c},"x":{\u0005"A"}}',
+    );
+    expect(unpackBody(packed)).toBe(json);
+  });
+
+  it('leaves UUIDs elsewhere, uppercase ones and near misses as text', () => {
+    for (const uid of [
+      '0B7A3F4E-8A1C-4C44-9A55-D2F0A4F1F7AA',
+      '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7a',
+      '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aaa',
+    ]) {
+      const json = JSON.stringify({ uid, name: '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa' });
+      const packed = packBody(json);
+      expect(packed).not.toContain('\u001f');
+      expect(unpackBody(packed)).toBe(json);
+    }
+  });
+
+  it('gives back any object whose uid members hold UUIDs or near misses', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ uid: uuidLike, n: fc.integer() }), { maxLength: 4 }), (items) => {
+        const json = JSON.stringify({ metadata: { uid: items[0]?.uid ?? '' }, items });
+        expect(unpackBody(packBody(json))).toBe(json);
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });

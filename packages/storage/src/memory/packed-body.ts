@@ -2,8 +2,9 @@
  * Object keys that most stored objects repeat: Kubernetes metadata and the fields of an Event in
  * its stored form (core/v1, whichever version it was written in). In a packed body, `"<key>":` of
  * the i-th key is the one character U+0001 + i: JSON text never holds a raw character below
- * U+0020 (JSON.stringify escapes them), so the packed form is unambiguous. There is room for 31
- * keys. The order is part of the in-memory format only; nothing packed leaves the process.
+ * U+0020 (JSON.stringify escapes them), so the packed form is unambiguous. There is room for 30
+ * keys (U+001F marks a UUID). The order is part of the in-memory format only; nothing packed
+ * leaves the process.
  */
 const packedKeys = [
   'metadata',
@@ -14,7 +15,6 @@ const packedKeys = [
   'creationTimestamp',
   'labels',
   'annotations',
-  'ownerReferences',
   'managedFields',
   'kind',
   'apiVersion',
@@ -42,6 +42,48 @@ const packedKeys = [
 const textOf: readonly string[] = packedKeys.map((k) => `"${k}":`);
 const openBrace = 123;
 const comma = 44;
+const quote = 34;
+const dash = 45;
+
+/**
+ * A `uid` member's value in its canonical form (a quoted lowercase UUID, 38 characters) is packed
+ * as U+001F and the UUID's 16 bytes, one character each: an Event's two UIDs take 34 characters
+ * instead of 76. The 16 characters may be any of U+0000–U+00FF (the string stays one byte per
+ * character); unpacking takes them as they are.
+ */
+const uuidMark = 31;
+const uuidMarkChar = String.fromCharCode(uuidMark);
+const uidToken = String.fromCharCode(packedKeys.indexOf('uid') + 1);
+/** Where the dashes of a quoted UUID are, counted from its opening quote. */
+const uuidDashes = [9, 14, 19, 24];
+const hexValue = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) hexValue['0123456789abcdef'.charCodeAt(d)] = d;
+const hexByte: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** The 16 bytes of the quoted lowercase UUID at `at` as 16 characters, or undefined when there is none. */
+function packUUID(json: string, at: number): string | undefined {
+  if (json.charCodeAt(at) !== quote || json.charCodeAt(at + 37) !== quote) return undefined;
+  for (const d of uuidDashes) if (json.charCodeAt(at + d) !== dash) return undefined;
+  const bytes: number[] = [];
+  for (let i = at + 1; i < at + 37; i += 2) {
+    if (json.charCodeAt(i) === dash) i++;
+    const hi = hexValue[json.charCodeAt(i)] ?? -1;
+    const lo = hexValue[json.charCodeAt(i + 1)] ?? -1;
+    if (hi < 0 || lo < 0) return undefined;
+    bytes.push((hi << 4) | lo);
+  }
+  return String.fromCharCode(...bytes);
+}
+
+/** The quoted UUID of the 16 characters at `at` of a packed body. */
+function unpackUUID(packed: string, at: number): string {
+  let out = '"';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
+    out += hexByte[packed.charCodeAt(at + i)];
+  }
+  return `${out}"`;
+}
 
 /** The packed keys by the char code of their first letter: `[<key>":, token]`, longest first. */
 const byFirstChar: ([string, string][] | undefined)[] = [];
@@ -53,7 +95,7 @@ for (const list of byFirstChar) list?.sort((a, b) => b[0].length - a[0].length);
 
 /**
  * The memory store's form of a JSON text: every member name of {@link packedKeys} replaced by one
- * character (a stored Event takes about a third less). `json` must be JSON.stringify output: there
+ * character and canonical `uid` values by 17 (a stored Event takes about 40% less). `json` must be JSON.stringify output: there
  * a quote right after `{` or `,` and followed by `<key>":` always opens a member name (a quote
  * inside a string is escaped, and a string's closing quote is never followed by a letter).
  */
@@ -73,6 +115,11 @@ export function packBody(json: string): string {
           if (json.startsWith(text, i + 1)) {
             (out ??= []).push(json.slice(last, i), token);
             last = i + 1 + text.length;
+            const uuid = token === uidToken ? packUUID(json, last) : undefined;
+            if (uuid !== undefined) {
+              out.push(uuidMarkChar, uuid);
+              last += 38;
+            }
             break;
           }
         }
@@ -91,7 +138,11 @@ export function unpackBody(packed: string): string {
   let last = 0;
   for (let i = 0; i < packed.length; i++) {
     const c = packed.charCodeAt(i);
-    if (c < 32) {
+    if (c === uuidMark) {
+      out += packed.slice(last, i) + unpackUUID(packed, i + 1);
+      i += 16;
+      last = i + 1;
+    } else if (c < 32) {
       out += packed.slice(last, i) + textOf[c - 1];
       last = i + 1;
     }
