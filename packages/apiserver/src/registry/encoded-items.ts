@@ -1,3 +1,14 @@
+/**
+ * `text` as one flat string. Texts built by `+=` (the serializers') are ropes of ~100 pieces,
+ * each piece an object: one that is kept costs several times its characters until it is
+ * flattened, and every later read walks the rope again. Converting a string to a number makes
+ * V8 flatten it in place (the trick of the `flatstr` package).
+ */
+export function flatten(text: string): string {
+  void Number(text);
+  return text;
+}
+
 /** How many characters of JSON text an {@link EncodedItems} keeps at most (2 MiB of one-byte text). */
 export const encodedItemsMaxChars = 2 * 1024 * 1024;
 
@@ -26,7 +37,7 @@ export class EncodedItems {
   get(rv: number, encode: () => string): string {
     const kept = this.#newer.get(rv) ?? this.#older.get(rv);
     if (kept !== undefined) return kept;
-    const text = encode();
+    const text = flatten(encode());
     if (text.length > this.#half) return text;
     if (this.#newerChars + text.length > this.#half) {
       this.#older = this.#newer;
