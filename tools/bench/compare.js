@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Server CPU per create (and throughput) of this build against another git ref's build, side by side in one run.
 // Usage: node tools/bench/compare.js --baseline=<git ref> [--rounds=8] [--seconds=3] [--connections=32]
-//          [--slice=1] [--warmup-creates=30000] [--reads=1] [--read-rounds=3] [--read-seconds=2] [--install]   (after npm run build)
+//          [--slice=1] [--warmup-creates=30000] [--reads=1] [--read-rounds=3] [--read-seconds=2] [--install]
+//          [--node-arg=X ...] [--baseline-node-arg=X ...]   (after npm run build)
+// --node-arg / --baseline-node-arg pass a Node flag to the current / baseline server: with
+// --baseline=HEAD the two builds are the same, so the run measures the flag (e.g.
+// --node-arg=--max-semi-space-size=32).
 // The baseline is built once in a git worktree under node_modules/.cache/kevents-bench/<sha> and reused.
 // Both servers run at once (only one is loaded at a time); each round alternates between them in
 // slices of 1 s (AB BA AB ...), so drift of the machine hits both. It measures and reports; it always exits 0.
@@ -27,6 +31,7 @@ const readRounds = arg('read-rounds', 3);
 const readSeconds = arg('read-seconds', 2);
 const slice = arg('slice', 1); // seconds per alternation within a round
 const forceInstall = process.argv.includes('--install');
+const nodeArgs = (name) => process.argv.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
 const root = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 const currentMain = `${root}/apps/apiserver/dist/main.js`;
 
@@ -108,9 +113,10 @@ const createsInto = (server, namespace) => ({
   headers: json,
 });
 
-async function startServer(name, main) {
+async function startServer(name, main, flags = []) {
   const port = await freePort();
   const p = startNode([
+    ...flags,
     main,
     `--insecure-port=${port}`,
     '--secure-port=0',
@@ -131,6 +137,8 @@ async function compare() {
   const baseline = prepareBaseline(ref, { root, forceInstall });
   const info = {
     ref,
+    nodeArgs: nodeArgs('node-arg'),
+    baselineNodeArgs: nodeArgs('baseline-node-arg'),
     baselineSha: baseline.sha,
     baselineDeps: baseline.deps,
     head,
@@ -139,11 +147,11 @@ async function compare() {
     loadBefore: loadavg()[0],
   };
   process.stderr.write(
-    `current: ${head.slice(0, 12)}${dirty ? ' + uncommitted changes' : ''} (${root}); baseline: ${ref} = ${baseline.sha.slice(0, 12)}\n`,
+    `current: ${head.slice(0, 12)}${dirty ? ' + uncommitted changes' : ''} (${root})${info.nodeArgs.length ? ` with ${info.nodeArgs.join(' ')}` : ''}; baseline: ${ref} = ${baseline.sha.slice(0, 12)}${info.baselineNodeArgs.length ? ` with ${info.baselineNodeArgs.join(' ')}` : ''}\n`,
   );
 
-  const B = await startServer('baseline', baseline.main);
-  const C = await startServer('current', currentMain);
+  const B = await startServer('baseline', baseline.main, nodeArgs('baseline-node-arg'));
+  const C = await startServer('current', currentMain, nodeArgs('node-arg'));
   const results = { info, creates: [], gets: [], lists: [] };
   try {
     await Promise.all([B.ready(), C.ready()]);
