@@ -6,6 +6,7 @@ import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
 import { q } from '../request/query.js';
 import { warningHeaders } from '../warning/recorder.js';
+import { tracedAuditId } from '../filters/tracing.js';
 
 /** Whether `?pretty` asks for indented JSON. */
 export const isPretty = (query: Query): boolean => {
@@ -49,9 +50,9 @@ export function sendJSONText(
   }
   return reply
     .code(code)
-    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
-    .header('Content-Type', contentType)
-    .header('Cache-Control', cacheControl)
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', contentType)
+    .header('cache-control', cacheControl)
     .serializer(asIs)
     .send(text.endsWith('\n') ? text : `${text}\n`);
 }
@@ -63,9 +64,9 @@ export function sendJSONText(
 export function sendJSONStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
   return reply
     .code(code)
-    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
-    .header('Content-Type', 'application/json')
-    .header('Cache-Control', 'no-cache, private')
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, private')
     .send(body);
 }
 

@@ -9,7 +9,7 @@ import type { StoreOptions } from '../registry/store.js';
 import { EncodedEventCache } from '../watch/encoded-cache.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { restVerbs, servedVerbs } from './verbs.js';
-import { traceHandler } from '../filters/tracing.js';
+import { requestTrace, traceHandler } from '../filters/tracing.js';
 import type { RouteKind } from './verbs.js';
 
 /** One view of one resource as installed: its scope (store, view, strategy) and what discovery and OpenAPI say of it. */
@@ -125,7 +125,9 @@ function installView(app: FastifyInstance, scope: RestScope): void {
         exposeHeadRoute: false,
         handler: verb
           ? (req: FastifyRequest, reply: FastifyReply) =>
-              traceHandler(req, () => verb.handler(scope, req as RestRequest, reply))
+              requestTrace(req)
+                ? traceHandler(req, () => verb.handler(scope, req as RestRequest, reply))
+                : verb.handler(scope, req as RestRequest, reply)
           : async () => {
               throw methodNotAllowed();
             },
