@@ -106,7 +106,7 @@ export class ServerMetrics {
 
   readonly #bases = new WeakMap<
     RequestLabels,
-    { base: string; codes: Map<number, { labels: string; value: number }> }
+    { base: string; codes: Map<number, { labels: string; value: number }>; durations: Series | undefined }
   >();
 
   /** Records one finished request. Pass the same labels object for the same labels: it is the cache key. */
@@ -114,7 +114,7 @@ export class ServerMetrics {
     let b = this.#bases.get(l);
     if (!b) {
       const base = `component="${l.component}",dry_run="${l.dry_run}",group="${escape(l.group)}",resource="${escape(l.resource)}",scope="${l.scope}",subresource="${l.subresource}",verb="${l.verb}",version="${escape(l.version)}"`;
-      b = { base, codes: new Map() };
+      b = { base, codes: new Map(), durations: undefined };
       this.#bases.set(l, b);
     }
     const base = b.base;
@@ -127,10 +127,14 @@ export class ServerMetrics {
     }
     c.value++;
     if (l.verb === 'WATCH') return;
-    let h = this.#durations.get(base);
+    let h = b.durations;
     if (!h) {
-      h = { labels: base, count: 0, sum: 0, bucketCounts: buckets.map(() => 0) };
-      this.#durations.set(base, h);
+      h = this.#durations.get(base);
+      if (!h) {
+        h = { labels: base, count: 0, sum: 0, bucketCounts: buckets.map(() => 0) };
+        this.#durations.set(base, h);
+      }
+      b.durations = h;
     }
     h.count++;
     h.sum += seconds;
