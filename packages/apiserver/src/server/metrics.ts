@@ -1,4 +1,5 @@
-import { Counter, Registry, collectDefaultMetrics, Gauge, Histogram } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import { ResultMetrics } from './result-metrics.js';
 import type { WatchLabels } from '../watch/watch-hub.js';
 
 /** Labels of one request, named as kube-apiserver names them. */
@@ -36,10 +37,11 @@ export class ServerMetrics {
   readonly watches: Gauge<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
   /** Automatic reloads of `--authentication-config` / `--authorization-config`, by outcome (Kubernetes' names). */
   readonly configReloads: Record<'AuthenticationConfiguration' | 'AuthorizationConfiguration', Counter<'status'>>;
-  /** `apiserver_authorization_attempts_total{result}`: allowed, denied, no-opinion, error. */
-  readonly authorizationAttempts: Counter<'result'>;
-  /** `apiserver_authorization_duration_seconds{result}`. */
-  readonly authorizationDuration: Histogram<'result'>;
+  /**
+   * `apiserver_authorization_attempts_total{result}` (allowed, denied, no-opinion, error) and
+   * `apiserver_authorization_duration_seconds{result}`.
+   */
+  readonly authorization: ResultMetrics;
   readonly #requests = new Map<string, { labels: string; value: number }>();
   readonly #durations = new Map<string, Series>();
 
@@ -88,19 +90,18 @@ export class ServerMetrics {
       AuthenticationConfiguration: reloads('authentication', 'authentication'),
       AuthorizationConfiguration: reloads('authorization', 'authorization'),
     };
-    this.authorizationAttempts = new Counter({
-      name: 'apiserver_authorization_attempts_total',
-      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
-      labelNames: ['result'],
-      registers: [this.registry],
-    });
-    this.authorizationDuration = new Histogram({
-      name: 'apiserver_authorization_duration_seconds',
-      help: 'Authorization duration in seconds broken out by result.',
-      labelNames: ['result'],
-      buckets: Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i),
-      registers: [this.registry],
-    });
+    this.authorization = new ResultMetrics(
+      this.registry,
+      {
+        name: 'apiserver_authorization_attempts_total',
+        help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+      },
+      {
+        name: 'apiserver_authorization_duration_seconds',
+        help: 'Authorization duration in seconds broken out by result.',
+        buckets: Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i),
+      },
+    );
     collectDefaultMetrics({ register: this.registry });
   }
 
