@@ -35,8 +35,8 @@ export function metered(a: Authorizer, metrics: AuthorizationMetrics | undefined
   if (!metrics) return a;
   const type = a.type ?? a.name;
   const decisions = metrics.decisions;
-  const allowed = { type, name: a.name, decision: 'allowed' };
-  const denied = { type, name: a.name, decision: 'denied' };
+  const allowed = decisions.series({ type, name: a.name, decision: 'allowed' });
+  const denied = decisions.series({ type, name: a.name, decision: 'denied' });
   const count = (d: Decision): Decision => {
     if (d.decision === 'Allow') decisions.inc(allowed);
     else if (d.decision === 'Deny') decisions.inc(denied);
