@@ -34,11 +34,12 @@ const nanosToMs = (n: number | undefined): number => Math.round((n ?? 0) / 1e6);
 export function metered(a: Authorizer, metrics: AuthorizationMetrics | undefined): Authorizer {
   if (!metrics) return a;
   const type = a.type ?? a.name;
-  const allowed = metrics.decisions.labels({ type, name: a.name, decision: 'allowed' });
-  const denied = metrics.decisions.labels({ type, name: a.name, decision: 'denied' });
+  const decisions = metrics.decisions;
+  const allowed = decisions.series({ type, name: a.name, decision: 'allowed' });
+  const denied = decisions.series({ type, name: a.name, decision: 'denied' });
   const count = (d: Decision): Decision => {
-    if (d.decision === 'Allow') allowed.inc();
-    else if (d.decision === 'Deny') denied.inc();
+    if (d.decision === 'Allow') decisions.inc(allowed);
+    else if (d.decision === 'Deny') decisions.inc(denied);
     return d;
   };
   return {

@@ -1,5 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { PlainCounter } from './plain-counter.js';
 
 /** Result label of one webhook attempt (`success`, `canceled`, `timeout`, `error`). */
 export type WebhookResult = 'success' | 'canceled' | 'timeout' | 'error';
@@ -11,7 +12,8 @@ export type WebhookResult = 'success' | 'canceled' | 'timeout' | 'error';
  * (`pkg/authorization/cel/metrics.go`).
  */
 export class AuthorizationMetrics {
-  readonly decisions: Counter<'type' | 'name' | 'decision'>;
+  /** `apiserver_authorization_decisions_total{type,name,decision}`, counted on every decision (plain numbers). */
+  readonly decisions: PlainCounter;
   readonly webhookEvaluations: Counter<'name' | 'result'>;
   readonly webhookDuration: Histogram<'name' | 'result'>;
   readonly webhookFailOpen: Counter<'name' | 'result'>;
@@ -21,11 +23,9 @@ export class AuthorizationMetrics {
 
   constructor(registry?: Registry) {
     const registers = registry ? [registry] : [];
-    this.decisions = new Counter({
+    this.decisions = new PlainCounter(registry, {
       name: 'apiserver_authorization_decisions_total',
       help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
-      labelNames: ['type', 'name', 'decision'],
-      registers,
     });
     this.webhookEvaluations = new Counter({
       name: 'apiserver_authorization_webhook_evaluations_total',

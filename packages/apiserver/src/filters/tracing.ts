@@ -48,6 +48,10 @@ const traceSlot = 'keventsTrace';
 const auditSlot = 'keventsAuditId';
 type Traced = FastifyRequest & { [traceSlot]: RequestTrace | null; [auditSlot]: string };
 
+/** The `Audit-Id` the tracing filter fixed for a traced request (the one its spans carry); undefined otherwise. */
+export const tracedAuditId = (req: FastifyRequest): string | undefined =>
+  (req as Partial<Traced>)[auditSlot] || undefined;
+
 /** The trace of a request, when tracing is on and the request can be sampled. */
 export const requestTrace = (req: FastifyRequest): RequestTrace | null | undefined => (req as Traced)[traceSlot];
 

@@ -6,6 +6,7 @@ import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
 import { q } from '../request/query.js';
 import { warningHeaders } from '../warning/recorder.js';
+import { tracedAuditId } from '../filters/tracing.js';
 
 /** Whether `?pretty` asks for indented JSON. */
 export const isPretty = (query: Query): boolean => {
@@ -28,13 +29,13 @@ export function sendJSON(
   pretty: boolean,
   warnings: readonly string[] = [],
 ): FastifyReply {
-  return sendJSONText(reply, code, toJSON(body, pretty), warnings);
+  return sendLine(reply, code, toJSON(body, pretty), warnings, 'application/json', 'no-cache, private');
 }
 
 /** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */
 const asIs = (payload: unknown): string => payload as string;
 
-/** Sends JSON text that is already serialized (one-pass serializers on the hot paths). */
+/** Sends JSON text that is already serialized (one-pass serializers on the hot paths), newline-terminated or not. */
 export function sendJSONText(
   reply: FastifyReply,
   code: number,
@@ -43,17 +44,45 @@ export function sendJSONText(
   contentType = 'application/json',
   cacheControl = 'no-cache, private',
 ): FastifyReply {
+  return sendLine(reply, code, text.endsWith('\n') ? text : `${text}\n`, warnings, contentType, cacheControl);
+}
+
+/**
+ * Sends the compact text of one JSON value as a serializer writes it (it ends with `}`, `]` or a
+ * scalar, never a newline) as {@link sendJSONText} does, appending the newline without reading
+ * the text: reading the last character of a concatenated string (a view's text with its type
+ * meta put in front) makes V8 copy it into one flat string first, and the socket write copies it
+ * again.
+ */
+export function sendSerialized(
+  reply: FastifyReply,
+  code: number,
+  json: string,
+  warnings: readonly string[] = [],
+): FastifyReply {
+  return sendLine(reply, code, `${json}\n`, warnings, 'application/json', 'no-cache, private');
+}
+
+/** Sends a newline-terminated JSON text with Kubernetes' headers. */
+function sendLine(
+  reply: FastifyReply,
+  code: number,
+  line: string,
+  warnings: readonly string[],
+  contentType: string,
+  cacheControl: string,
+): FastifyReply {
   if (warnings.length) {
     const headers = warningHeaders(warnings);
     if (headers.length) reply.header('Warning', headers);
   }
   return reply
     .code(code)
-    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
-    .header('Content-Type', contentType)
-    .header('Cache-Control', cacheControl)
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', contentType)
+    .header('cache-control', cacheControl)
     .serializer(asIs)
-    .send(text.endsWith('\n') ? text : `${text}\n`);
+    .send(line);
 }
 
 /**
@@ -63,9 +92,9 @@ export function sendJSONText(
 export function sendJSONStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
   return reply
     .code(code)
-    .header('Audit-Id', reply.getHeader('Audit-Id') ?? randomUUID())
-    .header('Content-Type', 'application/json')
-    .header('Cache-Control', 'no-cache, private')
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, private')
     .send(body);
 }
 
@@ -80,5 +109,5 @@ export function sendObject<T extends KubeObject>(
 ): FastifyReply {
   return pretty
     ? sendJSON(reply, code, view.toExternal(obj), true, warnings)
-    : sendJSONText(reply, code, view.toJSON(obj, true), warnings);
+    : sendSerialized(reply, code, view.toJSON(obj, true), warnings);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { APIResource, KubeObject, OpenAPIResource } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import { methodNotAllowed } from '../errors/api-error.js';
@@ -9,7 +9,7 @@ import type { StoreOptions } from '../registry/store.js';
 import { EncodedEventCache } from '../watch/encoded-cache.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { restVerbs, servedVerbs } from './verbs.js';
-import { traceHandler } from '../filters/tracing.js';
+import { requestTrace, traceHandler } from '../filters/tracing.js';
 import type { RouteKind } from './verbs.js';
 
 /** One view of one resource as installed: its scope (store, view, strategy) and what discovery and OpenAPI say of it. */
@@ -26,6 +26,8 @@ export interface InstallContext {
   readonly minRequestTimeoutSeconds: number;
   readonly storeOptions?: StoreOptions;
   readonly onWatchAbandoned?: (req: FastifyRequest) => void;
+  /** The `onResponse` hook of a resource's routes (its metrics), made once per resource view. */
+  readonly onResponse?: (rest: RestRouteConfig['rest']) => onResponseHookHandler;
 }
 
 /** Route config of a resource route: read by the metrics filter. */
@@ -73,7 +75,7 @@ export function installResources(
         encoded: new EncodedEventCache(),
         ...(ctx.onWatchAbandoned ? { onWatchAbandoned: ctx.onWatchAbandoned } : {}),
       };
-      installView(app, scope);
+      installView(app, scope, ctx.onResponse);
       installed.push({
         scope,
         apiResource: {
@@ -102,7 +104,11 @@ export function installResources(
   return installed;
 }
 
-function installView(app: FastifyInstance, scope: RestScope): void {
+function installView(
+  app: FastifyInstance,
+  scope: RestScope,
+  onResponse?: (rest: RestRouteConfig['rest']) => onResponseHookHandler,
+): void {
   const { view, strategy } = scope;
   const byPath = new Map<string, Partial<Record<string, (typeof restVerbs)[number]>>>();
   for (const verb of restVerbs) {
@@ -115,6 +121,7 @@ function installView(app: FastifyInstance, scope: RestScope): void {
     }
   }
   const config: RestRouteConfig = { rest: { group: view.group, version: view.version, resource: view.resource } };
+  const hooks = onResponse ? { onResponse: onResponse(config.rest) } : {};
   for (const [url, methods] of byPath) {
     for (const method of allMethods) {
       const verb = methods[method] ?? (method === 'HEAD' ? methods['GET'] : undefined);
@@ -122,10 +129,13 @@ function installView(app: FastifyInstance, scope: RestScope): void {
         method,
         url,
         config,
+        ...hooks,
         exposeHeadRoute: false,
         handler: verb
           ? (req: FastifyRequest, reply: FastifyReply) =>
-              traceHandler(req, () => verb.handler(scope, req as RestRequest, reply))
+              requestTrace(req)
+                ? traceHandler(req, () => verb.handler(scope, req as RestRequest, reply))
+                : verb.handler(scope, req as RestRequest, reply)
           : async () => {
               throw methodNotAllowed();
             },

@@ -74,53 +74,39 @@ const decode = (part: string): string => {
 export function resolveRequestInfo(method: string, url: string, query: RequestQuery): RequestInfo {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const nonResource: RequestInfo = {
-    isResourceRequest: false,
-    path,
-    verb: method.toLowerCase(),
-    apiPrefix: '',
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    parts: [],
-  };
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  let parts = trimmed === '' ? [] : trimmed.split('/').map(decode);
-  if (parts.length < 3) return nonResource;
-  const apiPrefix = parts[0]!;
-  if (apiPrefix !== 'api' && apiPrefix !== 'apis') return nonResource;
-  parts = parts.slice(1);
+  const all = pathParts(path);
+  if (all.length < 3) return nonResourceInfo(method, path);
+  const apiPrefix = all[0]!;
+  if (apiPrefix !== 'api' && apiPrefix !== 'apis') return nonResourceInfo(method, path);
+  let i = 1;
   let apiGroup = '';
   if (apiPrefix === 'apis') {
-    if (parts.length < 3) return nonResource;
-    apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (all.length < 4) return nonResourceInfo(method, path);
+    apiGroup = all[i++]!;
   }
-  const apiVersion = parts[0]!;
-  parts = parts.slice(1);
+  const apiVersion = all[i++]!;
   let verb: string;
-  if (parts[0] === 'watch' || parts[0] === 'proxy') {
-    verb = parts[0];
-    parts = parts.slice(1);
-    if (parts.length === 0) {
-      return { ...nonResource, isResourceRequest: true, apiPrefix, apiGroup, apiVersion, verb };
+  const head = all[i];
+  if (head === 'watch' || head === 'proxy') {
+    verb = head;
+    i++;
+    if (i === all.length) {
+      return { ...nonResourceInfo(method, path), isResourceRequest: true, apiPrefix, apiGroup, apiVersion, verb };
     }
   } else {
     verb = verbOfMethod(method);
   }
   let namespace = '';
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      namespace = parts[1]!;
-      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) parts = parts.slice(2);
+  if (all[i] === 'namespaces') {
+    if (all.length - i > 1) {
+      namespace = all[i + 1]!;
+      if (all.length - i > 2 && !namespaceSubresources.has(all[i + 2]!)) i += 2;
     }
   }
-  const resource = parts[0] ?? '';
-  let name = parts[1] ?? '';
-  const subresource = parts.length >= 3 && verb !== 'proxy' ? parts[2]! : '';
+  const rest = all.length - i;
+  const resource = all[i] ?? '';
+  let name = all[i + 1] ?? '';
+  const subresource = rest >= 3 && verb !== 'proxy' ? all[i + 2]! : '';
   if (name === '' && verb === 'get') {
     verb = queryBool(query, 'watch') === true ? 'watch' : 'list';
     const pinned = exactName(first(query['fieldSelector']));
@@ -138,8 +124,44 @@ export function resolveRequestInfo(method: string, url: string, query: RequestQu
     resource,
     subresource,
     name,
-    parts,
+    parts: all.slice(i),
   };
+}
+
+const noParts: readonly string[] = [];
+
+/** The RequestInfo of a request for no API resource. */
+const nonResourceInfo = (method: string, path: string): RequestInfo => ({
+  isResourceRequest: false,
+  path,
+  verb: method.toLowerCase(),
+  apiPrefix: '',
+  apiGroup: '',
+  apiVersion: '',
+  namespace: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  parts: noParts,
+});
+
+/** The decoded segments of a path without its leading and trailing slashes (inner empty segments kept). */
+function pathParts(path: string): string[] {
+  let from = 0;
+  let to = path.length;
+  while (from < to && path.charCodeAt(from) === 47) from++;
+  while (to > from && path.charCodeAt(to - 1) === 47) to--;
+  const out: string[] = [];
+  if (from === to) return out;
+  const encoded = path.includes('%');
+  for (;;) {
+    const slash = path.indexOf('/', from);
+    const end = slash < 0 || slash >= to ? to : slash;
+    const part = path.slice(from, end);
+    out.push(encoded ? decode(part) : part);
+    if (end === to) return out;
+    from = end + 1;
+  }
 }
 
 function verbOfMethod(method: string): string {

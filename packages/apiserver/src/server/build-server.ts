@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+} from 'fastify';
 import { maxRequestBodyBytes, timeNow } from '@kevents/api';
 import type { APIResource, VersionInfo } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
@@ -93,12 +100,12 @@ export interface ApiServer {
 }
 
 type Variants = { plain: RequestLabels; dry: RequestLabels };
-/** Label sets by route (its `rest` config object), then by verb and scope: no key is built per request. */
-type LabelCache = WeakMap<RestRouteConfig['rest'], Map<string, Variants>[]>;
+/** Label sets of one route (its `rest` config object) by scope, then by verb: no key is built per request. */
+type RouteLabels = Map<string, Variants>[];
 const scopeNames = ['resource', 'namespace', 'cluster'] as const;
 
 /** The `apiserver_request_total` labels of a resource request, from its RequestInfo (cached per distinct set). */
-function labelsFor(cache: LabelCache, req: FastifyRequest, rest: RestRouteConfig['rest']): RequestLabels {
+function labelsFor(byScope: RouteLabels, req: FastifyRequest, rest: RestRouteConfig['rest']): RequestLabels {
   const info = req.requestInfo;
   // CleanScope: a named object or a create is "resource".
   const s = info.name || info.verb === 'create' ? 0 : info.namespace ? 1 : 2;
@@ -107,9 +114,7 @@ function labelsFor(cache: LabelCache, req: FastifyRequest, rest: RestRouteConfig
   else if (info.verb === 'list') verb = 'LIST';
   else if (info.verb === 'get') verb = 'GET';
   else verb = req.method === 'HEAD' ? 'GET' : req.method;
-  let byScope = cache.get(rest);
-  if (byScope === undefined) cache.set(rest, (byScope = [new Map(), new Map(), new Map()]));
-  let v = byScope[s].get(verb);
+  let v = byScope[s]!.get(verb);
   if (!v) {
     const plain: RequestLabels = {
       verb,
@@ -122,7 +127,7 @@ function labelsFor(cache: LabelCache, req: FastifyRequest, rest: RestRouteConfig
       dry_run: '',
     };
     v = { plain, dry: { ...plain, dry_run: 'All' } };
-    byScope[s].set(verb, v);
+    byScope[s]!.set(verb, v);
   }
   return (req.query as Query)['dryRun'] !== undefined ? v.dry : v.plain;
 }
@@ -216,12 +221,20 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
 
-  const labelCache: LabelCache = new WeakMap();
-  app.addHook('onResponse', (req, reply, done) => {
-    const rest = (req.routeOptions.config as Partial<RestRouteConfig>).rest;
-    if (rest) metrics.observe(labelsFor(labelCache, req, rest), reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+  // The metrics filter: an onResponse hook on the resource routes only, holding its route's labels.
+  const routeLabels = new WeakMap<RestRouteConfig['rest'], RouteLabels>();
+  const labelsOf = (rest: RestRouteConfig['rest']): RouteLabels => {
+    let byScope = routeLabels.get(rest);
+    if (!byScope) routeLabels.set(rest, (byScope = [new Map(), new Map(), new Map()]));
+    return byScope;
+  };
+  const observeRequests = (rest: RestRouteConfig['rest']): onResponseHookHandler => {
+    const byScope = labelsOf(rest);
+    return (req, reply, done) => {
+      metrics.observe(labelsFor(byScope, req, rest), reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+  };
 
   const installed = installResources(app, options.resources, {
     storage: options.storage,
@@ -231,8 +244,9 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     // (a per-watch listener; an onRequestAbort hook would put one on every request).
     onWatchAbandoned: (req) => {
       const rest = (req.routeOptions.config as Partial<RestRouteConfig>).rest;
-      if (rest) metrics.observe(labelsFor(labelCache, req, rest), 200, 0);
+      if (rest) metrics.observe(labelsFor(labelsOf(rest), req, rest), 200, 0);
     },
+    onResponse: observeRequests,
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
   });
 

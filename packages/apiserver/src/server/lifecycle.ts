@@ -11,6 +11,12 @@ export const shuttingDownMessage = 'The apiserver is shutting down, please try a
 /** Paths still served while the server drains: the health checks and the metrics (as Kubernetes exempts them). */
 const exemptPaths = new Set(['/readyz', '/livez', '/healthz', '/metrics']);
 
+type Response = ServerResponse | Http2ServerResponse;
+
+/** Where a tracked response sits in the in-flight list (a field on the response: no hashing of it per request). */
+const slot = Symbol('kevents.inFlightSlot');
+type Tracked = Response & { [slot]?: number };
+
 /** Where a server is in its life: serving, shutting down (`/readyz` fails), or draining (new requests refused). */
 export type LifecyclePhase = 'running' | 'shutdownInitiated' | 'draining';
 
@@ -22,7 +28,8 @@ export type LifecyclePhase = 'running' | 'shutdownInitiated' | 'draining';
  */
 export class ServerLifecycle {
   #phase: LifecyclePhase = 'running';
-  readonly #inFlight = new Set<ServerResponse | Http2ServerResponse>();
+  /** The responses in flight, unordered: one leaving swaps the last into its place. */
+  readonly #inFlight: Tracked[] = [];
   #idle: (() => void)[] = [];
 
   get phase(): LifecyclePhase {
@@ -31,7 +38,7 @@ export class ServerLifecycle {
 
   /** How many non-long-running requests are being served. */
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#inFlight.length;
   }
 
   /** SIGTERM arrived: from now on `/readyz` fails (`[-]shutdown failed`); everything else is served as before. */
@@ -67,8 +74,11 @@ export class ServerLifecycle {
   }
 
   /** Counts a request in flight until its response closes (finished, failed or cut). */
-  track(res: ServerResponse | Http2ServerResponse): void {
-    this.#inFlight.add(res);
+  track(res: Response): void {
+    const tracked = res as Tracked;
+    if (tracked[slot] !== undefined) return;
+    tracked[slot] = this.#inFlight.length;
+    this.#inFlight.push(tracked);
     if (this.#phase === 'draining' && res instanceof ServerResponse) res.shouldKeepAlive = false;
     // One listener shared by every response (no closure and no `once` wrapper per request).
     res.on('close', this.#closed);
@@ -76,13 +86,21 @@ export class ServerLifecycle {
 
   /** The 'close' listener: `this` is the response. */
   readonly #closed = ((lifecycle: ServerLifecycle) =>
-    function (this: ServerResponse | Http2ServerResponse): void {
+    function (this: Response): void {
       lifecycle.#release(this);
     })(this);
 
-  #release(res: ServerResponse | Http2ServerResponse): void {
-    this.#inFlight.delete(res);
-    if (this.#inFlight.size === 0 && this.#idle.length > 0) {
+  #release(res: Tracked): void {
+    const i = res[slot];
+    if (i === undefined) return;
+    res[slot] = undefined;
+    const list = this.#inFlight;
+    const last = list.pop()!;
+    if (last !== res) {
+      list[i] = last;
+      last[slot] = i;
+    }
+    if (list.length === 0 && this.#idle.length > 0) {
       const waiters = this.#idle;
       this.#idle = [];
       for (const w of waiters) w();
@@ -94,7 +112,7 @@ export class ServerLifecycle {
    * running (the caller then cuts them).
    */
   drained(timeoutMs: number): Promise<boolean> {
-    if (this.#inFlight.size === 0) return Promise.resolve(true);
+    if (this.#inFlight.length === 0) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
         this.#idle = this.#idle.filter((w) => w !== done);

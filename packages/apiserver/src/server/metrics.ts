@@ -1,4 +1,5 @@
-import { Counter, Registry, collectDefaultMetrics, Gauge, Histogram } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import { ResultMetrics } from './result-metrics.js';
 import type { WatchLabels } from '../watch/watch-hub.js';
 
 /** Labels of one request, named as kube-apiserver names them. */
@@ -36,10 +37,11 @@ export class ServerMetrics {
   readonly watches: Gauge<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
   /** Automatic reloads of `--authentication-config` / `--authorization-config`, by outcome (Kubernetes' names). */
   readonly configReloads: Record<'AuthenticationConfiguration' | 'AuthorizationConfiguration', Counter<'status'>>;
-  /** `apiserver_authorization_attempts_total{result}`: allowed, denied, no-opinion, error. */
-  readonly authorizationAttempts: Counter<'result'>;
-  /** `apiserver_authorization_duration_seconds{result}`. */
-  readonly authorizationDuration: Histogram<'result'>;
+  /**
+   * `apiserver_authorization_attempts_total{result}` (allowed, denied, no-opinion, error) and
+   * `apiserver_authorization_duration_seconds{result}`.
+   */
+  readonly authorization: ResultMetrics;
   readonly #requests = new Map<string, { labels: string; value: number }>();
   readonly #durations = new Map<string, Series>();
 
@@ -88,25 +90,24 @@ export class ServerMetrics {
       AuthenticationConfiguration: reloads('authentication', 'authentication'),
       AuthorizationConfiguration: reloads('authorization', 'authorization'),
     };
-    this.authorizationAttempts = new Counter({
-      name: 'apiserver_authorization_attempts_total',
-      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
-      labelNames: ['result'],
-      registers: [this.registry],
-    });
-    this.authorizationDuration = new Histogram({
-      name: 'apiserver_authorization_duration_seconds',
-      help: 'Authorization duration in seconds broken out by result.',
-      labelNames: ['result'],
-      buckets: Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i),
-      registers: [this.registry],
-    });
+    this.authorization = new ResultMetrics(
+      this.registry,
+      {
+        name: 'apiserver_authorization_attempts_total',
+        help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+      },
+      {
+        name: 'apiserver_authorization_duration_seconds',
+        help: 'Authorization duration in seconds broken out by result.',
+        buckets: Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i),
+      },
+    );
     collectDefaultMetrics({ register: this.registry });
   }
 
   readonly #bases = new WeakMap<
     RequestLabels,
-    { base: string; codes: Map<number, { labels: string; value: number }> }
+    { base: string; codes: Map<number, { labels: string; value: number }>; durations: Series | undefined }
   >();
 
   /** Records one finished request. Pass the same labels object for the same labels: it is the cache key. */
@@ -114,7 +115,7 @@ export class ServerMetrics {
     let b = this.#bases.get(l);
     if (!b) {
       const base = `component="${l.component}",dry_run="${l.dry_run}",group="${escape(l.group)}",resource="${escape(l.resource)}",scope="${l.scope}",subresource="${l.subresource}",verb="${l.verb}",version="${escape(l.version)}"`;
-      b = { base, codes: new Map() };
+      b = { base, codes: new Map(), durations: undefined };
       this.#bases.set(l, b);
     }
     const base = b.base;
@@ -127,10 +128,14 @@ export class ServerMetrics {
     }
     c.value++;
     if (l.verb === 'WATCH') return;
-    let h = this.#durations.get(base);
+    let h = b.durations;
     if (!h) {
-      h = { labels: base, count: 0, sum: 0, bucketCounts: buckets.map(() => 0) };
-      this.#durations.set(base, h);
+      h = this.#durations.get(base);
+      if (!h) {
+        h = { labels: base, count: 0, sum: 0, bucketCounts: buckets.map(() => 0) };
+        this.#durations.set(base, h);
+      }
+      b.durations = h;
     }
     h.count++;
     h.sum += seconds;
