@@ -23,6 +23,51 @@ export interface ChangeSource {
   cancel(wake: () => void): void;
 }
 
+/** The batch made last (see {@link sharedBatch}). */
+let last: {
+  readonly changes: readonly LoggedChange[];
+  readonly resource: string;
+  readonly namespace: string | undefined;
+  readonly predicate: Predicate<never> | undefined;
+  readonly batch: readonly StorageWatchEvent[];
+} = { changes: [], resource: '', namespace: undefined, predicate: undefined, batch: [] };
+
+/**
+ * The events `changes` mean for a watch of `prefix` through `predicate`. The watches woken
+ * together read the same changes (a source gives the same array to the same cursor), so the
+ * last batch is kept and given again (frozen) to the next watch that reads the same array with
+ * the same prefix and predicate: a fan-out builds a batch once, and the HTTP layer can encode
+ * and frame it once.
+ */
+function sharedBatch<T extends KubeObject>(
+  changes: readonly LoggedChange[],
+  prefix: KeyPrefix,
+  predicate: Predicate<T> | undefined,
+): readonly StorageWatchEvent<T>[] {
+  const l = last;
+  if (
+    l.changes === changes &&
+    l.resource === prefix.resource &&
+    l.namespace === prefix.namespace &&
+    l.predicate === predicate
+  )
+    return l.batch as readonly StorageWatchEvent<T>[];
+  const batch: StorageWatchEvent<T>[] = [];
+  for (const c of changes) {
+    const event = watchEventFor<T>(c, prefix, predicate);
+    if (event !== undefined) batch.push(event);
+  }
+  Object.freeze(batch);
+  last = {
+    changes,
+    resource: prefix.resource,
+    namespace: prefix.namespace,
+    predicate: predicate as Predicate<never> | undefined,
+    batch,
+  };
+  return batch;
+}
+
 /** Where a cursor watch starts and what it sends. */
 export interface CursorWatchStart<T extends KubeObject> {
   readonly prefix: KeyPrefix;
@@ -228,12 +273,8 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
 
   #toBatch(changes: readonly LoggedChange[]): readonly StorageWatchEvent<T>[] {
     const { prefix, predicate } = this.#start;
-    const batch: StorageWatchEvent<T>[] = [];
-    for (const c of changes) {
-      this.#cursor = c.rv;
-      const event = watchEventFor<T>(c, prefix, predicate);
-      if (event !== undefined) batch.push(event);
-    }
+    const batch = sharedBatch(changes, prefix, predicate);
+    this.#cursor = changes[changes.length - 1]!.rv;
     return batch;
   }
 

@@ -8,6 +8,8 @@ import type { WatchEventType } from '@kevents/api';
  */
 export class EncodedEventCache {
   readonly #lines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+  #lastBatch: readonly unknown[] | undefined;
+  #lastLines: readonly Buffer[] = [];
 
   /** The cached line for `(object, type)`, or the result of `encode()` (then cached). */
   get(object: object, type: WatchEventType, encode: () => Buffer): Buffer {
@@ -17,5 +19,21 @@ export class EncodedEventCache {
       this.#lines.set(object, byType);
     }
     return (byType[type] ??= encode());
+  }
+
+  /**
+   * The lines of a batch of events, as `encode()` makes them. Stores hand the watches woken
+   * together the same (frozen) batch, so the lines of the last batch are kept and given again
+   * (the same array, which lets the stream reuse its framed chunk) while the same batch comes.
+   * Only for batches whose lines depend on nothing but their events and this view.
+   */
+  linesOf<B extends readonly unknown[]>(batch: B, encode: (batch: B) => readonly Buffer[]): readonly Buffer[] {
+    if (batch === this.#lastBatch) return this.#lastLines;
+    const lines = encode(batch);
+    if (Object.isFrozen(batch)) {
+      this.#lastBatch = batch;
+      this.#lastLines = lines;
+    }
+    return lines;
   }
 }

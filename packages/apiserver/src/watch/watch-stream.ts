@@ -119,6 +119,7 @@ let lastFrame: Buffer = Buffer.alloc(0);
  * the same lines: the last chunk is kept and reused when the same lines come again.
  */
 function frame(lines: readonly Buffer[]): Buffer {
+  if (lines === lastLines) return lastFrame;
   if (lines.length === lastLines.length && lines.every((l, i) => l === lastLines[i])) return lastFrame;
   lastFrame = frameOf(lines);
   lastLines = lines;
