@@ -29,7 +29,12 @@ describe('EncodedEventCache', () => {
     expect(lines.map(String)).toEqual(['a', 'b']);
     expect(c.linesOf(shared, enc)).toBe(lines);
     expect(calls).toBe(1);
-    expect(c.linesOf(Object.freeze(['a', 'b']), enc)).not.toBe(lines);
+    const other = Object.freeze(['a', 'b']);
+    const otherLines = c.linesOf(other, enc);
+    expect(otherLines).not.toBe(lines);
+    expect(c.linesOf(shared, enc)).toBe(lines);
+    expect(c.linesOf(other, enc)).toBe(otherLines);
+    expect(Object.isFrozen(lines)).toBe(true);
     const own = ['c'];
     expect(c.linesOf(own, enc).map(String)).toEqual(['c']);
     expect(c.linesOf(own, enc).map(String)).toEqual(['c']);
