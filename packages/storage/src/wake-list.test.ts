@@ -105,4 +105,28 @@ describe('WakeList', () => {
     await sleep(5);
     expect(woken).toEqual([0, 1, 2]);
   });
+
+  it('keeps its order under wake-ups that never let the queue run empty', async () => {
+    const list = new WakeList(0);
+    const calls: number[] = [];
+    const waiters = Array.from({ length: 3000 }, (_, i) => {
+      const fn = (): void => {
+        calls.push(i);
+        list.add(fn);
+      };
+      return fn;
+    });
+    for (const fn of waiters) list.add(fn);
+    for (let round = 0; round < 5; round++) {
+      list.notify();
+      for (let t = 0; t < 40; t++) await new Promise((r) => setImmediate(r));
+    }
+    let n = -1;
+    while (n !== calls.length) {
+      n = calls.length;
+      for (let t = 0; t < 10; t++) await new Promise((r) => setImmediate(r));
+    }
+    expect(calls.length).toBeGreaterThan(3000 + 4 * 600);
+    expect(calls.every((w, k) => w === k % 3000)).toBe(true);
+  });
 });

@@ -71,8 +71,14 @@ export class WakeList {
         fn();
       }
     } finally {
-      if (this.#head < queue.length) setImmediate(this.#run);
-      else {
+      if (this.#head < queue.length) {
+        // Under a steady stream of wake-ups the queue may never run empty: drop the called part.
+        if (this.#head >= 1024 && this.#head * 2 >= queue.length) {
+          this.#queue = queue.slice(this.#head);
+          this.#head = 0;
+        }
+        setImmediate(this.#run);
+      } else {
         this.#queue = [];
         this.#head = 0;
         this.#running = false;
