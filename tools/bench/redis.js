@@ -101,6 +101,17 @@ async function startApiserver(storage) {
     stop: () => {
       p.kill('SIGTERM');
     },
+    /** Stops the server and waits (up to 10 s) for it to exit, so that a --cpu-prof profile gets written. */
+    stopAndWait: () =>
+      new Promise((resolve) => {
+        if (p.exitCode !== null || p.signalCode !== null) return resolve();
+        const timer = setTimeout(resolve, 10_000);
+        p.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        p.kill('SIGTERM');
+      }),
   };
 }
 
@@ -495,7 +506,7 @@ if (only === 'watch') {
     log(
       `${process.argv.includes('--store=memory') ? 'memory-store' : 'redis'} watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
     );
-    api.stop();
+    await api.stopAndWait();
   } finally {
     await redis.stop();
   }

@@ -41,6 +41,14 @@ export class ChangeFeed {
   private readonly onError: (err: unknown) => void;
 
   private readonly readIntervalMs: number;
+  /** Rises whenever the window starts over, so that a kept slice is never given for other changes. */
+  private generation = 0;
+  private lastSlice: { start: number; count: number; generation: number; changes: readonly Change[] } = {
+    start: -1,
+    count: -1,
+    generation: -1,
+    changes: [],
+  };
 
   /**
    * @param readIntervalMs - the shortest time between two reads of the Stream: under a steady
@@ -69,10 +77,20 @@ export class ChangeFeed {
     this.loop ??= this.run();
   }
 
-  /** The changes in `(after, head]` that are in the window, at most `max` of them. */
-  slice(after: number, max: number): Change[] {
-    const from = this.off + Math.max(after, this.base) - this.base;
-    return this.items.slice(from, from + Math.min(max, this.head - Math.max(after, this.base))) as Change[];
+  /**
+   * The changes in `(after, head]` that are in the window, at most `max` of them. The watches
+   * woken together read from the same point, so the last answer is kept and given again (the
+   * same frozen array) until the window changes under it, which lets them share one batch.
+   */
+  slice(after: number, max: number): readonly Change[] {
+    const start = Math.max(after, this.base);
+    const count = Math.min(max, this.head - start);
+    const last = this.lastSlice;
+    if (last.start === start && last.count === count && last.generation === this.generation) return last.changes;
+    const from = this.off + start - this.base;
+    const changes = Object.freeze(this.items.slice(from, from + count) as Change[]);
+    this.lastSlice = { start, count, generation: this.generation, changes };
+    return changes;
   }
 
   /** Calls `fn` once after the next change (woken at most once per wake interval), epoch change or close. */
@@ -97,6 +115,7 @@ export class ChangeFeed {
   }
 
   private reset(rv: number): void {
+    this.generation++;
     this.items = [];
     this.off = 0;
     this.base = rv;

@@ -2,6 +2,8 @@ import { tooOldResourceVersionError, unavailableError, type ChangeSource } from 
 import type { ChangeFeed } from './change-feed.js';
 import type { Change } from './codec.js';
 
+const none: readonly Change[] = Object.freeze([]);
+
 /** Reads changes after `rv` straight from the Stream (for a watch behind the feed's window). */
 export type HistoryReader = (after: number, count: number) => Promise<{ changes: Change[]; compacted: number }>;
 
@@ -17,7 +19,7 @@ export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxB
     read: (cursor) => {
       if (feed.epoch !== epoch) throw unavailableError('watch ended: the connection to Redis was lost; relist');
       if (cursor < feed.base) return fromHistory(cursor);
-      return cursor < feed.head ? feed.slice(cursor, maxBatch) : [];
+      return cursor < feed.head ? feed.slice(cursor, maxBatch) : none;
     },
     onNext: (wake) => feed.onNext(wake),
     cancel: (wake) => feed.cancel(wake),

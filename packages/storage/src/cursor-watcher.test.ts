@@ -52,4 +52,85 @@ describe('Watcher.consume (CursorWatcher)', () => {
     await expect(done).rejects.toMatchObject({ code: 'Expired' });
     await s.close();
   });
+
+  it('gives the watches woken together at one cursor, prefix and predicate one shared batch', async () => {
+    const s = new MemoryStorage({ watchBatchIntervalMs: 0 });
+    const watches = await Promise.all([1, 2, 3].map(() => s.watch<TestObject>({ resource: 'events' })));
+    const seen: (readonly StorageWatchEvent<TestObject>[])[][] = watches.map(() => []);
+    const done = watches.map((w, i) =>
+      w.consume((batch) => {
+        seen[i]!.push(batch);
+      }),
+    );
+    const a = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+    expect(seen.map((bs) => bs.map(rvsOf))).toEqual([1, 2, 3].map(() => [[a.metadata.resourceVersion]]));
+    expect(seen[1]![0]).toBe(seen[0]![0]);
+    expect(seen[2]![0]).toBe(seen[0]![0]);
+    expect(Object.isFrozen(seen[0]![0])).toBe(true);
+    for (const w of watches) w.stop();
+    await Promise.all(done);
+    await s.close();
+  });
+
+  it('gives each watch woken together exactly its own events, whatever its cursor, prefix and predicate', async () => {
+    const s = new MemoryStorage({ watchBatchIntervalMs: 40 });
+    const team = (t: string) => (o: TestObject) => o.reason === t;
+    const red = team('red');
+    const got = new Map<string, string[]>();
+    const done: Promise<void>[] = [];
+    const open = async (name: string, from: string, ns: string | undefined, predicate?: (o: TestObject) => boolean) => {
+      const w = await s.watch<TestObject>(
+        { resource: 'events', ...(ns === undefined ? {} : { namespace: ns }) },
+        { resourceVersion: from, ...(predicate ? { predicate } : {}) },
+      );
+      got.set(name, []);
+      done.push(
+        w.consume((batch) => {
+          for (const e of batch)
+            got
+              .get(name)!
+              .push(`${e.type} ${e.type === 'BOOKMARK' ? '' : e.object.metadata.name} ${e.resourceVersion}`);
+        }),
+      );
+      return w;
+    };
+    // A first write wakes at once; those within the next 40 ms are woken together.
+    const first = await s.create(keyOf('a', 'seed'), testObject('a', 'seed', { reason: 'red' }));
+    const rv0 = first.metadata.resourceVersion!;
+    const watches = [
+      await open('all', rv0, undefined),
+      await open('ns-a', rv0, 'a'),
+      await open('red-1', rv0, undefined, red),
+      await open('ns-b', rv0, 'b'),
+      await open('blue', rv0, undefined, team('blue')),
+      await open('red-2', rv0, undefined, red),
+      await open('ns-b-red', rv0, 'b', red),
+    ];
+    const c1 = await s.create(keyOf('a', 'x'), testObject('a', 'x', { reason: 'red' }));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(got.get('all')).toEqual([`ADDED x ${c1.metadata.resourceVersion}`]);
+    // Within the interval: these are woken together with the others, at other cursors.
+    const c2 = await s.create(keyOf('b', 'y'), testObject('b', 'y', { reason: 'blue' }));
+    const rv2 = c2.metadata.resourceVersion!;
+    watches.push(await open('all-late', rv2, undefined), await open('red-late', rv2, undefined, red));
+    const c3 = await s.update(keyOf('a', 'x'), { ...c1, reason: 'blue' });
+    const c4 = await s.create(keyOf('b', 'z'), testObject('b', 'z', { reason: 'red' }));
+    expect(got.get('all')).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 80));
+    const [r1, r3, r4] = [c1, c3, c4].map((o) => o.metadata.resourceVersion!);
+    expect(Object.fromEntries(got)).toEqual({
+      all: [`ADDED x ${r1}`, `ADDED y ${rv2}`, `MODIFIED x ${r3}`, `ADDED z ${r4}`],
+      'ns-a': [`ADDED x ${r1}`, `MODIFIED x ${r3}`],
+      'red-1': [`ADDED x ${r1}`, `DELETED x ${r3}`, `ADDED z ${r4}`],
+      'ns-b': [`ADDED y ${rv2}`, `ADDED z ${r4}`],
+      blue: [`ADDED y ${rv2}`, `ADDED x ${r3}`],
+      'red-2': [`ADDED x ${r1}`, `DELETED x ${r3}`, `ADDED z ${r4}`],
+      'ns-b-red': [`ADDED z ${r4}`],
+      'all-late': [`MODIFIED x ${r3}`, `ADDED z ${r4}`],
+      'red-late': [`DELETED x ${r3}`, `ADDED z ${r4}`],
+    });
+    for (const w of watches) w.stop();
+    await Promise.all(done);
+    await s.close();
+  });
 });

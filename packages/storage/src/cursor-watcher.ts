@@ -23,6 +23,61 @@ export interface ChangeSource {
   cancel(wake: () => void): void;
 }
 
+/** A batch made for one prefix and predicate (see {@link sharedBatch}). */
+interface MadeBatch {
+  readonly resource: string;
+  readonly namespace: string | undefined;
+  readonly predicate: Predicate<never> | undefined;
+  readonly batch: readonly StorageWatchEvent[];
+}
+
+/** How many batches (prefixes and predicates) are kept for the changes read last. */
+const keptBatches = 8;
+/** The changes read last and the batches made of them. */
+let lastChanges: readonly LoggedChange[] = [];
+let made: MadeBatch[] = [];
+let nextSlot = 0;
+
+/**
+ * The events `changes` mean for a watch of `prefix` through `predicate`. The watches woken
+ * together read the same changes (a source gives the same array to the same cursor), so the
+ * batches made of the last changes are kept (a few, for the prefixes and predicates seen) and
+ * given again, frozen, to the next watch that reads the same array with the same prefix and
+ * predicate: a fan-out builds a batch once, and the HTTP layer can encode and frame it once.
+ */
+function sharedBatch<T extends KubeObject>(
+  changes: readonly LoggedChange[],
+  prefix: KeyPrefix,
+  predicate: Predicate<T> | undefined,
+): readonly StorageWatchEvent<T>[] {
+  if (changes !== lastChanges) {
+    lastChanges = changes;
+    made = [];
+    nextSlot = 0;
+  }
+  for (const m of made)
+    if (m.resource === prefix.resource && m.namespace === prefix.namespace && m.predicate === predicate)
+      return m.batch as readonly StorageWatchEvent<T>[];
+  const batch: StorageWatchEvent<T>[] = [];
+  for (const c of changes) {
+    const event = watchEventFor<T>(c, prefix, predicate);
+    if (event !== undefined) batch.push(event);
+  }
+  Object.freeze(batch);
+  const m: MadeBatch = {
+    resource: prefix.resource,
+    namespace: prefix.namespace,
+    predicate: predicate as Predicate<never> | undefined,
+    batch,
+  };
+  if (made.length < keptBatches) made.push(m);
+  else {
+    made[nextSlot] = m;
+    nextSlot = (nextSlot + 1) % keptBatches;
+  }
+  return batch;
+}
+
 /** Where a cursor watch starts and what it sends. */
 export interface CursorWatchStart<T extends KubeObject> {
   readonly prefix: KeyPrefix;
@@ -228,12 +283,8 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
 
   #toBatch(changes: readonly LoggedChange[]): readonly StorageWatchEvent<T>[] {
     const { prefix, predicate } = this.#start;
-    const batch: StorageWatchEvent<T>[] = [];
-    for (const c of changes) {
-      this.#cursor = c.rv;
-      const event = watchEventFor<T>(c, prefix, predicate);
-      if (event !== undefined) batch.push(event);
-    }
+    const batch = sharedBatch(changes, prefix, predicate);
+    this.#cursor = changes[changes.length - 1]!.rv;
     return batch;
   }
 

@@ -70,4 +70,63 @@ describe('WakeList', () => {
     await sleep(5);
     expect(woken).toBe(40);
   });
+
+  it('queues a wake-up during a fan-out behind the waiters still waiting, in the order they were woken', async () => {
+    const list = new WakeList(0);
+    const woken: string[] = [];
+    const waiter = (name: string): (() => void) => {
+      const fn = (): void => {
+        woken.push(name);
+        list.add(fn);
+      };
+      return fn;
+    };
+    for (let i = 0; i < 20; i++) list.add(waiter(`w${i}`));
+    list.notify();
+    expect(woken).toHaveLength(16);
+    list.notify();
+    expect(woken).toHaveLength(16);
+    await sleep(5);
+    const first = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    expect(woken).toEqual([...first, ...first.slice(0, 16)]);
+    list.wakeNow();
+    await sleep(5);
+    expect(woken.slice(36)).toEqual([...first.slice(16), ...first.slice(0, 16)]);
+  });
+
+  it('goes on with the queue when a waiter throws', async () => {
+    const list = new WakeList(0);
+    const woken: number[] = [];
+    list.add(() => {
+      throw new Error('boom');
+    });
+    for (let i = 0; i < 3; i++) list.add(() => void woken.push(i));
+    expect(() => list.notify()).toThrow('boom');
+    await sleep(5);
+    expect(woken).toEqual([0, 1, 2]);
+  });
+
+  it('keeps its order under wake-ups that never let the queue run empty', async () => {
+    const list = new WakeList(0);
+    const calls: number[] = [];
+    const waiters = Array.from({ length: 3000 }, (_, i) => {
+      const fn = (): void => {
+        calls.push(i);
+        list.add(fn);
+      };
+      return fn;
+    });
+    for (const fn of waiters) list.add(fn);
+    for (let round = 0; round < 5; round++) {
+      list.notify();
+      for (let t = 0; t < 40; t++) await new Promise((r) => setImmediate(r));
+    }
+    let n = -1;
+    while (n !== calls.length) {
+      n = calls.length;
+      for (let t = 0; t < 10; t++) await new Promise((r) => setImmediate(r));
+    }
+    expect(calls.length).toBeGreaterThan(3000 + 4 * 600);
+    expect(calls.every((w, k) => w === k % 3000)).toBe(true);
+  });
 });

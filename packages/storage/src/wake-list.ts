@@ -3,9 +3,15 @@
  * `intervalMs`: a change after a quiet spell wakes them at once, while under a steady stream of
  * writes each wake-up carries every change of the last interval, so a watch reads (and its HTTP
  * stream writes) one batch per interval instead of one per change. Each callback is called once
- * and forgotten. Waiters are woken 16 at a time with a turn of the event loop in between, so
- * that a fan-out to many watches does not hold up the requests that arrive meanwhile.
+ * and forgotten.
+ *
+ * Woken callbacks join one queue and are called in the order they were woken, 16 at a time with
+ * a turn of the event loop in between, so that a fan-out to many watches does not hold up the
+ * requests that arrive meanwhile. A wake-up during a fan-out queues its callbacks behind the
+ * ones still waiting for theirs: the watches that have waited longest are served first, and
+ * those late in a fan-out read the changes that arrived during it in the same batch.
  */
+
 /** How many waiters are woken before the event loop gets a turn. */
 const wakeChunk = 16;
 
@@ -14,6 +20,11 @@ export class WakeList {
   #waiters = new Set<() => void>();
   #last = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
+  /** Woken callbacks, in order; those before `#head` have been called. */
+  #queue: ((() => void) | undefined)[] = [];
+  #head = 0;
+  /** Whether the queue is being run (now or on a scheduled turn). */
+  #running = false;
 
   /** @param intervalMs - the shortest time between two wake-ups (0: wake on every change). */
   constructor(intervalMs: number) {
@@ -36,7 +47,7 @@ export class WakeList {
     else this.#timer = setTimeout(this.#fire, wait);
   }
 
-  /** Wakes every waiter at once (a closed store, a lost connection). */
+  /** Wakes every waiter (a closed store, a lost connection): they are called in order, after those woken before. */
   wakeNow(): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
@@ -44,16 +55,36 @@ export class WakeList {
     }
     this.#last = performance.now();
     if (this.#waiters.size === 0) return;
-    const waiters = [...this.#waiters];
+    for (const fn of this.#waiters) this.#queue.push(fn);
     this.#waiters = new Set();
-    this.#run(waiters, 0);
+    if (!this.#running) this.#run();
   }
 
-  #run(waiters: (() => void)[], from: number): void {
-    const end = Math.min(waiters.length, from + wakeChunk);
-    for (let i = from; i < end; i++) waiters[i]!();
-    if (end < waiters.length) setImmediate(() => this.#run(waiters, end));
-  }
+  readonly #run = (): void => {
+    this.#running = true;
+    const queue = this.#queue;
+    const end = Math.min(queue.length, this.#head + wakeChunk);
+    try {
+      while (this.#head < end) {
+        const fn = queue[this.#head]!;
+        queue[this.#head++] = undefined;
+        fn();
+      }
+    } finally {
+      if (this.#head < queue.length) {
+        // Under a steady stream of wake-ups the queue may never run empty: drop the called part.
+        if (this.#head >= 1024 && this.#head * 2 >= queue.length) {
+          this.#queue = queue.slice(this.#head);
+          this.#head = 0;
+        }
+        setImmediate(this.#run);
+      } else {
+        this.#queue = [];
+        this.#head = 0;
+        this.#running = false;
+      }
+    }
+  };
 
   readonly #fire = (): void => {
     this.#timer = undefined;

@@ -1,5 +1,8 @@
 import type { WatchEventType } from '@kevents/api';
 
+/** How many shared batches an {@link EncodedEventCache} keeps the lines of. */
+const keptBatches = 8;
+
 /**
  * Encoded watch lines (UTF-8, newline included) shared by every watcher of one API view. Stores
  * hand every watcher of a change the same (frozen) object, so a line is keyed by that object and
@@ -8,6 +11,8 @@ import type { WatchEventType } from '@kevents/api';
  */
 export class EncodedEventCache {
   readonly #lines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+  /** The lines of recent shared batches, the newest last. */
+  #batches: { batch: readonly unknown[]; lines: readonly Buffer[] }[] = [];
 
   /** The cached line for `(object, type)`, or the result of `encode()` (then cached). */
   get(object: object, type: WatchEventType, encode: () => Buffer): Buffer {
@@ -17,5 +22,22 @@ export class EncodedEventCache {
       this.#lines.set(object, byType);
     }
     return (byType[type] ??= encode());
+  }
+
+  /**
+   * The lines of a batch of events, as `encode()` makes them. Stores hand the watches woken
+   * together the same (frozen) batch, so the lines of the last few batches are kept and given
+   * again (the same frozen array, which lets the stream reuse its framed chunk) while the same
+   * batch comes. Only for batches whose lines depend on nothing but their events and this view.
+   */
+  linesOf<B extends readonly unknown[]>(batch: B, encode: (batch: B) => readonly Buffer[]): readonly Buffer[] {
+    const kept = this.#batches;
+    for (let i = kept.length - 1; i >= 0; i--) if (kept[i]!.batch === batch) return kept[i]!.lines;
+    const lines = encode(batch);
+    if (!Object.isFrozen(batch)) return lines;
+    Object.freeze(lines);
+    if (kept.length === keptBatches) kept.shift();
+    kept.push({ batch, lines });
+    return lines;
   }
 }

@@ -78,6 +78,29 @@ describe('WatchStream', () => {
     );
   });
 
+  it('keeps the chunk of each shared (frozen) array of lines, however they interleave', async () => {
+    const x = Object.freeze([line('x')]);
+    const y = Object.freeze([line('y'), line('z')]);
+    const chunks: Buffer[] = [];
+    const url = await serving((res) => {
+      const socket = res.socket!;
+      const write = socket.write.bind(socket);
+      socket.write = ((chunk: Buffer, ...rest: never[]) => {
+        if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+        return write(chunk, ...rest);
+      }) as typeof socket.write;
+      const s = new WatchStream(res);
+      for (const lines of [x, y, x, y]) s.write(lines);
+      s.end();
+    });
+    expect(await body(url)).toBe([x, y, x, y].map((l) => l.join('')).join(''));
+    const framed = chunks.filter((c) => c.includes(x[0]!) || c.includes(y[0]!));
+    expect(framed).toHaveLength(4);
+    expect(framed[2]).toBe(framed[0]);
+    expect(framed[3]).toBe(framed[1]);
+    expect(framed[1]!.toString()).toBe(`${(y[0]!.length + y[1]!.length).toString(16)}\r\n${y.join('')}\r\n`);
+  });
+
   it('asks the watch to wait while the client does not read, and resumes once it drains', async () => {
     let waited: Promise<void> | undefined;
     let resume: (() => void) | undefined;

@@ -112,16 +112,23 @@ function concat(lines: readonly Buffer[]): Buffer {
 
 let lastLines: readonly Buffer[] = [];
 let lastFrame: Buffer = Buffer.alloc(0);
+/** Chunks of shared (frozen) line arrays, kept as long as the lines are. */
+const framed = new WeakMap<readonly Buffer[], Buffer>();
 
 /**
  * `lines` as one HTTP/1.1 chunk: hex size, CRLF, data, CRLF. The store wakes every watch of a
  * change together and lines are shared per change, so the streams woken together mostly send
- * the same lines: the last chunk is kept and reused when the same lines come again.
+ * the same lines: the chunk of a shared (frozen) array of lines is kept with it, and the last
+ * chunk is reused when the same lines come again in another array.
  */
 function frame(lines: readonly Buffer[]): Buffer {
-  if (lines.length === lastLines.length && lines.every((l, i) => l === lastLines[i])) return lastFrame;
-  lastFrame = frameOf(lines);
+  if (lines === lastLines) return lastFrame;
+  const shared = Object.isFrozen(lines);
+  const kept = shared ? framed.get(lines) : undefined;
+  if (kept !== undefined) return kept;
+  if (!(lines.length === lastLines.length && lines.every((l, i) => l === lastLines[i]))) lastFrame = frameOf(lines);
   lastLines = lines;
+  if (shared) framed.set(lines, lastFrame);
   return lastFrame;
 }
 

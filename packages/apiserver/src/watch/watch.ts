@@ -137,15 +137,20 @@ export async function serveWatch<T extends KubeObject>(
     stop();
   });
   const limit = ctx.watches.backlogLimitBytes;
+  const linesOf = (batch: readonly StorageWatchEvent<T>[]): readonly Buffer[] => batch.map(lineOf);
+  // A JSON line depends only on its event and the view, so the watches of a view woken with the
+  // same batch share its lines (Table rows carry per-watch column headers).
+  const encodeBatch =
+    rep.as === 'Table' ? linesOf : (batch: readonly StorageWatchEvent<T>[]) => ctx.encoded.linesOf(batch, linesOf);
   let live = false;
   try {
     await w.consume((batch) => {
       if (stream.closed) return stop();
       if (!live) {
         for (const ev of batch) if (ev.type !== 'BOOKMARK' && Number(ev.resourceVersion) > catchingUpTo) live = true;
-        if (!live) return stream.write(batch.map(lineOf));
+        if (!live) return stream.write(encodeBatch(batch));
       }
-      if (stream.writeBuffered(batch.map(lineOf), limit)) return undefined;
+      if (stream.writeBuffered(encodeBatch(batch), limit)) return undefined;
       // The client does not keep up: end the watch (it watches again or relists) and free its output.
       ctx.watches.recordTerminated(ctx.view.group, ctx.view.resource);
       stream.abort();
