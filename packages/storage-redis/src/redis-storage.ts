@@ -33,6 +33,7 @@ import type {
   WatchOptions,
   WriteOptions,
 } from '@kevents/storage';
+import { coalesceWrites } from './coalesce.js';
 import { ChangeFeed } from './change-feed.js';
 import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
 import { closeClient, connectionError, openClient, toStorageError, waitReady, type Client } from './connection.js';
@@ -349,6 +350,7 @@ export class RedisStorage implements Storage {
   }
 
   private async rv(): Promise<number> {
+    coalesceWrites(this.client);
     try {
       return Number((await this.client.get(this.keys.rv)) ?? '0');
     } catch (err) {
@@ -358,6 +360,7 @@ export class RedisStorage implements Storage {
 
   private async read(key: ObjectKey): Promise<StoredValue | undefined> {
     let v: string | null;
+    coalesceWrites(this.client);
     try {
       v = await this.client.hget(this.keys.objects(key.resource), storageKey(key.namespace, key.name));
     } catch (err) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { coalesceWrites } from './coalesce.js';
 import { toStorageError, type Client } from './connection.js';
 
 /** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */
@@ -12,6 +13,7 @@ export class Script {
   }
 
   async run(client: Client, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    coalesceWrites(client);
     try {
       return await client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (err) {
