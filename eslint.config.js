@@ -4,16 +4,20 @@ import tseslint from 'typescript-eslint';
 /** Layers point one way: see ../shared/ARCHITECTURE.md §3 and docs/architecture.md. */
 const depConstraints = [
   { sourceTag: 'type:api', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:metrics', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:cel', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:validation', onlyDependOnLibsWithTags: ['type:api', 'type:cel'] },
   { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:validation'] },
   { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:storage-impl', onlyDependOnLibsWithTags: ['type:api', 'type:storage'] },
   { sourceTag: 'type:egress', onlyDependOnLibsWithTags: ['type:api'] },
-  { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:egress'] },
+  { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:egress', 'type:metrics'] },
   { sourceTag: 'type:tracing', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:controller-runtime', onlyDependOnLibsWithTags: ['type:api'] },
-  { sourceTag: 'type:apiserver', onlyDependOnLibsWithTags: ['type:api', 'type:validation', 'type:storage'] },
+  {
+    sourceTag: 'type:apiserver',
+    onlyDependOnLibsWithTags: ['type:api', 'type:validation', 'type:storage', 'type:metrics'],
+  },
   {
     sourceTag: 'scope:server',
     onlyDependOnLibsWithTags: [
@@ -27,6 +31,7 @@ const depConstraints = [
       'type:auth',
       'type:tracing',
       'type:apiserver',
+      'type:metrics',
     ],
   },
   { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime'] },

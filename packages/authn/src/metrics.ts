@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { LabelCounter, ResultMetrics } from './result-metrics.js';
-import type { ResultSeries } from './result-metrics.js';
+import { LabelCounter, ResultMetrics } from '@kevents/metrics';
+import type { ResultSeries } from '@kevents/metrics';
 
 /** `sha256:<hex>` of a label input, or `""` for an empty one (kube-apiserver's hashed labels). */
 export const hashLabel = (s: string): string => (s ? `sha256:${createHash('sha256').update(s).digest('hex')}` : '');

@@ -1,6 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { PlainCounter } from './plain-counter.js';
+import { PlainCounter } from '@kevents/metrics';
 
 /** Result label of one webhook attempt (`success`, `canceled`, `timeout`, `error`). */
 export type WebhookResult = 'success' | 'canceled' | 'timeout' | 'error';

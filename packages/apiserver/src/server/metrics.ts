@@ -1,5 +1,5 @@
 import { Counter, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
-import { ResultMetrics } from './result-metrics.js';
+import { ResultMetrics } from '@kevents/metrics';
 import type { WatchLabels } from '../watch/watch-hub.js';
 
 /** Labels of one request, named as kube-apiserver names them. */

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { registerCollected } from './collected.js';
 
 /** One series of a {@link PlainCounter}: get it once with {@link PlainCounter.series}, then count with {@link PlainCounter.inc}. */
 export interface CounterSeries {
@@ -6,14 +7,6 @@ export interface CounterSeries {
   value: number;
   /** Written at scrape time: it has counted since the last registry reset. */
   listed: boolean;
-}
-
-interface Collected {
-  readonly name: string;
-  readonly help: string;
-  readonly type: 'counter';
-  readonly aggregator: 'sum';
-  readonly values: { labels: Readonly<Record<string, string>>; value: number }[];
 }
 
 /**
@@ -27,27 +20,18 @@ export class PlainCounter {
   #listed: CounterSeries[] = [];
 
   constructor(registry: Registry | undefined, o: { name: string; help: string }) {
-    const metric = {
-      name: o.name,
-      help: o.help,
-      type: 'counter' as const,
-      aggregator: 'sum' as const,
-      get: async (): Promise<Collected> => ({
-        name: o.name,
-        help: o.help,
-        type: 'counter',
-        aggregator: 'sum',
-        values: this.#listed.map((s) => ({ labels: s.labels, value: s.value })),
-      }),
-      reset: (): void => {
+    registerCollected(
+      registry,
+      { name: o.name, help: o.help, type: 'counter', aggregator: 'sum' },
+      () => this.#listed.map((s) => ({ labels: s.labels, value: s.value })),
+      () => {
         for (const s of this.#listed) {
           s.value = 0;
           s.listed = false;
         }
         this.#listed = [];
       },
-    };
-    registry?.registerMetric(metric as never);
+    );
   }
 
   /** The series of these labels (the same object for the same label values in the same order); it counts nothing yet. */
@@ -68,5 +52,27 @@ export class PlainCounter {
       this.#listed.push(series);
     }
     series.value++;
+  }
+}
+
+/**
+ * A counter with one label whose values come from a small fixed set (the caller bounds it),
+ * written like a prom-client counter: a value appears with its first count.
+ */
+export class LabelCounter {
+  readonly #counter: PlainCounter;
+  readonly #label: string;
+  readonly #series = new Map<string, CounterSeries>();
+
+  constructor(registry: Registry | undefined, o: { name: string; help: string; label: string }) {
+    this.#counter = new PlainCounter(registry, o);
+    this.#label = o.label;
+  }
+
+  /** Counts one for `value`. */
+  inc(value: string): void {
+    let s = this.#series.get(value);
+    if (s === undefined) this.#series.set(value, (s = this.#counter.series({ [this.#label]: value })));
+    this.#counter.inc(s);
   }
 }
