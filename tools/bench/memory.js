@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// kevents on the in-process store (or on Redis) against a bare fastify echo server, in one run.
+// kevents on the in-process store (or on Redis) against a bare fastify echo server, in one run,
+// with a naive in-memory Events server (lib/naive-server.js: JSON.parse, a Map, JSON.stringify)
+// as a second baseline: what storing and answering an Event costs a Node server at the least.
 // Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3] [--store=memory|redis]
 //   (after npm run build). --store=redis starts a redis-server (no persistence) for kevents; the
 //   targets are creates >= 50% of the echo on the in-process store, >= 40% on Redis.
@@ -21,6 +23,7 @@ const store = process.argv.find((a) => a.startsWith('--store='))?.slice('--store
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
 const target = store === 'redis' ? 0.4 : 0.5;
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
+const naive = fileURLToPath(new URL('./lib/naive-server.js', import.meta.url));
 
 const json = { 'content-type': 'application/json' };
 
@@ -32,9 +35,11 @@ const json = { 'content-type': 'application/json' };
 export async function runMemoryBench() {
   const echoPort = await freePort();
   const kevPort = await freePort();
+  const naivePort = await freePort();
   const results = { store, rounds: [] };
   const redis = store === 'redis' ? await startRedis() : undefined;
   const e = startNode([echo, String(echoPort)]);
+  const n = startNode([naive, String(naivePort)]);
   const k = startNode([
     main,
     `--insecure-port=${kevPort}`,
@@ -46,7 +51,9 @@ export async function runMemoryBench() {
   try {
     const echoURL = `http://127.0.0.1:${echoPort}/echo`;
     const base = `http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/namespaces/bench/events`;
+    const naiveURL = `http://127.0.0.1:${naivePort}/apis/events.k8s.io/v1/namespaces/bench/events`;
     await waitReady(echoURL);
+    await waitReady(`http://127.0.0.1:${naivePort}/readyz`);
     await waitReady(`http://127.0.0.1:${kevPort}/readyz`);
     const echoPost = (warm) =>
       load({
@@ -58,6 +65,18 @@ export async function runMemoryBench() {
         seconds,
         connections,
         pid: e.child.pid,
+        warmupSeconds: warm,
+      });
+    const naiveCreate = (warm) =>
+      load({
+        title: 'naive create',
+        url: naiveURL,
+        method: 'POST',
+        body: event,
+        headers: json,
+        seconds,
+        connections,
+        pid: n.child.pid,
         warmupSeconds: warm,
       });
     const create = (warm) =>
@@ -75,8 +94,9 @@ export async function runMemoryBench() {
     for (let r = 0; r < rounds; r++) {
       process.stderr.write(`== round ${r + 1} of ${rounds}\n`);
       const ep = await echoPost(r === 0 ? warmupSeconds : 0);
+      const nc = await naiveCreate(r === 0 ? warmupSeconds : 0);
       const cr = await create(r === 0 ? warmupSeconds : 0);
-      results.rounds.push({ echoPost: ep, create: cr, ratio: cr.rps / ep.rps });
+      results.rounds.push({ echoPost: ep, naive: nc, create: cr, ratio: cr.rps / ep.rps, naiveRatio: nc.rps / ep.rps });
     }
     process.stderr.write('== reads\n');
     results.echoGet = await load({
@@ -104,7 +124,7 @@ export async function runMemoryBench() {
       pid: k.child.pid,
     });
   } finally {
-    await Promise.all([e.stop(), k.stop()]);
+    await Promise.all([e.stop(), n.stop(), k.stop()]);
     await redis?.stop();
   }
   return results;
@@ -128,12 +148,17 @@ if (isMain) {
   console.log('|---|---|---|---|---|---|');
   r.rounds.forEach((x, i) => {
     console.log(row({ ...x.echoPost, title: `echo POST (round ${i + 1})` }));
+    console.log(row({ ...x.naive, title: `naive create (round ${i + 1})` }, x.echoPost));
     console.log(row({ ...x.create, title: `create (round ${i + 1})` }, x.echoPost));
   });
   console.log(row(r.echoGet));
   console.log(row(r.get, r.echoGet));
   console.log(row(r.list));
   const m = median(r.rounds.map((x) => x.ratio));
+  const mn = median(r.rounds.map((x) => x.naiveRatio));
+  console.log(
+    `naive in-memory server, median of ${r.rounds.length} rounds: ${pct(mn)} of the echo baseline; kevents reaches ${pct(m / mn)} of it`,
+  );
   console.log(
     `\ncreate throughput (${r.store} store), median of ${r.rounds.length} rounds: ${pct(m)} of the echo baseline (target >= ${pct(target)}): ${m >= target ? 'met' : 'NOT met'}`,
   );

@@ -14,6 +14,10 @@
 //   --redis-params=a=1&b=2    extra Redis URL parameters (e.g. watchBatchIntervalMs=2)
 //   --node-arg=X              a Node flag for the apiserver (e.g. --cpu-prof)
 //   --server-arg=X            a kevents-apiserver flag
+//   --floor                   also measure lib/watch-floor-server.js (a bare node:http fan-out,
+//                             no store or checks) with the same watchers and writes, alternated
+//                             with kevents for --floor-rounds=N rounds (default 2): the floor
+//                             any Node server has on this machine
 // Environment: BENCH_WATCH_TRACE=1 prints latency per 250 ms window; BENCH_SERVER_STDOUT=1 shows the server's stdout.
 import './lib/help.js';
 import { spawn, spawnSync } from 'node:child_process';
@@ -68,14 +72,14 @@ function event(name, ns, note = `bench ${name}`) {
   };
 }
 
-async function startApiserver(storage) {
+async function startApiserver(storage, script = main) {
   const port = await freePort();
   const p = track(
     spawn(
       process.execPath,
       [
         ...nodeArgs,
-        main,
+        script,
         `--insecure-port=${port}`,
         '--secure-port=0',
         `--storage=${storage}`,
@@ -494,19 +498,40 @@ if (only === 'watch') {
   // Just the HTTP watch-delivery measurement (for iterating on the watch path).
   try {
     const extra = process.argv.find((a) => a.startsWith('--redis-params='))?.slice('--redis-params='.length);
-    const api = await startApiserver(
-      process.argv.includes('--store=memory') ? 'memory' : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`,
-    );
-    const w = await watchLatency(
-      api,
-      redisPid(redis.port),
-      redis.url,
-      process.argv.includes('--writer=store') ? 'store' : 'http',
-    );
-    log(
-      `${process.argv.includes('--store=memory') ? 'memory-store' : 'redis'} watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
-    );
-    await api.stopAndWait();
+    const storage = process.argv.includes('--store=memory')
+      ? 'memory'
+      : `${redis.url}?prefix=bench${extra ? `&${extra}` : ''}`;
+    const label = process.argv.includes('--store=memory') ? 'memory-store' : 'redis';
+    const writer = process.argv.includes('--writer=store') ? 'store' : 'http';
+    const floor = process.argv.includes('--floor');
+    const rounds = floor ? Number(process.argv.find((a) => a.startsWith('--floor-rounds='))?.slice(15) ?? 2) : 1;
+    const rows = [];
+    for (let r = 0; r < rounds; r++) {
+      const api = await startApiserver(storage);
+      const w = await watchLatency(api, redisPid(redis.port), redis.url, writer);
+      log(
+        `${label} watch (${WATCHERS} watchers, ${w.achieved.toFixed(0)} writes/s): p50 ${w.p50.toFixed(2)} ms, p99 ${w.p99.toFixed(2)} ms, max ${w.max.toFixed(1)} ms, ${w.deliveries} deliveries`,
+      );
+      await api.stopAndWait();
+      rows.push({ title: `kevents (${label})`, ...w });
+      if (!floor) break;
+      const bare = await startApiserver('none', join(root, 'tools/bench/lib/watch-floor-server.js'));
+      const f = await watchLatency(bare, redisPid(redis.port), redis.url, 'http');
+      log(
+        `floor watch (${WATCHERS} watchers, ${f.achieved.toFixed(0)} writes/s): p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, max ${f.max.toFixed(1)} ms, ${f.deliveries} deliveries`,
+      );
+      await bare.stopAndWait();
+      rows.push({ title: 'floor (bare node:http fan-out)', ...f });
+    }
+    if (floor) {
+      console.log('\n| round | server | p50 ms | p99 ms | max ms | server CPU µs per write |');
+      console.log('|---|---|---|---|---|---|');
+      rows.forEach((x, i) =>
+        console.log(
+          `| ${Math.floor(i / 2) + 1} | ${x.title} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.max.toFixed(1)} | ${((1e6 * x.cpu.server) / x.achieved).toFixed(0)} |`,
+        ),
+      );
+    }
   } finally {
     await redis.stop();
   }
