@@ -1,0 +1,60 @@
+/**
+ * fast-check arbitraries for objects of a schema, for the property tests of the schema-driven
+ * code (serializer, decoder): every field absent, zero, well-typed or of a stray type, plus
+ * members the schema does not know.
+ */
+import fc from 'fast-check';
+import type { FieldType, ObjectSchema } from '../schema/types.js';
+
+/** Wrong types a hand-built object might hold in a scalar field. */
+const stray = fc.oneof(
+  fc.constantFrom(undefined, null, '', 0, false, true, 1, -3, 'x', '\u00e9"\\', [], {}),
+  fc.array(fc.string(), { maxLength: 2 }),
+);
+
+/** Absent and empty values of a structured field (arrays, maps, objects). */
+const emptyOf = (t: FieldType): fc.Arbitrary<unknown> => fc.constantFrom(undefined, null, t.kind === 'array' ? [] : {});
+
+/**
+ * Map keys that are not array indices: a JavaScript object (the reference encoder's output) puts
+ * those first in numeric order, where Go and the serializer sort every key as a string.
+ */
+const mapKey = fc.string({ maxLength: 4 }).filter((k) => !/^(0|[1-9][0-9]*)$/.test(k));
+
+/** Values of a field type: absent, zero, well-typed, or stray. */
+export function valueOf(t: FieldType, depth: number): fc.Arbitrary<unknown> {
+  const typed = ((): fc.Arbitrary<unknown> => {
+    switch (t.kind) {
+      case 'string':
+        return fc.string({ maxLength: 6 });
+      case 'integer':
+        return fc.integer({ min: -5, max: 5 });
+      case 'boolean':
+        return fc.boolean();
+      case 'time':
+        return fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000001Z');
+      case 'object':
+        return depth > 3 ? fc.constant({}) : objectOf(t.schema(), depth + 1);
+      case 'map':
+        return fc.dictionary(mapKey, fc.option(valueOf(t.values, depth + 1), { nil: undefined }), {
+          maxKeys: 3,
+        });
+      case 'array':
+        return fc.array(valueOf(t.items, depth + 1), { maxLength: 2 });
+      default:
+        return fc.jsonValue({ maxDepth: 2 });
+    }
+  })();
+  const odd = t.kind === 'object' || t.kind === 'map' || t.kind === 'array' ? emptyOf(t) : stray;
+  return fc.oneof({ weight: 4, arbitrary: typed }, { weight: 1, arbitrary: odd });
+}
+
+export function objectOf(schema: ObjectSchema, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  const fields = Object.fromEntries(schema.fields.map((f) => [f.name, valueOf(f.type, depth)]));
+  const extra = fc.dictionary(fc.constantFrom('unknown', 'zz', '__proto__x'), fc.jsonValue({ maxDepth: 1 }), {
+    maxKeys: 2,
+  });
+  return fc
+    .tuple(fc.record(fields, { requiredKeys: [] }), extra)
+    .map(([known, unknown]) => ({ ...unknown, ...known }) as Record<string, unknown>);
+}
