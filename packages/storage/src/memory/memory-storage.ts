@@ -29,9 +29,10 @@ import type {
   WriteOptions,
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
-import { fromBody, toBody, withResourceVersion } from '../body.js';
+import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog, PackedChange } from './change-log.js';
-import { packBody, unpackBody } from './packed-body.js';
+import { unpackBody } from './packed-body.js';
+import { packObject } from './packed-object.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
   forgetBefore,
@@ -156,7 +157,7 @@ export class MemoryStorage implements Storage, RevisionReads {
     const slot = table.locate(k);
     const found = table.at(slot, k);
     if (live(found) !== undefined) throw alreadyExistsError(key);
-    const body = packBody(toBody(obj));
+    const body = packObject(obj);
     const entry = found ?? table.add(slot, key.resource, key.namespace, k);
     return this.commit<T>(entry, 'ADDED', body, undefined, obj);
   }
@@ -169,7 +170,7 @@ export class MemoryStorage implements Storage, RevisionReads {
     checkPreconditions(key, cur, options.preconditions);
     const rv = obj.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== String(cur.rv)) throw conflictError(key);
-    return this.replace<T>(entry, cur, packBody(toBody(obj)), obj);
+    return this.replace<T>(entry, cur, packObject(obj), obj);
   }
 
   async guaranteedUpdate<T extends KubeObject>(
@@ -188,7 +189,7 @@ export class MemoryStorage implements Storage, RevisionReads {
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(unpackBody(cur.body), cur.rv));
       this.checkOpen();
       if (live(table.get(k))?.rv !== curRv) continue;
-      const body = packBody(toBody(next));
+      const body = packObject(next);
       if (cur === undefined)
         return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
       return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, next);

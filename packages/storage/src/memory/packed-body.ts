@@ -6,7 +6,7 @@
  * keys (U+001F marks a UUID). The order is part of the in-memory format only; nothing packed
  * leaves the process.
  */
-const packedKeys = [
+export const packedKeys = [
   'metadata',
   'name',
   'generateName',
@@ -60,8 +60,11 @@ const hexValue = new Int8Array(128).fill(-1);
 for (let d = 0; d < 16; d++) hexValue['0123456789abcdef'.charCodeAt(d)] = d;
 const hexByte: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** The 16 bytes of the quoted lowercase UUID at `at` as 16 characters, or undefined when there is none. */
-function packUUID(json: string, at: number): string | undefined {
+/**
+ * The packed form of the quoted lowercase UUID at `at` of a JSON text (U+001F and its 16 bytes,
+ * one character each), or undefined when there is none.
+ */
+export function packUUID(json: string, at: number): string | undefined {
   if (json.charCodeAt(at) !== quote || json.charCodeAt(at + 37) !== quote) return undefined;
   for (const d of uuidDashes) if (json.charCodeAt(at + d) !== dash) return undefined;
   const bytes: number[] = [];
@@ -72,7 +75,7 @@ function packUUID(json: string, at: number): string | undefined {
     if (hi < 0 || lo < 0) return undefined;
     bytes.push((hi << 4) | lo);
   }
-  return String.fromCharCode(...bytes);
+  return uuidMarkChar + String.fromCharCode(...bytes);
 }
 
 /** The quoted UUID of the 16 characters at `at` of a packed body. */
@@ -117,7 +120,7 @@ export function packBody(json: string): string {
             last = i + 1 + text.length;
             const uuid = token === uidToken ? packUUID(json, last) : undefined;
             if (uuid !== undefined) {
-              out.push(uuidMarkChar, uuid);
+              out.push(uuid);
               last += 38;
             }
             break;

@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import type { KubeObject } from '@kevents/api';
+import { toBody } from '../body.js';
+import { StorageError } from '../errors.js';
+import { packBody, unpackBody } from './packed-body.js';
+import { packObject } from './packed-object.js';
+
+/** Member names the packed form shortens, and near misses. */
+const key = fc.oneof(
+  fc.constantFrom('metadata', 'name', 'uid', 'resourceVersion', 'labels', 'message', 'count', 'names', 'Name', 'ui'),
+  fc.string({ maxLength: 5 }),
+  fc.constantFrom('__proto__', '"', '\\', '\u0001', '0', '10'),
+);
+const uuidLike = fc.oneof(
+  fc.uuid(),
+  fc.uuid().map((u) => u.toUpperCase()),
+  fc.uuid().map((u) => `${u.slice(0, 35)}"`),
+  fc.uuid().map((u) => `${u.slice(0, 35)}\\`),
+  fc.uuid().map((u) => u.replace('-', 'x')),
+);
+/** What JSON.stringify writes in its own ways: skipped members, nulls in arrays, toJSON, -0. */
+const odd = fc.constantFrom(undefined, NaN, Infinity, -0, 1e21, 0.1, () => 1, Symbol('s'), new Date(0), [undefined]);
+const value = fc.letrec((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    fc.string(),
+    uuidLike,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    odd,
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(key, tie('v'), { maxKeys: 4 }),
+  ),
+})).v;
+const object = fc
+  .record(
+    {
+      metadata: fc.oneof(
+        fc.dictionary(key, value, { maxKeys: 5 }),
+        fc.record({ name: fc.string(), uid: uuidLike, resourceVersion: fc.oneof(fc.string(), fc.constant(null)) }),
+        value,
+      ),
+      rest: fc.dictionary(key, value, { maxKeys: 6 }),
+    },
+    { requiredKeys: ['rest'] },
+  )
+  .map(({ metadata, rest }) => (metadata === undefined ? rest : { ...rest, metadata }));
+
+describe('packObject', () => {
+  it('writes exactly what packBody(toBody(obj)) writes', () => {
+    fc.assert(
+      fc.property(object, (o) => {
+        const expected = packBody(toBody(o as KubeObject));
+        expect(packObject(o as KubeObject)).toBe(expected);
+        expect(unpackBody(packObject(o as KubeObject))).toBe(toBody(o as KubeObject));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('packs a stored Event: names, both UIDs, no resourceVersion', () => {
+    const o = {
+      metadata: { name: 'a', uid: '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', resourceVersion: '5' },
+      involvedObject: { kind: 'Pod', uid: '5d9e0c52-38a4-4c36-9d6f-3d7a0b1d2c3e' },
+      count: 1,
+    };
+    const packed = packObject(o);
+    expect(packed).toBe(packBody(toBody(o)));
+    expect(packed).not.toContain('resourceVersion');
+    expect(packed.split('\u001f')).toHaveLength(3);
+  });
+
+  it('takes the long way, with its errors, for what is not plain JSON data', () => {
+    class Meta {
+      name = 'x';
+    }
+    const withClass = { metadata: new Meta() } as unknown as KubeObject;
+    expect(packObject(withClass)).toBe(packBody(toBody(withClass)));
+    const withNullProto = { metadata: Object.assign(Object.create(null) as object, { name: 'n' }) };
+    expect(packObject(withNullProto)).toBe(packBody(toBody(withNullProto)));
+    const big = { metadata: {}, n: 1n } as unknown as KubeObject;
+    expect(() => packObject(big)).toThrow(StorageError);
+    const cyclic: Record<string, unknown> = { metadata: {} };
+    cyclic.self = cyclic;
+    expect(() => packObject(cyclic as KubeObject)).toThrow(/not serializable/);
+    expect(() => packObject(null as unknown as KubeObject)).toThrow(/must be a JSON object/);
+  });
+});
