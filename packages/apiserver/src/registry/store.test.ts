@@ -666,3 +666,34 @@ describe('Store.deleteCollection', () => {
     await expect(broken.deleteCollection('ns', {}, false)).rejects.toThrow('boom');
   });
 });
+
+describe('Store.storedJSON', () => {
+  /** The test view with a count of the objects it serializes. */
+  const counting = () => {
+    const calls = { n: 0 };
+    const v = { ...view, toJSON: (o: Widget, typed: boolean) => (calls.n++, view.toJSON(o, typed)) };
+    return { store: new Store<Widget>(storage as Storage, 'widgets', strategy(), v), calls };
+  };
+
+  it('encodes a created object once for its answer, a get and a page at its resourceVersion', async () => {
+    const { store, calls } = counting();
+    const created = await store.create(widget('a'), 'ns', false);
+    const text = store.storedJSON(created);
+    expect(text).toBe(view.toJSON(created, true));
+    expect(calls.n).toBe(1);
+    expect(await store.getJSON('ns', 'a')).toBe(text);
+    const page = await store.listJSON('ns', {});
+    expect(page?.texts(0, 1)).toEqual([view.toJSON(created, false)]);
+    expect(calls.n).toBe(1);
+  });
+
+  it('keeps nothing for an object without a stored resourceVersion (a dry run)', async () => {
+    const { store, calls } = counting();
+    const dry = await store.create(widget('b'), 'ns', true);
+    store.storedJSON(dry);
+    store.storedJSON(dry);
+    expect(calls.n).toBe(2);
+    const stored = await store.create(widget('b', {}, 'other'), 'ns', false);
+    expect(await store.getJSON('ns', 'b')).toBe(view.toJSON(stored, true));
+  });
+});

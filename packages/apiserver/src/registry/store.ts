@@ -189,6 +189,21 @@ export class Store<T extends KubeObject = KubeObject> {
     }
   }
 
+  /**
+   * The JSON text through the view (with kind and apiVersion) of an object as it was stored at
+   * its resourceVersion: what a write stored, or what a watch delivers. With stores that read
+   * revisions the text is kept under that resourceVersion, so the answer to a create, the watch
+   * lines of the change, and later gets and pages share one encoding. Never for a dry run's
+   * result, which was not stored.
+   */
+  storedJSON(obj: T): string {
+    const typed = this.view.withTypeMeta;
+    const rv = Number(obj.metadata?.resourceVersion);
+    if (typed === undefined || !hasRevisionReads(this.storage) || !Number.isSafeInteger(rv) || rv <= 0)
+      return this.view.toJSON(obj, true);
+    return typed(this.#itemJSON(rv, () => obj));
+  }
+
   #itemJSON(rv: number, decode: () => T): string {
     return this.#encoded.get(rv, () => this.view.toJSON(decode(), false));
   }

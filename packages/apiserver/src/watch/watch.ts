@@ -102,7 +102,7 @@ export async function serveWatch<T extends KubeObject>(
       return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
     const { type, object } = ev;
     return ctx.encoded.get(object, type, () =>
-      Buffer.from(`{"type":"${type}","object":${ctx.view.toJSON(object, true)}}\n`),
+      Buffer.from(`{"type":"${type}","object":${ctx.store.storedJSON(object)}}\n`),
     );
   };
   const errorLine = (err: unknown): Buffer =>
