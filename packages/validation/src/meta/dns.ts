@@ -37,9 +37,15 @@ export const isDNS1123Label = rememberValid(function isDNS1123Label(value: strin
  * subdomain (at most 253 bytes), or `[]` when it is one. This is the util/validation variant used for
  * object and namespace names, whose length message says `characters`.
  */
-export const isDNS1123Subdomain = rememberValid(function isDNS1123Subdomain(value: string): string[] {
+export const isDNS1123Subdomain = rememberValid(isDNS1123SubdomainOnce);
+
+/**
+ * {@link isDNS1123Subdomain} without its memory of valid values, for values that seldom come
+ * twice (object names: a lookup that always misses costs more than the check).
+ */
+export function isDNS1123SubdomainOnce(value: string): string[] {
   return subdomainErrors(value, maxLenError);
-});
+}
 
 /** `content.IsDNS1123Subdomain`: as {@link isDNS1123Subdomain} but the length message says `bytes`. */
 export function isDNS1123SubdomainContent(value: string): string[] {

@@ -1,4 +1,4 @@
-import { isDNS1123Label, isDNS1123Subdomain } from './dns.js';
+import { isDNS1123Label, isDNS1123Subdomain, isDNS1123SubdomainOnce } from './dns.js';
 import { isPathSegmentName, isPathSegmentPrefix } from './path-segment.js';
 
 /**
@@ -11,9 +11,12 @@ export type ValidateNameFunc = (name: string, prefix: boolean) => string[];
 const maskTrailingDash = (name: string): string =>
   name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 
-/** `NameIsDNSSubdomain`: names that must be DNS-1123 subdomains (events.k8s.io/v1 events). */
+/**
+ * `NameIsDNSSubdomain`: names that must be DNS-1123 subdomains (events.k8s.io/v1 events). A
+ * `generateName` prefix repeats and is remembered once valid; a name is nearly always new.
+ */
 export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) =>
-  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+  prefix ? isDNS1123Subdomain(maskTrailingDash(name)) : isDNS1123SubdomainOnce(name);
 
 /** `NameIsDNSLabel`: names that must be DNS-1123 labels. */
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) =>
