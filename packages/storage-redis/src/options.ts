@@ -34,8 +34,8 @@ export interface RedisStorageOptions {
   /** A request fails with Unavailable when Redis does not answer within this (default 2,000 ms). */
   readonly commandTimeoutMs?: number;
   /**
-   * Also maintain, on every create and delete, the per-namespace index that versions before
-   * session 8 read for namespace lists (`{prefix}:i:<resource>:<namespace>`; default false).
+   * Also maintain, on every create and delete, the per-namespace index that versions up to
+   * commit fd5f07d read for namespace lists (`{prefix}:i:<resource>:<namespace>`; default false).
    * Only for a rolling upgrade from, or a rollback to, such a version: this version never reads
    * it. Costs one sorted-set write per create and delete (docs/operations.md, "Upgrading").
    */

@@ -82,7 +82,7 @@ export class RedisKeys {
   }
 
   /**
-   * The per-namespace sorted set that versions before session 8 wrote beside {@link index} and
+   * The per-namespace sorted set that versions up to commit fd5f07d wrote beside {@link index} and
    * read for namespace lists. It is read no more (a namespace is a range of the one index) and
    * written only with `legacyNamespaceIndex` (docs/operations.md, "Upgrading").
    */
