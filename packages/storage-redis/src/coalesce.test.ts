@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { coalesceWrites } from './coalesce.js';
+import { coalesceBatch, coalesceWrites } from './coalesce.js';
 import { RedisServer } from './testing/index.js';
 
 let server: RedisServer;
@@ -42,7 +42,8 @@ function countWrites(): { calls: () => number; restore: () => void } {
 }
 
 describe('coalesceWrites', () => {
-  it('sends the commands of one turn of the event loop in one write, in order, each with its reply', async () => {
+  it('sends the commands issued in one synchronous run in one write, in order, each with its reply', async () => {
+    expect(coalesceBatch).toBe(8);
     const w = countWrites();
     try {
       const replies: Promise<unknown>[] = [];
@@ -60,6 +61,36 @@ describe('coalesceWrites', () => {
       w.restore();
     }
     expect(await client.mget('k0', 'k19')).toEqual(['0', '19']);
+  });
+
+  it('sends a full batch before the turn ends, and holds the rest until it does', async () => {
+    const w = countWrites();
+    const corked = (): number => (client.stream as unknown as { writableCorked: number }).writableCorked;
+    try {
+      const replies: Promise<unknown>[] = [];
+      const issue = (): void => {
+        coalesceWrites(client);
+        replies.push(client.incr('batch'));
+      };
+      for (let i = 0; i < coalesceBatch - 1; i++) issue();
+      await new Promise<void>((r) => process.nextTick(r));
+      expect(w.calls()).toBe(0);
+      expect(corked()).toBe(1);
+      issue();
+      await new Promise<void>((r) => process.nextTick(r));
+      expect(w.calls()).toBe(1);
+      expect(corked()).toBe(0);
+      issue();
+      await new Promise<void>((r) => process.nextTick(r));
+      expect(w.calls()).toBe(1);
+      expect(corked()).toBe(1);
+      await new Promise<void>((r) => setImmediate(r));
+      expect(w.calls()).toBe(2);
+      expect(corked()).toBe(0);
+      expect(await Promise.all(replies)).toEqual(Array.from({ length: coalesceBatch + 1 }, (_, i) => i + 1));
+    } finally {
+      w.restore();
+    }
   });
 
   it('writes each command at once when not asked to coalesce (what it saves)', async () => {

@@ -5,7 +5,8 @@ export interface RedisStorageOptions {
    * `redis+sentinel://[user:pass@]host:port[,host:port...]/<master-name>[/db]` or
    * `redis+cluster://host:port[,host:port...]`. Query parameters: `prefix` (key prefix),
    * `historyLimit`, `historyMaxAgeMs`, `watchBatchIntervalMs`, `commandTimeoutMs`,
-   * `sentinelPassword`, `tls=true` (for the sentinel and cluster forms).
+   * `sentinelPassword`, `tls=true` (for the sentinel and cluster forms),
+   * `legacyNamespaceIndex=true`.
    */
   readonly url: string;
   /**
@@ -32,6 +33,13 @@ export interface RedisStorageOptions {
   readonly tooLargeResourceVersionWaitMs?: number;
   /** A request fails with Unavailable when Redis does not answer within this (default 2,000 ms). */
   readonly commandTimeoutMs?: number;
+  /**
+   * Also maintain, on every create and delete, the per-namespace index that versions up to
+   * commit fd5f07d read for namespace lists (`{prefix}:i:<resource>:<namespace>`; default false).
+   * Only for a rolling upgrade from, or a rollback to, such a version: this version never reads
+   * it. Costs one sorted-set write per create and delete (docs/operations.md, "Upgrading").
+   */
+  readonly legacyNamespaceIndex?: boolean;
   /** How long `createRedisStorage` waits for the first connection before returning anyway (default 3,000 ms). */
   readonly connectWaitMs?: number;
   /**

@@ -81,8 +81,12 @@ export class RedisKeys {
     return `${this.tag}:i:${resource}`;
   }
 
-  /** Sorted set of a resource's keys in one namespace. */
-  namespaceIndex(resource: string, namespace: string): string {
+  /**
+   * The per-namespace sorted set that versions up to commit fd5f07d wrote beside {@link index} and
+   * read for namespace lists. It is read no more (a namespace is a range of the one index) and
+   * written only with `legacyNamespaceIndex` (docs/operations.md, "Upgrading").
+   */
+  legacyNamespaceIndex(resource: string, namespace: string): string {
     return `${this.tag}:i:${resource}:${namespace}`;
   }
 }
@@ -107,6 +111,7 @@ export class RedisStorage implements Storage {
   private readonly historyMaxAgeMs: number;
   private readonly bookmarkIntervalMs: number;
   private readonly waitMs: number;
+  private readonly legacyNamespaceIndex: boolean;
   private readonly compactTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -124,6 +129,7 @@ export class RedisStorage implements Storage {
     this.historyMaxAgeMs = num('historyMaxAgeMs', options.historyMaxAgeMs, redisDefaults.historyMaxAgeMs);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? redisDefaults.bookmarkIntervalMs;
     this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
+    this.legacyNamespaceIndex = options.legacyNamespaceIndex ?? target.params.get('legacyNamespaceIndex') === 'true';
     this.description = `${target.description} (prefix ${prefix})`;
     this.client = openClient(
       target,
@@ -425,14 +431,9 @@ export class RedisStorage implements Storage {
     allowConflict = false,
   ): Promise<{ status: string; rv: number; prevBody: string | undefined }> {
     const ns = key.namespace;
-    const useNs = ns !== '';
-    const keys = [
-      this.keys.rv,
-      this.keys.objects(key.resource),
-      this.keys.index(key.resource),
-      useNs ? this.keys.namespaceIndex(key.resource, ns) : this.keys.index(key.resource),
-      this.keys.stream,
-    ];
+    const legacy = this.legacyNamespaceIndex && ns !== '';
+    const keys = [this.keys.rv, this.keys.objects(key.resource), this.keys.index(key.resource), this.keys.stream];
+    if (legacy) keys.push(this.keys.legacyNamespaceIndex(key.resource, ns));
     const args = [
       op,
       storageKey(ns, key.name),
@@ -444,7 +445,7 @@ export class RedisStorage implements Storage {
       this.historyLimit,
       key.resource,
       ns,
-      useNs ? '1' : '0',
+      legacy ? '1' : '0',
     ];
     const reply = (await scripts.write.run(this.client, keys, args)) as [string, (number | string)?, string?];
     const [status, a, b] = reply;
@@ -483,21 +484,30 @@ export class RedisStorage implements Storage {
     predicate: Predicate<T> | undefined,
   ): Promise<ListResult<T>> {
     const ns = prefix.namespace ?? '';
-    const indexKey = ns === '' ? this.keys.index(prefix.resource) : this.keys.namespaceIndex(prefix.resource, ns);
-    const keys = [this.keys.rv, this.keys.objects(prefix.resource), indexKey, this.keys.stream];
+    const keys = [this.keys.rv, this.keys.objects(prefix.resource), this.keys.index(prefix.resource), this.keys.stream];
+    // A namespace's keys are `<ns>/<name>`: the range [`<ns>/`, `<ns>0`) of the index, as '0'
+    // follows '/'. A continue key is clamped into it (in Redis's byte order), so no token reads
+    // another namespace.
+    const range = namespaceRange(ns);
+    const from =
+      range !== undefined && (start === undefined || Buffer.compare(Buffer.from(start), Buffer.from(range.first)) < 0)
+        ? range.first
+        : start;
+    const end = range === undefined ? '+' : `(${range.after}`;
     const chunk = limit > 0 ? Math.min(Math.max(limit + 1, predicate === undefined ? 1 : 500), 5_000) : 2_000;
     const wantCount = limit > 0 && predicate === undefined;
     const items: T[] = [];
     let last: string | undefined;
     let more = false;
     let total: number | undefined;
-    let lower = start ?? '';
+    let lower = from ?? '';
     let lowerInclusive = true;
-    let cursor = start === undefined ? '-' : `[${start}`;
+    let cursor = from === undefined ? '-' : `[${from}`;
     for (let first = true; ; first = false) {
       const [R, atR, status, members, values, changes, count] = (await scripts.listChunk.run(this.client, keys, [
         at,
         cursor,
+        end,
         chunk,
         prefix.resource,
         ns,
@@ -553,6 +563,11 @@ export class RedisStorage implements Storage {
     if (predicate !== undefined || total === undefined) return result;
     return { ...result, remainingItemCount: total - items.length };
   }
+}
+
+/** The first key of a namespace and the first one after all its keys (none for a cluster-wide list). */
+function namespaceRange(ns: string): { first: string; after: string } | undefined {
+  return ns === '' ? undefined : { first: `${ns}/`, after: `${ns}0` };
 }
 
 function checkPreconditions(key: ObjectKey, cur: StoredValue, p: Preconditions | undefined): void {

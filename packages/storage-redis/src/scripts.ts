@@ -24,18 +24,21 @@ end
 `;
 
 /**
- * KEYS: rv counter, objects hash, cluster-wide index, namespace index (or the cluster-wide one
- * again), stream. ARGV: op (c create, u update, d delete, g guaranteed update), key, body, uid
- * JSON, uid precondition JSON (or empty), resourceVersion precondition (or empty), expected
- * resourceVersion (or empty; for g: '0' means "absent"), maxlen, resource, namespace, use the
- * namespace index ('1'/'0').
+ * KEYS: rv counter, objects hash, the resource's index, stream, and (only when ARGV[11] is '1')
+ * the legacy namespace index `{p}:i:<resource>:<namespace>`. ARGV: op (c create, u update, d
+ * delete, g guaranteed update), key, body, uid JSON, uid precondition JSON (or empty),
+ * resourceVersion precondition (or empty), expected resourceVersion (or empty; for g: '0' means
+ * "absent"), maxlen, resource, namespace, also maintain the legacy namespace index ('1'/'0').
+ * A namespace's keys are the range `[<namespace>/`..`(<namespace>0` of the one index, so creates
+ * and deletes touch one sorted set; the legacy index is kept only for a rolling upgrade from, or a
+ * rollback to, a version that reads it (docs/operations.md).
  * Replies: {'ok', rv, prevBody?} | {'noop', rv} | {'exists'} | {'notfound'} | {'uid', uidJSON}
  * | {'pre', rv} | {'conflict'}.
  */
 export const writeScript = `${common}
 local op, key, body, uid = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local preUid, preRv, expect = ARGV[5], ARGV[6], ARGV[7]
-local maxlen, resource, ns, useNs = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local maxlen, resource, ns, legacy = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 local cur = redis.call('HGET', KEYS[2], key)
 local curRv, curUid, curBody
 if cur then curRv, curUid, curBody = parse(cur) end
@@ -63,9 +66,9 @@ if op == 'd' then
   -- script's first write, so deletes still go through and make room.
   redis.call('HDEL', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)
-  if useNs == '1' then redis.call('ZREM', KEYS[4], key) end
+  if legacy == '1' then redis.call('ZREM', KEYS[5], key) end
   local rv = redis.call('INCR', KEYS[1])
-  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
+  redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
   return {'ok', rv, curBody}
 end
 local rv = redis.call('INCR', KEYS[1])
@@ -73,21 +76,22 @@ local id = rv .. '-0'
 redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
 if op == 'c' then
   redis.call('ZADD', KEYS[3], 0, key)
-  if useNs == '1' then redis.call('ZADD', KEYS[4], 0, key) end
-  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'A', 'r', resource, 'n', ns, 'k', key, 'b', body, 'm', nowMs())
+  if legacy == '1' then redis.call('ZADD', KEYS[5], 0, key) end
+  redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, id, 't', 'A', 'r', resource, 'n', ns, 'k', key, 'b', body, 'm', nowMs())
 else
-  redis.call('XADD', KEYS[5], 'MAXLEN', '=', maxlen, id, 't', 'M', 'r', resource, 'n', ns, 'k', key, 'b', body, 'p', cur, 'm', nowMs())
+  redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, id, 't', 'M', 'r', resource, 'n', ns, 'k', key, 'b', body, 'p', cur, 'm', nowMs())
 end
 return {'ok', rv}
 `;
 
 /**
  * One chunk of a list, consistent at one moment R. KEYS: rv counter, objects hash, index,
- * stream. ARGV: at (-1: R itself), start (ZRANGEBYLEX form), count, resource, namespace ('' for
- * all), want a count ('1'/'0').
+ * stream. ARGV: at (-1: R itself), start and end (ZRANGEBYLEX forms: a namespace is the range
+ * `[<ns>/`..`(<ns>0` of the resource's index, as '0' follows '/'), count, resource, namespace
+ * ('' for all), want a count ('1'/'0').
  * Reply: {R, at, status ('ok'|'expired'|'toolarge'), members, values, changes, count}: changes
  * is a flat list of (key, first change type after at, previous value or '', exists now '1'/'0'),
- * one per key of the prefix changed in (at, R]; count is ZLEXCOUNT from start (or -1).
+ * one per key of the prefix changed in (at, R]; count is ZLEXCOUNT from start to end (or -1).
  */
 export const listChunkScript = `
 local R = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -103,7 +107,7 @@ if at < R then
     local f = {}
     local kv = e[2]
     for i = 1, #kv, 2 do f[kv[i]] = kv[i + 1] end
-    if f.r == ARGV[4] and (ARGV[5] == '' or f.n == ARGV[5]) and not seen[f.k] then
+    if f.r == ARGV[5] and (ARGV[6] == '' or f.n == ARGV[6]) and not seen[f.k] then
       seen[f.k] = true
       changes[#changes + 1] = f.k
       changes[#changes + 1] = f.t
@@ -112,11 +116,11 @@ if at < R then
     end
   end
 end
-local members = redis.call('ZRANGEBYLEX', KEYS[3], ARGV[2], '+', 'LIMIT', 0, tonumber(ARGV[3]))
+local members = redis.call('ZRANGEBYLEX', KEYS[3], ARGV[2], ARGV[3], 'LIMIT', 0, tonumber(ARGV[4]))
 local values = {}
 if #members > 0 then values = redis.call('HMGET', KEYS[2], unpack(members)) end
 local count = -1
-if ARGV[6] == '1' then count = redis.call('ZLEXCOUNT', KEYS[3], ARGV[2], '+') end
+if ARGV[7] == '1' then count = redis.call('ZLEXCOUNT', KEYS[3], ARGV[2], ARGV[3]) end
 return {R, at, 'ok', members, values, changes, count}
 `;
 
