@@ -227,7 +227,7 @@ async function run(storeName, build) {
           /process_id:(\d+)/,
         )[1],
       );
-      const keys = ['{bench}:o:events', '{bench}:i:events', '{bench}:i:events:bench', '{bench}:changes'];
+      const keys = ['{bench}:o:events', '{bench}:i:events', '{bench}:changes'];
       out.bytesPerEvent.redisUsedMemory = (redisInfoUsed(redis.port) - redis0) / events;
       out.bytesPerEvent.redisRss = (rssOf(pid) - redisRss0) / events;
       out.bytesPerEvent.redisKeys = Object.fromEntries(keys.map((k) => [k, redisMemoryUsage(redis.port, k) / events]));
