@@ -26,6 +26,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { EncodedItems } from './encoded-items.js';
+import { RecentTexts } from './recent-texts.js';
 
 /**
  * A page of a list whose items are encoded on demand as JSON texts (see {@link Store.listJSON}):
@@ -94,6 +95,8 @@ export class Store<T extends KubeObject = KubeObject> {
   readonly #maxAttempts: number;
   /** The view's texts of stored objects by resourceVersion (used with stores that read revisions). */
   readonly #encoded = new EncodedItems();
+  /** The view's texts of the last writes and watch events, by resourceVersion. */
+  readonly #recent = new RecentTexts();
 
   readonly storage: Storage;
   /** The storage resource (`events`): every view of a resource shares it. */
@@ -192,20 +195,20 @@ export class Store<T extends KubeObject = KubeObject> {
   /**
    * The JSON text through the view (with kind and apiVersion) of an object as it was stored at
    * its resourceVersion: what a write stored, or what a watch delivers. With stores that read
-   * revisions the text is kept under that resourceVersion, so the answer to a create, the watch
-   * lines of the change, and later gets and pages share one encoding. Never for a dry run's
-   * result, which was not stored.
+   * revisions the text of the last writes is kept by resourceVersion ({@link RecentTexts}), so the
+   * answer to a create, the watch lines of the change and a get soon after share one encoding.
+   * Never for a dry run's result, which was not stored (it has no resourceVersion).
    */
   storedJSON(obj: T): string {
     const typed = this.view.withTypeMeta;
     const rv = Number(obj.metadata?.resourceVersion);
     if (typed === undefined || !hasRevisionReads(this.storage) || !Number.isSafeInteger(rv) || rv <= 0)
       return this.view.toJSON(obj, true);
-    return typed(this.#itemJSON(rv, () => obj));
+    return typed(this.#recent.get(rv, () => this.view.toJSON(obj, false)));
   }
 
   #itemJSON(rv: number, decode: () => T): string {
-    return this.#encoded.get(rv, () => this.view.toJSON(decode(), false));
+    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.view.toJSON(decode(), false));
   }
 
   async #getOrUndefined(key: ObjectKey): Promise<T | undefined> {
