@@ -19,14 +19,25 @@ const emptyOf = (t: FieldType): fc.Arbitrary<unknown> => fc.constantFrom(undefin
  * Map keys that are not array indices: a JavaScript object (the reference encoder's output) puts
  * those first in numeric order, where Go and the serializer sort every key as a string.
  */
-const mapKey = fc.string({ maxLength: 4 }).filter((k) => !/^(0|[1-9][0-9]*)$/.test(k));
+/**
+ * Strings as clients send them: printable text, any code unit (controls, lone surrogates), and the
+ * characters JSON escapes or leaves alone near them.
+ */
+const text = (maxLength: number): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.string({ maxLength }) },
+    fc.string({ maxLength, unit: 'binary' }),
+    fc.constantFrom('\ud800', 'a\udc00', '\ud83d\ude00', '\u2028', '\u0000', '\u001f', '"', '\\', '\u007f', 'é'),
+  );
+
+const mapKey = text(4).filter((k) => !/^(0|[1-9][0-9]*)$/.test(k));
 
 /** Values of a field type: absent, zero, well-typed, or stray. */
 export function valueOf(t: FieldType, depth: number): fc.Arbitrary<unknown> {
   const typed = ((): fc.Arbitrary<unknown> => {
     switch (t.kind) {
       case 'string':
-        return fc.string({ maxLength: 6 });
+        return text(6);
       case 'integer':
         return fc.integer({ min: -5, max: 5 });
       case 'boolean':
