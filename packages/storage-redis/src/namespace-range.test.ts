@@ -19,13 +19,19 @@ beforeAll(async () => {
   server = await RedisServer.start();
   redis = new Redis(server.url);
 });
+/** Every storage a test opened: closed here too, so a failing test does not keep Jest running. */
+const opened: RedisStorage[] = [];
 afterAll(async () => {
+  await Promise.allSettled(opened.map((s) => s.close()));
   redis?.disconnect();
   await server?.stop();
 });
 
-const open = (extra: { legacyNamespaceIndex?: boolean } = {}): Promise<RedisStorage> =>
-  createRedisStorage({ url: server.url, prefix: `nsr${++n}`, ...extra });
+const open = async (extra: { legacyNamespaceIndex?: boolean } = {}): Promise<RedisStorage> => {
+  const s = await createRedisStorage({ url: server.url, prefix: `nsr${++n}`, ...extra });
+  opened.push(s);
+  return s;
+};
 const keysOf = (l: ListResult<TestObject>): string[] =>
   l.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
 const inNs = (ns: string) => (k: string) => k.startsWith(`${ns}/`);
