@@ -3,6 +3,14 @@ import { WakeList } from './wake-list.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Lets the event loop turn `n` times: a timer may fire before a queued immediate on a loaded
+ * machine, so waiting for the queue's chunks counts turns instead of milliseconds.
+ */
+const turns = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
 describe('WakeList', () => {
   it('wakes every waiter once, at once after a quiet spell', () => {
     const list = new WakeList(50);
@@ -67,7 +75,7 @@ describe('WakeList', () => {
     expect(woken).toBe(16);
     await new Promise((r) => setImmediate(r));
     expect(woken).toBe(32);
-    await sleep(5);
+    await turns(4);
     expect(woken).toBe(40);
   });
 
@@ -86,11 +94,11 @@ describe('WakeList', () => {
     expect(woken).toHaveLength(16);
     list.notify();
     expect(woken).toHaveLength(16);
-    await sleep(5);
+    await turns(4);
     const first = Array.from({ length: 20 }, (_, i) => `w${i}`);
     expect(woken).toEqual([...first, ...first.slice(0, 16)]);
     list.wakeNow();
-    await sleep(5);
+    await turns(4);
     expect(woken.slice(36)).toEqual([...first.slice(16), ...first.slice(0, 16)]);
   });
 
@@ -102,7 +110,7 @@ describe('WakeList', () => {
     });
     for (let i = 0; i < 3; i++) list.add(() => void woken.push(i));
     expect(() => list.notify()).toThrow('boom');
-    await sleep(5);
+    await turns(4);
     expect(woken).toEqual([0, 1, 2]);
   });
 
@@ -119,12 +127,12 @@ describe('WakeList', () => {
     for (const fn of waiters) list.add(fn);
     for (let round = 0; round < 5; round++) {
       list.notify();
-      for (let t = 0; t < 40; t++) await new Promise((r) => setImmediate(r));
+      await turns(40);
     }
     let n = -1;
     while (n !== calls.length) {
       n = calls.length;
-      for (let t = 0; t < 10; t++) await new Promise((r) => setImmediate(r));
+      await turns(10);
     }
     expect(calls.length).toBeGreaterThan(3000 + 4 * 600);
     expect(calls.every((w, k) => w === k % 3000)).toBe(true);
