@@ -1,6 +1,7 @@
 import { listMetaSchema, serializeObject } from '@kevents/api';
 import type { ListMeta } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
+import type { Replied } from './turn-end-send.js';
 import type { JSONPage } from '../registry/store.js';
 import type { VersionedView } from '../registry/view.js';
 import { negotiate } from '../table/negotiate.js';
@@ -92,7 +93,7 @@ function listMeta(page: { resourceVersion: string; continue?: string; remainingI
 }
 
 /** Sends a page of item texts (compact JSON): the bytes of the answer built from the objects. */
-function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): FastifyReply {
+function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): Replied {
   const meta = listMeta(page);
   if (page.length >= listStreamMinItems) {
     const shape: JSONListShape = {

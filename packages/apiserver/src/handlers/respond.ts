@@ -7,6 +7,8 @@ import type { Query } from '../request/query.js';
 import { q } from '../request/query.js';
 import { warningHeaders } from '../warning/recorder.js';
 import { tracedAuditId } from '../filters/tracing.js';
+import { sendAtTurnEnd } from './turn-end-send.js';
+import type { Replied } from './turn-end-send.js';
 
 /** Whether `?pretty` asks for indented JSON. */
 export const isPretty = (query: Query): boolean => {
@@ -28,7 +30,7 @@ export function sendJSON(
   body: unknown,
   pretty: boolean,
   warnings: readonly string[] = [],
-): FastifyReply {
+): Replied {
   return sendLine(reply, code, toJSON(body, pretty), warnings, 'application/json', 'no-cache, private');
 }
 
@@ -43,7 +45,7 @@ export function sendJSONText(
   warnings: readonly string[] = [],
   contentType = 'application/json',
   cacheControl = 'no-cache, private',
-): FastifyReply {
+): Replied {
   return sendLine(reply, code, text.endsWith('\n') ? text : `${text}\n`, warnings, contentType, cacheControl);
 }
 
@@ -59,11 +61,11 @@ export function sendSerialized(
   code: number,
   json: string,
   warnings: readonly string[] = [],
-): FastifyReply {
+): Replied {
   return sendLine(reply, code, `${json}\n`, warnings, 'application/json', 'no-cache, private');
 }
 
-/** Sends a newline-terminated JSON text with Kubernetes' headers. */
+/** Sends a newline-terminated JSON text with Kubernetes' headers, at the end of the loop's turn ({@link sendAtTurnEnd}). */
 function sendLine(
   reply: FastifyReply,
   code: number,
@@ -71,18 +73,18 @@ function sendLine(
   warnings: readonly string[],
   contentType: string,
   cacheControl: string,
-): FastifyReply {
+): Replied {
   if (warnings.length) {
     const headers = warningHeaders(warnings);
     if (headers.length) reply.header('Warning', headers);
   }
-  return reply
+  reply
     .code(code)
     .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
     .header('content-type', contentType)
     .header('cache-control', cacheControl)
-    .serializer(asIs)
-    .send(line);
+    .serializer(asIs);
+  return sendAtTurnEnd(reply, line);
 }
 
 /**
@@ -106,7 +108,7 @@ export function sendObject<T extends KubeObject>(
   obj: T,
   pretty: boolean,
   warnings: readonly string[] = [],
-): FastifyReply {
+): Replied {
   return pretty
     ? sendJSON(reply, code, view.toExternal(obj), true, warnings)
     : sendSerialized(reply, code, view.toJSON(obj, true), warnings);
