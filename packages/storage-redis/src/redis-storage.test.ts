@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StorageWatchEvent } from '@kevents/storage';
 import { keyOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
+import { Redis } from 'ioredis';
 import { createRedisStorage } from './index.js';
 import { RedisServer } from './testing/index.js';
 
@@ -59,5 +60,27 @@ describe('RedisStorage watch fan-out', () => {
     for (const w of watches) w.stop();
     await Promise.all(done);
     await s.close();
+  });
+});
+
+describe('RedisStorage scripts', () => {
+  it('loads its scripts when it connects: concurrent first writes meet no NOSCRIPT error', async () => {
+    const admin = new Redis(server.url);
+    try {
+      await admin.script('FLUSH');
+      await admin.config('RESETSTAT');
+      const s = await createRedisStorage({ url: server.url, prefix: `scripts${++n}` });
+      try {
+        const names = Array.from({ length: 32 }, (_, i) => `first-${i}`);
+        await Promise.all(names.map((name) => s.create(keyOf('ns', name), testObject('ns', name))));
+        const stats = String(await admin.info('errorstats'));
+        expect(stats).not.toContain('NOSCRIPT');
+        expect((await s.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(32);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      admin.disconnect();
+    }
   });
 });

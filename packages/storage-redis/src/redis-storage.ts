@@ -167,9 +167,13 @@ export class RedisStorage implements Storage {
     }
   }
 
-  /** Resolves once connected and the change feed runs, or after `ms` (it keeps trying). */
+  /**
+   * Resolves once connected, the scripts loaded and the change feed running, or after `ms` (it
+   * keeps trying).
+   */
   async started(ms: number = redisDefaults.connectWaitMs): Promise<void> {
     await waitReady(this.client, ms);
+    if (this.client.status === 'ready') await Promise.all(Object.values(scripts).map((s) => s.load(this.client)));
     this.feed.start();
     const deadline = Date.now() + ms;
     while (!this.feed.healthy && Date.now() < deadline && !this.closed) await sleep(10);

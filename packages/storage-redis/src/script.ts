@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import { coalesceWrites } from './coalesce.js';
 import { toStorageError, type Client } from './connection.js';
 
@@ -10,6 +11,16 @@ export class Script {
   constructor(source: string) {
     this.source = source;
     this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /**
+   * Loads the script into the server (every master of a cluster), so that the first calls find
+   * it instead of failing with NOSCRIPT and sending the source again. A failure is left to
+   * {@link run}, which loads the script itself when the server does not know it.
+   */
+  async load(client: Client): Promise<void> {
+    const nodes = client instanceof Cluster ? client.nodes('master') : [client];
+    await Promise.all(nodes.map((n) => n.script('LOAD', this.source).catch(() => undefined)));
   }
 
   async run(client: Client, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
