@@ -10,8 +10,8 @@ describe('SortedIndex', () => {
   it('agrees with a sorted array on inserts, removals, ranks and ranges', () => {
     const key = fc.string({ unit: fc.constantFrom('a', 'b', '/', '0', 'z'), minLength: 0, maxLength: 4 });
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('insert' as const), keys: fc.array(key, { maxLength: 1500 }) }),
-      fc.record({ kind: fc.constant('remove' as const), keys: fc.array(key, { maxLength: 600 }) }),
+      fc.record({ kind: fc.constant('insert' as const), keys: fc.array(key, { maxLength: 1500, size: 'max' }) }),
+      fc.record({ kind: fc.constant('remove' as const), keys: fc.array(key, { maxLength: 600, size: 'max' }) }),
     );
     fc.assert(
       fc.property(
@@ -45,7 +45,46 @@ describe('SortedIndex', () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('agrees with a sorted array for keys with long shared prefixes and any code units, through slots', () => {
+    // Keys like `ns/name-xyz` share most of their characters: the chunks' prefixes and codes decide.
+    const unit = fc.constantFrom('a', 'b', '-', '/', '\u0000', '\u00ff', '\ud800', '\uffff');
+    const key = fc
+      .tuple(fc.constantFrom('', 'bench/bench-', 'bench/bench-a', 'ns/'), fc.string({ unit, maxLength: 5 }))
+      .map(([p, s]) => p + s);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), key), { minLength: 200, maxLength: 2500, size: 'max' }),
+        fc.array(key, { maxLength: 30 }),
+        (ops, queries) => {
+          const index = new SortedIndex<E>();
+          const model = new Map<string, E>();
+          for (const [add, k] of ops) {
+            const slot = index.locate(k);
+            const found = index.at(slot, k);
+            expect(found).toBe(model.get(k));
+            if (add && found === undefined) {
+              const e = { key: k };
+              index.insertAt(slot, e);
+              model.set(k, e);
+            } else if (!add && found !== undefined) {
+              expect(index.remove(found)).toBe(true);
+              model.delete(k);
+            }
+          }
+          const sorted = [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect([...index.range('')].map((e) => e.key)).toEqual(sorted);
+          for (const q of queries) {
+            expect(index.find(q)).toBe(model.get(q));
+            expect(index.rank(q)).toBe(sorted.filter((k) => k < q).length);
+            expect([...index.range(q)].map((e) => e.key)).toEqual(sorted.filter((k) => k >= q));
+          }
+        },
+      ),
+      { numRuns: 80, endOnFailure: true },
     );
   });
 
