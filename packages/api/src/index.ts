@@ -160,7 +160,7 @@ export { defaultPatchTypes } from './openapi/input.js';
 export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } from './openapi/input.js';
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
-export { serializeObject } from './schema/serialize.js';
+export { quoteJSON, serializeObject } from './schema/serialize.js';
 export type { UserInfo } from './auth/user-info.js';
 export { anonymousUser } from './auth/user-info.js';
 export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';

@@ -15,7 +15,8 @@ const escaped = /["\\\u0000-\u001f\ud800-\udfff]/;
  * `JSON.stringify(s)` for a string: the string in quotes when it holds nothing to escape (most
  * strings of an object: names, kinds, times), which skips a call into the runtime.
  */
-const quote = (s: string): string => (escaped.test(s) ? JSON.stringify(s) : `"${s}"`);
+export const quoteJSON = (s: string): string => (escaped.test(s) ? JSON.stringify(s) : `"${s}"`);
+const quote = quoteJSON;
 
 /** `JSON.stringify(v)` for a value of a string field: quoted fast when it is a string. */
 const stringValue = (v: unknown): string => (typeof v === 'string' ? quote(v) : JSON.stringify(v ?? ''));

@@ -60,22 +60,35 @@ const hexValue = new Int8Array(128).fill(-1);
 for (let d = 0; d < 16; d++) hexValue['0123456789abcdef'.charCodeAt(d)] = d;
 const hexByte: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
+/** One character per byte value. */
+const byteChar: readonly string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
+
 /**
  * The packed form of the quoted lowercase UUID at `at` of a JSON text (U+001F and its 16 bytes,
  * one character each), or undefined when there is none.
  */
 export function packUUID(json: string, at: number): string | undefined {
   if (json.charCodeAt(at) !== quote || json.charCodeAt(at + 37) !== quote) return undefined;
-  for (const d of uuidDashes) if (json.charCodeAt(at + d) !== dash) return undefined;
-  const bytes: number[] = [];
-  for (let i = at + 1; i < at + 37; i += 2) {
-    if (json.charCodeAt(i) === dash) i++;
-    const hi = hexValue[json.charCodeAt(i)] ?? -1;
-    const lo = hexValue[json.charCodeAt(i + 1)] ?? -1;
+  return packHex(json, at + 1);
+}
+
+/** {@link packUUID} of a `uid` value as a string: 36 characters, without quotes. */
+export function packUUIDValue(uid: string): string | undefined {
+  return uid.length === 36 ? packHex(uid, 0) : undefined;
+}
+
+/** The packed form of the lowercase UUID that starts at `at` of `s`, or undefined. */
+function packHex(s: string, at: number): string | undefined {
+  for (const d of uuidDashes) if (s.charCodeAt(at + d - 1) !== dash) return undefined;
+  let out = uuidMarkChar;
+  for (let i = at; i < at + 36; i += 2) {
+    if (s.charCodeAt(i) === dash) i++;
+    const hi = hexValue[s.charCodeAt(i)] ?? -1;
+    const lo = hexValue[s.charCodeAt(i + 1)] ?? -1;
     if (hi < 0 || lo < 0) return undefined;
-    bytes.push((hi << 4) | lo);
+    out += byteChar[(hi << 4) | lo];
   }
-  return uuidMarkChar + String.fromCharCode(...bytes);
+  return out;
 }
 
 /** The quoted UUID of the 16 characters at `at` of a packed body. */

@@ -1,6 +1,7 @@
+import { quoteJSON } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import { toBody } from '../body.js';
-import { packBody, packedKeys, packUUID } from './packed-body.js';
+import { packBody, packedKeys, packUUIDValue } from './packed-body.js';
 
 /** The packed token of each packed member name (see {@link packBody}). */
 const tokens = new Map<string, string>(packedKeys.map((k, i) => [k, String.fromCharCode(i + 1)]));
@@ -17,7 +18,7 @@ function plain(o: object): boolean {
 function valueText(v: unknown): string {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return quoteJSON(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':
@@ -36,9 +37,8 @@ function arrayText(a: unknown[]): string {
   let s = '[';
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
-    s +=
-      (i === 0 ? '' : ',') +
-      (x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : valueText(x));
+    if (i > 0) s += ',';
+    s += x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : valueText(x);
   }
   return `${s}]`;
 }
@@ -54,14 +54,15 @@ function objectText(o: object, top: boolean, skip?: string): string {
   if (!plain(o)) throw longWay;
   const m = o as Record<string, unknown>;
   let s = '{';
-  let first = true;
-  for (const k of Object.keys(m)) {
+  const keys = Object.keys(m);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const x = m[k];
     if (x === undefined || typeof x === 'function' || typeof x === 'symbol' || k === skip) continue;
     const token = tokens.get(k);
-    s += (first ? '' : ',') + (token ?? `${JSON.stringify(k)}:`);
-    first = false;
-    if (token === uidToken && typeof x === 'string' && x.length === 36) s += packUUID(`"${x}"`, 0) ?? JSON.stringify(x);
+    if (s.length > 1) s += ',';
+    s += token ?? `${quoteJSON(k)}:`;
+    if (token === uidToken && typeof x === 'string') s += packUUIDValue(x) ?? quoteJSON(x);
     else if (top && k === 'metadata' && typeof x === 'object' && x !== null && !Array.isArray(x))
       s += objectText(x, false, 'resourceVersion');
     else s += valueText(x);
