@@ -3,8 +3,8 @@ export interface Keyed {
   readonly key: string;
 }
 
-/** Chunks are split in two when they reach this size. */
-const maxChunk = 128;
+/** The default size at which a chunk is split in two. */
+const defaultChunkSize = 512;
 /** A {@link Slot} is `chunk * slotBase + position`. */
 const slotBase = 1024;
 
@@ -39,7 +39,7 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /**
- * Keys in byte order, as a list of sorted chunks of at most {@link maxChunk} (a one-level B+
+ * Keys in byte order, as a list of sorted chunks of at most `chunkSize` keys (a one-level B+
  * tree): inserting or removing a key costs a binary search and a shift within one chunk, finding
  * a key's position a binary search over the chunks, and reading a range costs what it returns. A
  * list after a write therefore pays nothing for the rest of the table.
@@ -63,6 +63,17 @@ export class SortedIndex<E extends Keyed> {
   /** `starts[c]`: how many entries precede chunk `c`; rebuilt lazily after a change. */
   private starts: number[] | undefined;
   private count = 0;
+  private readonly chunkSize: number;
+
+  /**
+   * @param chunkSize - the size at which a chunk is split in two (even, 4 to 1024; tests use small
+   *   ones to exercise splits with few keys).
+   */
+  constructor(chunkSize = defaultChunkSize) {
+    if (!Number.isInteger(chunkSize) || chunkSize % 2 !== 0 || chunkSize < 4 || chunkSize > slotBase)
+      throw new RangeError(`chunk size must be an even integer from 4 to ${slotBase}, not ${chunkSize}`);
+    this.chunkSize = chunkSize;
+  }
 
   get size(): number {
     return this.count;
@@ -101,7 +112,7 @@ export class SortedIndex<E extends Keyed> {
       this.keys.push([key]);
       this.lastKeys.push(key);
       this.prefixes.push(key);
-      this.codes.push(new Float64Array(maxChunk));
+      this.codes.push(new Float64Array(this.chunkSize));
       return;
     }
     const c = Math.floor(slot / slotBase);
@@ -119,7 +130,7 @@ export class SortedIndex<E extends Keyed> {
     keys.splice(i, 0, key);
     codes[i] = keyCode(key, this.prefixes[c].length);
     if (i === chunk.length - 1) this.lastKeys[c] = key;
-    if (chunk.length >= maxChunk) this.split(c);
+    if (chunk.length >= this.chunkSize) this.split(c);
   }
 
   /** Removes the entry with `e`'s key when it is `e`; returns whether it did. */
@@ -215,7 +226,7 @@ export class SortedIndex<E extends Keyed> {
 
   /** Splits a full chunk in two halves, each with the longest prefix its keys share. */
   private split(c: number): void {
-    const half = maxChunk >> 1;
+    const half = this.chunkSize >> 1;
     const chunk = this.chunks[c];
     const keys = this.keys[c];
     const upper = chunk.splice(half);
@@ -229,8 +240,8 @@ export class SortedIndex<E extends Keyed> {
     const prefix = this.prefixes[c];
     const codes = this.codes[c];
     this.prefixes.splice(c + 1, 0, prefix);
-    this.codes.splice(c + 1, 0, new Float64Array(maxChunk));
-    this.codes[c + 1].set(codes.subarray(half, maxChunk));
+    this.codes.splice(c + 1, 0, new Float64Array(this.chunkSize));
+    this.codes[c + 1].set(codes.subarray(half, this.chunkSize));
     this.narrow(c, keys[0], lowerLast);
     this.narrow(c + 1, upperKeys[0], upperLast);
   }
