@@ -52,13 +52,11 @@ function commonPrefixLength(a: string, b: string): number {
  */
 export class SortedIndex<E extends Keyed> {
   private chunks: E[][] = [];
-  /** `keys[c][i]` is `chunks[c][i].key`. */
-  private keys: string[][] = [];
   /** The last key of each chunk: the binary search over chunks reads one flat array. */
   private lastKeys: string[] = [];
   /** A prefix every key of chunk `c` has. */
   private prefixes: string[] = [];
-  /** `codes[c][i]` is `keyCode(keys[c][i], prefixes[c].length)`. */
+  /** `codes[c][i]` is `keyCode(chunks[c][i].key, prefixes[c].length)`. */
   private codes: Float64Array[] = [];
   /** `starts[c]`: how many entries precede chunk `c`; rebuilt lazily after a change. */
   private starts: number[] | undefined;
@@ -82,19 +80,20 @@ export class SortedIndex<E extends Keyed> {
   /** Where `key` is or would go (one search for a lookup followed by an insert). */
   locate(key: string): Slot {
     const c = Math.min(this.chunkAtOrAfter(key), Math.max(0, this.chunks.length - 1));
-    return c * slotBase + (this.keys[c] === undefined ? 0 : this.lowerBoundIn(c, key));
+    return c * slotBase + (this.chunks[c] === undefined ? 0 : this.lowerBoundIn(c, key));
   }
 
   /** The entry at a slot when it has `key`. */
   at(slot: Slot, key: string): E | undefined {
     const c = Math.floor(slot / slotBase);
     const i = slot % slotBase;
-    const keys = this.keys[c];
-    if (keys === undefined || i >= keys.length) return undefined;
-    // A different code settles it without reading the key at the slot (every key of the chunk has
-    // its prefix: a key without it differs anyway).
+    const chunk = this.chunks[c];
+    if (chunk === undefined || i >= chunk.length) return undefined;
+    // A different code settles it without reading the entry at the slot (every key of the chunk
+    // has its prefix: a key without it differs anyway).
     if (this.codes[c][i] !== keyCode(key, this.prefixes[c].length)) return undefined;
-    return keys[i] === key ? this.chunks[c][i] : undefined;
+    const e = chunk[i];
+    return e.key === key ? e : undefined;
   }
 
   /** Adds an entry whose key is not in the index yet. */
@@ -109,7 +108,6 @@ export class SortedIndex<E extends Keyed> {
     const key = e.key;
     if (this.chunks.length === 0) {
       this.chunks.push([e]);
-      this.keys.push([key]);
       this.lastKeys.push(key);
       this.prefixes.push(key);
       this.codes.push(new Float64Array(this.chunkSize));
@@ -118,17 +116,14 @@ export class SortedIndex<E extends Keyed> {
     const c = Math.floor(slot / slotBase);
     const i = slot % slotBase;
     const chunk = this.chunks[c];
-    const keys = this.keys[c];
     if (!key.startsWith(this.prefixes[c])) {
       this.prefixes[c] = this.prefixes[c].slice(0, commonPrefixLength(this.prefixes[c], key));
       this.encode(c);
     }
     const codes = this.codes[c];
-    // `splice` moves the entries with one memmove; a loop of stores took 1.5 times as long.
     codes.copyWithin(i + 1, i, chunk.length);
-    chunk.splice(i, 0, e);
-    keys.splice(i, 0, key);
     codes[i] = keyCode(key, this.prefixes[c].length);
+    chunk.splice(i, 0, e);
     if (i === chunk.length - 1) this.lastKeys[c] = key;
     if (chunk.length >= this.chunkSize) this.split(c);
   }
@@ -138,20 +133,17 @@ export class SortedIndex<E extends Keyed> {
     const c = this.chunkAtOrAfter(e.key);
     const chunk = this.chunks[c];
     if (chunk === undefined) return false;
-    const keys = this.keys[c];
     const i = this.lowerBoundIn(c, e.key);
     if (chunk[i] !== e) return false;
     chunk.splice(i, 1);
-    keys.splice(i, 1);
     this.codes[c].copyWithin(i, i + 1, chunk.length + 1);
     if (chunk.length === 0) {
       this.chunks.splice(c, 1);
-      this.keys.splice(c, 1);
       this.lastKeys.splice(c, 1);
       this.prefixes.splice(c, 1);
       this.codes.splice(c, 1);
     } else if (i === chunk.length) {
-      this.lastKeys[c] = keys[i - 1];
+      this.lastKeys[c] = chunk[i - 1].key;
     }
     this.starts = undefined;
     this.count--;
@@ -161,10 +153,10 @@ export class SortedIndex<E extends Keyed> {
   /** The entry with this key. */
   find(key: string): E | undefined {
     const c = this.chunkAtOrAfter(key);
-    const keys = this.keys[c];
-    if (keys === undefined) return undefined;
-    const i = this.lowerBoundIn(c, key);
-    return keys[i] === key ? this.chunks[c][i] : undefined;
+    const chunk = this.chunks[c];
+    if (chunk === undefined) return undefined;
+    const e = chunk[this.lowerBoundIn(c, key)];
+    return e !== undefined && e.key === key ? e : undefined;
   }
 
   /** How many keys are `< key`. */
@@ -180,70 +172,66 @@ export class SortedIndex<E extends Keyed> {
     const first = this.chunkAtOrAfter(from);
     for (let c = first; c < this.chunks.length; c++) {
       const chunk = this.chunks[c];
-      const keys = this.keys[c];
       // A chunk that ends before `to` is yielded without comparing its keys.
       const whole = to === undefined || this.lastKeys[c] < to;
       for (let i = c === first ? this.lowerBoundIn(c, from) : 0; i < chunk.length; i++) {
-        if (!whole && keys[i] >= to) return;
-        yield chunk[i];
+        const e = chunk[i];
+        if (!whole && e.key >= to) return;
+        yield e;
       }
     }
   }
 
   /** First position in chunk `c` whose key is `>= key`: by codes where `key` has the chunk's prefix. */
   private lowerBoundIn(c: number, key: string): number {
-    const keys = this.keys[c];
+    const chunk = this.chunks[c];
     const prefix = this.prefixes[c];
-    if (!key.startsWith(prefix)) return lowerBoundKey(keys, key, 0, keys.length);
+    if (!key.startsWith(prefix)) return lowerBound(chunk, key, 0, chunk.length);
     const codes = this.codes[c];
     const code = keyCode(key, prefix.length);
     let lo = 0;
-    let hi = keys.length;
+    let hi = chunk.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (codes[mid] < code) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === keys.length || codes[lo] !== code) return lo;
+    if (lo === chunk.length || codes[lo] !== code) return lo;
     // Keys with the same code: the end of their run by code, then their strings.
     let end = lo + 1;
-    hi = keys.length;
+    hi = chunk.length;
     while (end < hi) {
       const mid = (end + hi) >>> 1;
       if (codes[mid] === code) end = mid + 1;
       else hi = mid;
     }
-    return lowerBoundKey(keys, key, lo, end);
+    return lowerBound(chunk, key, lo, end);
   }
 
   /** Computes the codes of chunk `c` for its prefix. */
   private encode(c: number): void {
-    const keys = this.keys[c];
+    const chunk = this.chunks[c];
     const codes = this.codes[c];
     const at = this.prefixes[c].length;
-    for (let i = 0; i < keys.length; i++) codes[i] = keyCode(keys[i], at);
+    for (let i = 0; i < chunk.length; i++) codes[i] = keyCode(chunk[i].key, at);
   }
 
   /** Splits a full chunk in two halves, each with the longest prefix its keys share. */
   private split(c: number): void {
     const half = this.chunkSize >> 1;
-    const chunk = this.chunks[c];
-    const keys = this.keys[c];
-    const upper = chunk.splice(half);
-    const upperKeys = keys.splice(half);
-    const lowerLast = keys[keys.length - 1];
-    const upperLast = upperKeys[upperKeys.length - 1];
+    const lower = this.chunks[c];
+    const upper = lower.splice(half);
+    const lowerLast = lower[lower.length - 1].key;
+    const upperLast = upper[upper.length - 1].key;
     this.chunks.splice(c + 1, 0, upper);
-    this.keys.splice(c + 1, 0, upperKeys);
     this.lastKeys[c] = lowerLast;
     this.lastKeys.splice(c + 1, 0, upperLast);
-    const prefix = this.prefixes[c];
     const codes = this.codes[c];
-    this.prefixes.splice(c + 1, 0, prefix);
+    this.prefixes.splice(c + 1, 0, this.prefixes[c]);
     this.codes.splice(c + 1, 0, new Float64Array(this.chunkSize));
     this.codes[c + 1].set(codes.subarray(half, this.chunkSize));
-    this.narrow(c, keys[0], lowerLast);
-    this.narrow(c + 1, upperKeys[0], upperLast);
+    this.narrow(c, lower[0].key, lowerLast);
+    this.narrow(c + 1, upper[0].key, upperLast);
   }
 
   /** Lengthens chunk `c`'s prefix to what its first and last keys share, when that is longer. */
@@ -281,10 +269,8 @@ function lowerBoundKey(keys: readonly string[], key: string, lo: number, hi: num
   return lo;
 }
 
-/** First index whose key is `>= key` in an array sorted by key. */
-export function lowerBound(entries: readonly Keyed[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
+/** First index in `[lo, hi)` whose key is `>= key` (else `hi`) in an array sorted by key. */
+export function lowerBound(entries: readonly Keyed[], key: string, lo = 0, hi = entries.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (entries[mid].key < key) lo = mid + 1;
