@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
-import { keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
+import { runStorageConformance } from '@kevents/storage/testing';
 import { createRedisStorage } from './index.js';
 import { RedisClusterSet } from './testing/index.js';
+import { firstWritesErrorStats } from './testing/script-errors.js';
 
 let cluster: RedisClusterSet;
 let n = 0;
@@ -20,22 +20,12 @@ runStorageConformance('RedisStorage (Cluster)', async (tuning) => ({
 
 describe('RedisStorage (Cluster) scripts', () => {
   it('loads its scripts on every master when it connects: first writes meet no NOSCRIPT error', async () => {
-    const admins = cluster.nodes.map((node) => new Redis(node.url));
-    try {
-      for (const a of admins) {
-        await a.script('FLUSH');
-        await a.config('RESETSTAT');
-      }
-      const s = await createRedisStorage({ url: cluster.url, prefix: `clscripts${++n}` });
-      try {
-        const names = Array.from({ length: 16 }, (_, i) => `first-${i}`);
-        await Promise.all(names.map((name) => s.create(keyOf('ns', name), testObject('ns', name))));
-        for (const a of admins) expect(String(await a.info('errorstats'))).not.toContain('NOSCRIPT');
-      } finally {
-        await s.close();
-      }
-    } finally {
-      for (const a of admins) a.disconnect();
-    }
+    const { errorStats, listed } = await firstWritesErrorStats(
+      cluster.nodes.map((node) => node.url),
+      () => createRedisStorage({ url: cluster.url, prefix: `clscripts${++n}` }),
+      16,
+    );
+    for (const stats of errorStats) expect(stats).not.toContain('NOSCRIPT');
+    expect(listed).toBe(16);
   });
 });

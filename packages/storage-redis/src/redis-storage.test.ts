@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StorageWatchEvent } from '@kevents/storage';
 import { keyOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
-import { Redis } from 'ioredis';
 import { createRedisStorage } from './index.js';
 import { RedisServer } from './testing/index.js';
+import { firstWritesErrorStats } from './testing/script-errors.js';
 
 let server: RedisServer;
 let n = 0;
@@ -65,22 +65,12 @@ describe('RedisStorage watch fan-out', () => {
 
 describe('RedisStorage scripts', () => {
   it('loads its scripts when it connects: concurrent first writes meet no NOSCRIPT error', async () => {
-    const admin = new Redis(server.url);
-    try {
-      await admin.script('FLUSH');
-      await admin.config('RESETSTAT');
-      const s = await createRedisStorage({ url: server.url, prefix: `scripts${++n}` });
-      try {
-        const names = Array.from({ length: 32 }, (_, i) => `first-${i}`);
-        await Promise.all(names.map((name) => s.create(keyOf('ns', name), testObject('ns', name))));
-        const stats = String(await admin.info('errorstats'));
-        expect(stats).not.toContain('NOSCRIPT');
-        expect((await s.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(32);
-      } finally {
-        await s.close();
-      }
-    } finally {
-      admin.disconnect();
-    }
+    const { errorStats, listed } = await firstWritesErrorStats(
+      [server.url],
+      () => createRedisStorage({ url: server.url, prefix: `scripts${++n}` }),
+      32,
+    );
+    expect(errorStats[0]).not.toContain('NOSCRIPT');
+    expect(listed).toBe(32);
   });
 });
