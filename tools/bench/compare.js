@@ -2,6 +2,11 @@
 // Server CPU per create (and throughput) of this build against another git ref's build, side by side in one run.
 // Usage: node tools/bench/compare.js --baseline=<git ref> [--rounds=8] [--seconds=3] [--connections=32]
 //          [--slice=1] [--warmup-creates=30000] [--reads=1] [--read-rounds=3] [--read-seconds=2] [--install]
+//          [--pairs=2] [--self] [--pin]
+// --pairs=N starts N fresh pairs of servers one after the other and splits the rounds among them
+// (a process can be persistently slower than another of the same build); --self runs this build
+// in both slots, to see what the slots differ by when the builds do not; --pin puts the load
+// generator on CPU 0 and the servers on CPU 1 (Linux; fewer CPUs for each, steadier ratios).
 //          [--node-arg=X ...] [--baseline-node-arg=X ...]   (after npm run build)
 // --node-arg / --baseline-node-arg pass a Node flag to the current / baseline server: with
 // --baseline=HEAD the two builds are the same, so the run measures the flag (e.g.
@@ -21,8 +26,16 @@ import { benchEvent as event } from './lib/bench-event.js';
 
 const flag = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const arg = (name, def) => Number(flag(name) ?? def);
-const ref = flag('baseline') ?? flag('compare'); // --compare= is how tools/bench/run.js names it
+// --self runs this build in both slots: what two processes of one build differ by (it should be ~1.000).
+const self = process.argv.includes('--self');
+const ref = self ? 'HEAD' : (flag('baseline') ?? flag('compare')); // --compare= is how tools/bench/run.js names it
 const rounds = arg('rounds', 8);
+// Fresh server processes per pair: one process can run a build 20% slower than another for its
+// whole life (measured: the same build against itself, 0.761 in one pair and 0.978 in the next).
+const pairs = Math.max(1, arg('pairs', 2));
+// --pin (Linux, taskset): this process (the load generator) on CPU 0, every server thread on CPU 1,
+// so that the scheduler cannot put one server beside the load generator for a whole pair.
+const pin = process.argv.includes('--pin');
 const seconds = arg('seconds', 3);
 const connections = arg('connections', 32);
 const warmupCreates = arg('warmup-creates', 30000); // kevents' hot paths take ~20,000 requests to be compiled
@@ -113,6 +126,12 @@ const createsInto = (server, namespace) => ({
   headers: json,
 });
 
+/** Pins every thread of a process to one CPU (taskset); says so when it cannot. */
+function taskset(cpu, pid) {
+  const r = spawnSync('taskset', ['-apc', String(cpu), String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) process.stderr.write(`--pin: taskset failed for pid ${pid}: ${r.stderr || r.error?.message}\n`);
+}
+
 async function startServer(name, main, flags = []) {
   const port = await freePort();
   const p = startNode([
@@ -124,6 +143,7 @@ async function startServer(name, main, flags = []) {
     '--watch-history=10000',
   ]);
   const base = `http://127.0.0.1:${port}`;
+  if (pin) taskset(1, p.child.pid);
   return { name, main, pid: p.child.pid, base, stop: p.stop, ready: () => waitReady(`${base}/readyz`) };
 }
 
@@ -134,7 +154,9 @@ async function compare() {
   const git = (...a) => spawnSync('git', a, { cwd: root, encoding: 'utf8' }).stdout.trim();
   const head = git('rev-parse', 'HEAD');
   const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
-  const baseline = prepareBaseline(ref, { root, forceInstall });
+  const baseline = self
+    ? { main: currentMain, sha: head, deps: 'of this build' }
+    : prepareBaseline(ref, { root, forceInstall });
   const info = {
     ref,
     nodeArgs: nodeArgs('node-arg'),
@@ -150,45 +172,53 @@ async function compare() {
     `current: ${head.slice(0, 12)}${dirty ? ' + uncommitted changes' : ''} (${root})${info.nodeArgs.length ? ` with ${info.nodeArgs.join(' ')}` : ''}; baseline: ${ref} = ${baseline.sha.slice(0, 12)}${info.baselineNodeArgs.length ? ` with ${info.baselineNodeArgs.join(' ')}` : ''}\n`,
   );
 
-  const B = await startServer('baseline', baseline.main, nodeArgs('baseline-node-arg'));
-  const C = await startServer('current', currentMain, nodeArgs('node-arg'));
-  const results = { info, creates: [], gets: [], lists: [] };
-  try {
-    await Promise.all([B.ready(), C.ready()]);
-    if (warmupCreates > 0) {
-      process.stderr.write(`== warm-up: ${n0(warmupCreates)} creates each\n`);
-      for (const s of [B, C]) await measure(s, 'warm-up', { ...createsInto(s, 'warmup'), amount: warmupCreates });
-    }
-    for (let r = 0; r < rounds; r++) {
-      process.stderr.write(`== creates, round ${r + 1} of ${rounds}\n`);
-      // A fresh namespace per round: both servers start each round from the same namespace size.
-      results.creates.push(await pairedRound(r, 'create', B, C, (s) => createsInto(s, `bench-${r + 1}`), seconds));
-    }
-    if (reads) {
-      process.stderr.write('== reads: 1,000 events into namespace bench-list of each server, then warm-up\n');
-      const paths = {};
-      for (const s of [B, C]) {
-        await measure(s, 'fill', { ...createsInto(s, 'bench-list'), amount: 1000, connections: 8 });
-        const list = `${s.base}/apis/events.k8s.io/v1/namespaces/bench-list/events`;
-        const first = await (await fetch(`${list}?limit=1`)).json();
-        paths[s.name] = { get: `${list}/${first.items[0].metadata.name}`, list: `${list}?limit=500` };
-        await measure(s, 'get warm-up', { url: paths[s.name].get, seconds: readSeconds });
-        await measure(s, 'list warm-up', { url: paths[s.name].list, seconds: readSeconds, connections: 8 });
+  const results = { info, creates: [], gets: [], lists: [], pairMedians: [] };
+  const perPair = Math.ceil(rounds / pairs);
+  for (let p = 0; p < pairs; p++) {
+    const B = await startServer('baseline', baseline.main, nodeArgs('baseline-node-arg'));
+    const C = await startServer('current', currentMain, nodeArgs('node-arg'));
+    try {
+      await Promise.all([B.ready(), C.ready()]);
+      process.stderr.write(`== server pair ${p + 1} of ${pairs} (pids ${B.pid}, ${C.pid})\n`);
+      if (warmupCreates > 0) {
+        process.stderr.write(`== warm-up: ${n0(warmupCreates)} creates each\n`);
+        for (const s of [B, C]) await measure(s, 'warm-up', { ...createsInto(s, 'warmup'), amount: warmupCreates });
       }
-      for (let r = 0; r < readRounds; r++) {
-        process.stderr.write(`== reads, round ${r + 1} of ${readRounds}\n`);
-        results.gets.push(await pairedRound(r, 'get', B, C, (s) => ({ url: paths[s.name].get }), readSeconds));
-        results.lists.push(
-          await pairedRound(r, 'list 500', B, C, (s) => ({ url: paths[s.name].list }), readSeconds, 8),
-        );
+      const mine = [];
+      for (let r = 0; r < perPair; r++) {
+        process.stderr.write(`== creates, pair ${p + 1}, round ${r + 1} of ${perPair}\n`);
+        // A fresh namespace per round: both servers start each round from the same namespace size.
+        mine.push(await pairedRound(r, 'create', B, C, (s) => createsInto(s, `bench-${r + 1}`), seconds));
       }
+      results.creates.push(...mine);
+      results.pairMedians.push(median(mine.map((x) => x.current.cpuUs / x.baseline.cpuUs)));
+      if (reads && p === pairs - 1) await measureReads(B, C, results);
+    } finally {
+      await Promise.all([B.stop(), C.stop()]);
     }
-  } finally {
-    await Promise.all([B.stop(), C.stop()]);
   }
   info.totalSeconds = (Date.now() - t0) / 1000;
   info.loadAfter = loadavg()[0];
   return results;
+}
+
+/** The get and list rounds on one server pair: 1,000 events into `bench-list` of each, warm-ups, then alternated rounds. */
+async function measureReads(B, C, results) {
+  process.stderr.write('== reads: 1,000 events into namespace bench-list of each server, then warm-up\n');
+  const paths = {};
+  for (const s of [B, C]) {
+    await measure(s, 'fill', { ...createsInto(s, 'bench-list'), amount: 1000, connections: 8 });
+    const list = `${s.base}/apis/events.k8s.io/v1/namespaces/bench-list/events`;
+    const first = await (await fetch(`${list}?limit=1`)).json();
+    paths[s.name] = { get: `${list}/${first.items[0].metadata.name}`, list: `${list}?limit=500` };
+    await measure(s, 'get warm-up', { url: paths[s.name].get, seconds: readSeconds });
+    await measure(s, 'list warm-up', { url: paths[s.name].list, seconds: readSeconds, connections: 8 });
+  }
+  for (let r = 0; r < readRounds; r++) {
+    process.stderr.write(`== reads, round ${r + 1} of ${readRounds}\n`);
+    results.gets.push(await pairedRound(r, 'get', B, C, (s) => ({ url: paths[s.name].get }), readSeconds));
+    results.lists.push(await pairedRound(r, 'list 500', B, C, (s) => ({ url: paths[s.name].list }), readSeconds, 8));
+  }
 }
 
 const n0 = (x) => Math.round(x).toLocaleString('en-US');
@@ -196,7 +226,7 @@ const us = (x) => (Number.isNaN(x) ? 'n/a' : x.toFixed(1));
 const ratio = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
 /** Rows per round, then the medians (of each column; the ratios' median is of the per-round ratios). */
-function table(title, rows) {
+function table(title, rows, per = rows.length) {
   const lines = [
     `| ${title} | baseline ok/s | current ok/s | baseline CPU µs/op | current CPU µs/op | CPU current/baseline | throughput current/baseline |`,
     '|---|---|---|---|---|---|---|',
@@ -204,7 +234,7 @@ function table(title, rows) {
   const cpuRatios = rows.map((x) => x.current.cpuUs / x.baseline.cpuUs);
   const rpsRatios = rows.map((x) => x.current.rps / x.baseline.rps);
   rows.forEach((x, i) => {
-    const first = i % 2 === 0 ? 'baseline' : 'current';
+    const first = (i % per) % 2 === 0 ? 'baseline' : 'current';
     lines.push(
       `| round ${i + 1} (${first} first) | ${n0(x.baseline.rps)} | ${n0(x.current.rps)} | ${us(x.baseline.cpuUs)} | ${us(x.current.cpuUs)} | ${ratio(cpuRatios[i])} | ${ratio(rpsRatios[i])} |`,
     );
@@ -227,15 +257,16 @@ function table(title, rows) {
 }
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain && pin) taskset(0, process.pid);
 if (isMain) {
   try {
     const r = await compare();
     const { info } = r;
     console.log(
       `\ncurrent ${info.head.slice(0, 12)}${info.dirty ? ' (+ uncommitted changes)' : ''} vs baseline ${info.ref} = ${info.baselineSha.slice(0, 12)} ` +
-        `(dependencies ${info.baselineDeps}); ${rounds} rounds of ${seconds} s per server in alternating ${slice} s slices, ${connections} connections, after a warm-up of ${n0(warmupCreates)} creates each`,
+        `(dependencies ${info.baselineDeps}); ${pairs} server pair(s), ${Math.ceil(rounds / pairs)} rounds each of ${seconds} s per server in alternating ${slice} s slices, ${connections} connections, after a warm-up of ${n0(warmupCreates)} creates each`,
     );
-    const c = table('creates (POST events.k8s.io/v1)', r.creates);
+    const c = table('creates (POST events.k8s.io/v1)', r.creates, Math.ceil(rounds / pairs));
     console.log(`\n${c.text}`);
     if (r.gets.length) {
       console.log(`\n${table('get one event', r.gets).text}`);
@@ -245,6 +276,13 @@ if (isMain) {
       `\nserver CPU per create, current / baseline: median ${ratio(c.cpuMedian)} over ${r.creates.length} rounds ` +
         `(rounds ${ratio(c.cpuMin)}–${ratio(c.cpuMax)}; all rounds pooled ${ratio(c.cpuPooled)}); ${c.cpuMedian <= 1 ? 'not higher' : `${((c.cpuMedian - 1) * 100).toFixed(1)}% higher`} than the baseline`,
     );
+    if (r.pairMedians.length > 1) {
+      const m = r.pairMedians;
+      const spread = Math.max(...m) - Math.min(...m);
+      console.log(
+        `server pairs' medians: ${m.map(ratio).join(', ')}${spread > 0.05 ? ' — they disagree by more than 0.05: one process of a pair ran slower for its whole life; run more pairs (--pairs=N) before believing a small ratio' : ''}`,
+      );
+    }
     console.log(
       `took ${info.totalSeconds.toFixed(0)} s (of which ${info.prepareSeconds.toFixed(0)} s preparing the baseline); ` +
         `load average ${info.loadBefore.toFixed(1)} before, ${info.loadAfter.toFixed(1)} after, on ${availableParallelism()} cores`,
