@@ -2,12 +2,11 @@
 // Server CPU per create (and throughput) of this build against another git ref's build, side by side in one run.
 // Usage: node tools/bench/compare.js --baseline=<git ref> [--rounds=8] [--seconds=3] [--connections=32]
 //          [--slice=1] [--warmup-creates=30000] [--reads=1] [--read-rounds=3] [--read-seconds=2] [--install]
-//          [--pairs=2] [--self] [--pin]
+//          [--node-arg=X ...] [--baseline-node-arg=X ...] [--pairs=2] [--self] [--pin]   (after npm run build)
 // --pairs=N starts N fresh pairs of servers one after the other and splits the rounds among them
 // (a process can be persistently slower than another of the same build); --self runs this build
 // in both slots, to see what the slots differ by when the builds do not; --pin puts the load
 // generator on CPU 0 and the servers on CPU 1 (Linux; fewer CPUs for each, steadier ratios).
-//          [--node-arg=X ...] [--baseline-node-arg=X ...]   (after npm run build)
 // --node-arg / --baseline-node-arg pass a Node flag to the current / baseline server: with
 // --baseline=HEAD the two builds are the same, so the run measures the flag (e.g.
 // --node-arg=--max-semi-space-size=32).
