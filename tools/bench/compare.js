@@ -20,7 +20,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { prepareBaseline } from './lib/baseline.js';
-import { cpuSeconds, freePort, startNode, waitReady } from './lib/processes.js';
+import { cpuSeconds, freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
 import { benchEvent as event } from './lib/bench-event.js';
 
 const flag = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -125,12 +125,6 @@ const createsInto = (server, namespace) => ({
   headers: json,
 });
 
-/** Pins every thread of a process to one CPU (taskset); says so when it cannot. */
-function taskset(cpu, pid) {
-  const r = spawnSync('taskset', ['-apc', String(cpu), String(pid)], { encoding: 'utf8' });
-  if (r.status !== 0) process.stderr.write(`--pin: taskset failed for pid ${pid}: ${r.stderr || r.error?.message}\n`);
-}
-
 async function startServer(name, main, flags = []) {
   const port = await freePort();
   const p = startNode([
@@ -142,7 +136,7 @@ async function startServer(name, main, flags = []) {
     '--watch-history=10000',
   ]);
   const base = `http://127.0.0.1:${port}`;
-  if (pin) taskset(1, p.child.pid);
+  if (pin) pinToCpu(1, p.child.pid);
   return { name, main, pid: p.child.pid, base, stop: p.stop, ready: () => waitReady(`${base}/readyz`) };
 }
 
@@ -256,7 +250,7 @@ function table(title, rows, per = rows.length) {
 }
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
-if (isMain && pin) taskset(0, process.pid);
+if (isMain && pin) pinToCpu(0, process.pid);
 if (isMain) {
   try {
     const r = await compare();

@@ -2,13 +2,13 @@
 // kevents on the in-process store (or on Redis) against a bare fastify echo server, in one run,
 // with a naive in-memory Events server (lib/naive-server.js: JSON.parse, a Map, JSON.stringify)
 // as a second baseline: what storing and answering an Event costs a Node server at the least.
-// Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3] [--store=memory|redis]
+// Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3] [--store=memory|redis] [--pin]
 //   (after npm run build). --store=redis starts a redis-server (no persistence) for kevents; the
 //   targets are creates >= 50% of the echo on the in-process store, >= 40% on Redis.
 // Each measurement follows a warm-up of the same load, so both servers are compared JIT-compiled.
 import './lib/help.js';
 import { fileURLToPath } from 'node:url';
-import { freePort, startNode, waitReady } from './lib/processes.js';
+import { freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
 import { apiserverMain, median, numberArg } from './lib/args.js';
@@ -22,6 +22,8 @@ const main = apiserverMain;
 const store = process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length) ?? 'memory';
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
 const target = store === 'redis' ? 0.4 : 0.5;
+// --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1 (Redis floats).
+const pin = process.argv.includes('--pin');
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 const naive = fileURLToPath(new URL('./lib/naive-server.js', import.meta.url));
 
@@ -48,6 +50,10 @@ export async function runMemoryBench() {
     '--watch-history=10000',
     ...(redis ? [`--storage=${redis.url}?prefix=bench`] : []),
   ]);
+  if (pin) {
+    pinToCpu(0, process.pid);
+    for (const pid of [e.child.pid, n.child.pid, k.child.pid]) pinToCpu(1, pid);
+  }
   try {
     const echoURL = `http://127.0.0.1:${echoPort}/echo`;
     const base = `http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/namespaces/bench/events`;

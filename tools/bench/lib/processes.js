@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -84,4 +84,14 @@ export function cpuSeconds(pid) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Pins every thread of a process to one CPU (Linux `taskset`); says so on stderr when it cannot.
+ * The benchmarks' `--pin` puts the load generator on CPU 0 and the servers on CPU 1: unpinned, on a
+ * 2-core machine the scheduler can leave one server beside the load generator for its whole life.
+ */
+export function pinToCpu(cpu, pid) {
+  const r = spawnSync('taskset', ['-apc', String(cpu), String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) process.stderr.write(`--pin: taskset failed for pid ${pid}: ${r.stderr || r.error?.message}\n`);
 }
