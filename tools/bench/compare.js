@@ -32,6 +32,7 @@ const rounds = arg('rounds', 8);
 // Fresh server processes per pair: one process can run a build 20% slower than another for its
 // whole life (measured: the same build against itself, 0.761 in one pair and 0.978 in the next).
 const pairs = Math.max(1, arg('pairs', 2));
+const perPair = Math.ceil(rounds / pairs);
 // --pin (Linux, taskset): this process (the load generator) on CPU 0, every server thread on CPU 1,
 // so that the scheduler cannot put one server beside the load generator for a whole pair.
 const pin = process.argv.includes('--pin');
@@ -166,7 +167,6 @@ async function compare() {
   );
 
   const results = { info, creates: [], gets: [], lists: [], pairMedians: [] };
-  const perPair = Math.ceil(rounds / pairs);
   for (let p = 0; p < pairs; p++) {
     const B = await startServer('baseline', baseline.main, nodeArgs('baseline-node-arg'));
     const C = await startServer('current', currentMain, nodeArgs('node-arg'));
@@ -257,9 +257,9 @@ if (isMain) {
     const { info } = r;
     console.log(
       `\ncurrent ${info.head.slice(0, 12)}${info.dirty ? ' (+ uncommitted changes)' : ''} vs baseline ${info.ref} = ${info.baselineSha.slice(0, 12)} ` +
-        `(dependencies ${info.baselineDeps}); ${pairs} server pair(s), ${Math.ceil(rounds / pairs)} rounds each of ${seconds} s per server in alternating ${slice} s slices, ${connections} connections, after a warm-up of ${n0(warmupCreates)} creates each`,
+        `(dependencies ${info.baselineDeps}); ${pairs} server pair(s), ${perPair} rounds each of ${seconds} s per server in alternating ${slice} s slices, ${connections} connections, after a warm-up of ${n0(warmupCreates)} creates each`,
     );
-    const c = table('creates (POST events.k8s.io/v1)', r.creates, Math.ceil(rounds / pairs));
+    const c = table('creates (POST events.k8s.io/v1)', r.creates, perPair);
     console.log(`\n${c.text}`);
     if (r.gets.length) {
       console.log(`\n${table('get one event', r.gets).text}`);

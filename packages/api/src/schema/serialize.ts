@@ -16,10 +16,9 @@ const escaped = /["\\\u0000-\u001f\ud800-\udfff]/;
  * strings of an object: names, kinds, times), which skips a call into the runtime.
  */
 export const quoteJSON = (s: string): string => (escaped.test(s) ? JSON.stringify(s) : `"${s}"`);
-const quote = quoteJSON;
 
 /** `JSON.stringify(v)` for a value of a string field: quoted fast when it is a string. */
-const stringValue = (v: unknown): string => (typeof v === 'string' ? quote(v) : JSON.stringify(v ?? ''));
+const stringValue = (v: unknown): string => (typeof v === 'string' ? quoteJSON(v) : JSON.stringify(v ?? ''));
 
 const writeMap = (v: unknown, values: Write): string => {
   if (v === undefined || v === null) return '{}';
@@ -27,7 +26,7 @@ const writeMap = (v: unknown, values: Write): string => {
   let out = '{';
   for (const k of Object.keys(m).sort()) {
     if (m[k] === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${quote(k)}:${values(m[k])}`;
+    out += `${out.length > 1 ? ',' : ''}${quoteJSON(k)}:${values(m[k])}`;
   }
   return `${out}}`;
 };

@@ -54,8 +54,8 @@ const dash = 45;
 const uuidMark = 31;
 const uuidMarkChar = String.fromCharCode(uuidMark);
 const uidToken = String.fromCharCode(packedKeys.indexOf('uid') + 1);
-/** Where the dashes of a quoted UUID are, counted from its opening quote. */
-const uuidDashes = [9, 14, 19, 24];
+/** Where the dashes of a UUID are. */
+const uuidDashes = [8, 13, 18, 23];
 const hexValue = new Int8Array(128).fill(-1);
 for (let d = 0; d < 16; d++) hexValue['0123456789abcdef'.charCodeAt(d)] = d;
 const hexByte: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
@@ -79,7 +79,7 @@ export function packUUIDValue(uid: string): string | undefined {
 
 /** The packed form of the lowercase UUID that starts at `at` of `s`, or undefined. */
 function packHex(s: string, at: number): string | undefined {
-  for (const d of uuidDashes) if (s.charCodeAt(at + d - 1) !== dash) return undefined;
+  for (const d of uuidDashes) if (s.charCodeAt(at + d) !== dash) return undefined;
   let out = uuidMarkChar;
   for (let i = at; i < at + 36; i += 2) {
     if (s.charCodeAt(i) === dash) i++;

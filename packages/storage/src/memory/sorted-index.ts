@@ -22,7 +22,7 @@ const codeBase = 65537;
  * units, a smaller code means a smaller key and equal codes mean equal units there. The largest
  * code, 65537³ − 1, is an exact double.
  */
-export function keyCode(key: string, at: number): number {
+function keyCode(key: string, at: number): number {
   const n = key.length;
   const a = at < n ? key.charCodeAt(at) + 1 : 0;
   const b = at + 1 < n ? key.charCodeAt(at + 1) + 1 : 0;
@@ -245,7 +245,7 @@ export class SortedIndex<E extends Keyed> {
 
   /** The first chunk whose last key is `>= key` (`chunks.length` when none). */
   private chunkAtOrAfter(key: string): number {
-    return lowerBoundKey(this.lastKeys, key, 0, this.lastKeys.length);
+    return lowerBoundKey(this.lastKeys, key);
   }
 
   private buildStarts(): number[] {
@@ -259,8 +259,10 @@ export class SortedIndex<E extends Keyed> {
   }
 }
 
-/** First index in `[lo, hi)` whose key is `>= key` (else `hi`) in a sorted array of keys. */
-function lowerBoundKey(keys: readonly string[], key: string, lo: number, hi: number): number {
+/** First index whose key is `>= key` in a sorted array of keys. */
+function lowerBoundKey(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (keys[mid] < key) lo = mid + 1;
