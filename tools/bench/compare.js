@@ -273,7 +273,7 @@ if (isMain) {
       const m = r.pairMedians;
       const spread = Math.max(...m) - Math.min(...m);
       console.log(
-        `server pairs' medians: ${m.map(ratio).join(', ')}${spread > 0.05 ? ' — they disagree by more than 0.05: one process of a pair ran slower for its whole life; run more pairs (--pairs=N) before believing a small ratio' : ''}`,
+        `server pairs' medians: ${m.map(ratio).join(', ')}${spread > 0.05 ? ' — they disagree by more than 0.05 (one process of a pair may have run slower throughout, or the rounds were too short): add pairs or rounds before believing a small ratio' : ''}`,
       );
     }
     console.log(
