@@ -39,6 +39,19 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /**
+ * One sorted run of keys. Its entries stay where they were appended: `order` lists their indexes in
+ * key order, so an insert moves two typed arrays (no pointers, no write barriers) and appends one
+ * pointer. `codes[i]` is the {@link keyCode} of the `i`-th key in order after `prefix`, which every
+ * key of the chunk has.
+ */
+interface Chunk<E extends Keyed> {
+  readonly entries: E[];
+  readonly order: Uint16Array;
+  readonly codes: Float64Array;
+  prefix: string;
+}
+
+/**
  * Keys in byte order, as a list of sorted chunks of at most `chunkSize` keys (a one-level B+
  * tree): inserting or removing a key costs a binary search and a shift within one chunk, finding
  * a key's position a binary search over the chunks, and reading a range costs what it returns. A
@@ -48,16 +61,14 @@ function commonPrefixLength(a: string, b: string): number {
  * its own somewhere in the heap), and they are what a search costs. Each chunk therefore keeps
  * the prefix all its keys share and, in one typed array, a {@link keyCode} of the three code units
  * after it for each key: a search within a chunk compares numbers in a few contiguous cache lines
- * and reads a key's string only where codes are equal.
+ * and reads a key's string only where codes are equal. Moving pointers in a large array costs V8
+ * a write barrier per pointer, so a chunk keeps its entries in arrival order and their key order
+ * in a typed array of indexes.
  */
 export class SortedIndex<E extends Keyed> {
-  private chunks: E[][] = [];
+  private chunks: Chunk<E>[] = [];
   /** The last key of each chunk: the binary search over chunks reads one flat array. */
   private lastKeys: string[] = [];
-  /** A prefix every key of chunk `c` has. */
-  private prefixes: string[] = [];
-  /** `codes[c][i]` is `keyCode(chunks[c][i].key, prefixes[c].length)`. */
-  private codes: Float64Array[] = [];
   /** `starts[c]`: how many entries precede chunk `c`; rebuilt lazily after a change. */
   private starts: number[] | undefined;
   private count = 0;
@@ -80,19 +91,18 @@ export class SortedIndex<E extends Keyed> {
   /** Where `key` is or would go (one search for a lookup followed by an insert). */
   locate(key: string): Slot {
     const c = Math.min(this.chunkAtOrAfter(key), Math.max(0, this.chunks.length - 1));
-    return c * slotBase + (this.chunks[c] === undefined ? 0 : this.lowerBoundIn(c, key));
+    return c * slotBase + (this.chunks[c] === undefined ? 0 : this.lowerBoundIn(this.chunks[c], key));
   }
 
   /** The entry at a slot when it has `key`. */
   at(slot: Slot, key: string): E | undefined {
-    const c = Math.floor(slot / slotBase);
+    const chunk = this.chunks[Math.floor(slot / slotBase)];
     const i = slot % slotBase;
-    const chunk = this.chunks[c];
-    if (chunk === undefined || i >= chunk.length) return undefined;
+    if (chunk === undefined || i >= chunk.entries.length) return undefined;
     // A different code settles it without reading the entry at the slot (every key of the chunk
     // has its prefix: a key without it differs anyway).
-    if (this.codes[c][i] !== keyCode(key, this.prefixes[c].length)) return undefined;
-    const e = chunk[i];
+    if (chunk.codes[i] !== keyCode(key, chunk.prefix.length)) return undefined;
+    const e = chunk.entries[chunk.order[i]];
     return e.key === key ? e : undefined;
   }
 
@@ -107,25 +117,27 @@ export class SortedIndex<E extends Keyed> {
     this.count++;
     const key = e.key;
     if (this.chunks.length === 0) {
-      this.chunks.push([e]);
+      const chunk = this.newChunk([e], key);
+      chunk.codes[0] = keyCode(key, key.length);
+      this.chunks.push(chunk);
       this.lastKeys.push(key);
-      this.prefixes.push(key);
-      this.codes.push(new Float64Array(this.chunkSize));
       return;
     }
     const c = Math.floor(slot / slotBase);
     const i = slot % slotBase;
     const chunk = this.chunks[c];
-    if (!key.startsWith(this.prefixes[c])) {
-      this.prefixes[c] = this.prefixes[c].slice(0, commonPrefixLength(this.prefixes[c], key));
-      this.encode(c);
+    if (!key.startsWith(chunk.prefix)) {
+      chunk.prefix = chunk.prefix.slice(0, commonPrefixLength(chunk.prefix, key));
+      encode(chunk);
     }
-    const codes = this.codes[c];
-    codes.copyWithin(i + 1, i, chunk.length);
-    codes[i] = keyCode(key, this.prefixes[c].length);
-    chunk.splice(i, 0, e);
-    if (i === chunk.length - 1) this.lastKeys[c] = key;
-    if (chunk.length >= this.chunkSize) this.split(c);
+    const n = chunk.entries.length;
+    chunk.codes.copyWithin(i + 1, i, n);
+    chunk.codes[i] = keyCode(key, chunk.prefix.length);
+    chunk.order.copyWithin(i + 1, i, n);
+    chunk.order[i] = n;
+    chunk.entries.push(e);
+    if (i === n) this.lastKeys[c] = key;
+    if (n + 1 >= this.chunkSize) this.split(c);
   }
 
   /** Removes the entry with `e`'s key when it is `e`; returns whether it did. */
@@ -133,17 +145,24 @@ export class SortedIndex<E extends Keyed> {
     const c = this.chunkAtOrAfter(e.key);
     const chunk = this.chunks[c];
     if (chunk === undefined) return false;
-    const i = this.lowerBoundIn(c, e.key);
-    if (chunk[i] !== e) return false;
-    chunk.splice(i, 1);
-    this.codes[c].copyWithin(i, i + 1, chunk.length + 1);
-    if (chunk.length === 0) {
+    const i = this.lowerBoundIn(chunk, e.key);
+    const { entries, order, codes } = chunk;
+    const n = entries.length;
+    if (i === n || entries[order[i]] !== e) return false;
+    const at = order[i];
+    order.copyWithin(i, i + 1, n);
+    codes.copyWithin(i, i + 1, n);
+    // The last-appended entry fills the hole.
+    const moved = entries.pop() as E;
+    if (at < n - 1) {
+      entries[at] = moved;
+      order[order.indexOf(n - 1)] = at;
+    }
+    if (n === 1) {
       this.chunks.splice(c, 1);
       this.lastKeys.splice(c, 1);
-      this.prefixes.splice(c, 1);
-      this.codes.splice(c, 1);
-    } else if (i === chunk.length) {
-      this.lastKeys[c] = chunk[i - 1].key;
+    } else if (i === n - 1) {
+      this.lastKeys[c] = entries[order[i - 1]].key;
     }
     this.starts = undefined;
     this.count--;
@@ -152,10 +171,10 @@ export class SortedIndex<E extends Keyed> {
 
   /** The entry with this key. */
   find(key: string): E | undefined {
-    const c = this.chunkAtOrAfter(key);
-    const chunk = this.chunks[c];
+    const chunk = this.chunks[this.chunkAtOrAfter(key)];
     if (chunk === undefined) return undefined;
-    const e = chunk[this.lowerBoundIn(c, key)];
+    const i = this.lowerBoundIn(chunk, key);
+    const e = i < chunk.entries.length ? chunk.entries[chunk.order[i]] : undefined;
     return e !== undefined && e.key === key ? e : undefined;
   }
 
@@ -164,7 +183,7 @@ export class SortedIndex<E extends Keyed> {
     const c = this.chunkAtOrAfter(key);
     if (c === this.chunks.length) return this.count;
     this.starts ??= this.buildStarts();
-    return this.starts[c] + this.lowerBoundIn(c, key);
+    return this.starts[c] + this.lowerBoundIn(this.chunks[c], key);
   }
 
   /** The entries with keys in `[from, to)` in order (`to` undefined: to the end). */
@@ -172,75 +191,67 @@ export class SortedIndex<E extends Keyed> {
     const first = this.chunkAtOrAfter(from);
     for (let c = first; c < this.chunks.length; c++) {
       const chunk = this.chunks[c];
+      const { entries, order } = chunk;
       // A chunk that ends before `to` is yielded without comparing its keys.
       const whole = to === undefined || this.lastKeys[c] < to;
-      for (let i = c === first ? this.lowerBoundIn(c, from) : 0; i < chunk.length; i++) {
-        const e = chunk[i];
+      for (let i = c === first ? this.lowerBoundIn(chunk, from) : 0; i < entries.length; i++) {
+        const e = entries[order[i]];
         if (!whole && e.key >= to) return;
         yield e;
       }
     }
   }
 
-  /** First position in chunk `c` whose key is `>= key`: by codes where `key` has the chunk's prefix. */
-  private lowerBoundIn(c: number, key: string): number {
-    const chunk = this.chunks[c];
-    const prefix = this.prefixes[c];
-    if (!key.startsWith(prefix)) return lowerBound(chunk, key, 0, chunk.length);
-    const codes = this.codes[c];
+  /** First position in `chunk`'s order whose key is `>= key`: by codes where `key` has the chunk's prefix. */
+  private lowerBoundIn(chunk: Chunk<E>, key: string): number {
+    const { entries, codes, prefix } = chunk;
+    const n = entries.length;
+    if (!key.startsWith(prefix)) return lowerBoundOrdered(chunk, key, 0, n);
     const code = keyCode(key, prefix.length);
     let lo = 0;
-    let hi = chunk.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (codes[mid] < code) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === chunk.length || codes[lo] !== code) return lo;
+    if (lo === n || codes[lo] !== code) return lo;
     // Keys with the same code: the end of their run by code, then their strings.
     let end = lo + 1;
-    hi = chunk.length;
+    hi = n;
     while (end < hi) {
       const mid = (end + hi) >>> 1;
       if (codes[mid] === code) end = mid + 1;
       else hi = mid;
     }
-    return lowerBound(chunk, key, lo, end);
+    return lowerBoundOrdered(chunk, key, lo, end);
   }
 
-  /** Computes the codes of chunk `c` for its prefix. */
-  private encode(c: number): void {
-    const chunk = this.chunks[c];
-    const codes = this.codes[c];
-    const at = this.prefixes[c].length;
-    for (let i = 0; i < chunk.length; i++) codes[i] = keyCode(chunk[i].key, at);
+  /** A chunk of `entries` (already in key order) sharing `prefix`; its codes are left to the caller. */
+  private newChunk(entries: E[], prefix: string): Chunk<E> {
+    const order = new Uint16Array(this.chunkSize);
+    for (let i = 0; i < entries.length; i++) order[i] = i;
+    return { entries, order, codes: new Float64Array(this.chunkSize), prefix };
   }
 
   /** Splits a full chunk in two halves, each with the longest prefix its keys share. */
   private split(c: number): void {
     const half = this.chunkSize >> 1;
-    const lower = this.chunks[c];
-    const upper = lower.splice(half);
-    const lowerLast = lower[lower.length - 1].key;
-    const upperLast = upper[upper.length - 1].key;
-    this.chunks.splice(c + 1, 0, upper);
-    this.lastKeys[c] = lowerLast;
-    this.lastKeys.splice(c + 1, 0, upperLast);
-    const codes = this.codes[c];
-    this.prefixes.splice(c + 1, 0, this.prefixes[c]);
-    this.codes.splice(c + 1, 0, new Float64Array(this.chunkSize));
-    this.codes[c + 1].set(codes.subarray(half, this.chunkSize));
-    this.narrow(c, lower[0].key, lowerLast);
-    this.narrow(c + 1, upper[0].key, upperLast);
-  }
-
-  /** Lengthens chunk `c`'s prefix to what its first and last keys share, when that is longer. */
-  private narrow(c: number, first: string, last: string): void {
-    const n = commonPrefixLength(first, last);
-    if (n > this.prefixes[c].length) {
-      this.prefixes[c] = first.slice(0, n);
-      this.encode(c);
-    }
+    const { entries, order, codes, prefix } = this.chunks[c];
+    const n = entries.length;
+    const lowerEntries = new Array<E>(half);
+    const upperEntries = new Array<E>(n - half);
+    for (let i = 0; i < half; i++) lowerEntries[i] = entries[order[i]];
+    for (let i = half; i < n; i++) upperEntries[i - half] = entries[order[i]];
+    const lower = this.newChunk(lowerEntries, prefix);
+    const upper = this.newChunk(upperEntries, prefix);
+    lower.codes.set(codes.subarray(0, half));
+    upper.codes.set(codes.subarray(half, n));
+    const lowerLast = lowerEntries[half - 1].key;
+    this.chunks.splice(c, 1, lower, upper);
+    this.lastKeys.splice(c, 0, lowerLast);
+    narrow(lower);
+    narrow(upper);
   }
 
   /** The first chunk whose last key is `>= key` (`chunks.length` when none). */
@@ -253,10 +264,39 @@ export class SortedIndex<E extends Keyed> {
     let n = 0;
     for (let c = 0; c < this.chunks.length; c++) {
       starts[c] = n;
-      n += this.chunks[c].length;
+      n += this.chunks[c].entries.length;
     }
     return starts;
   }
+}
+
+/** Computes a chunk's codes for its prefix. */
+function encode<E extends Keyed>(chunk: Chunk<E>): void {
+  const { entries, order, codes } = chunk;
+  const at = chunk.prefix.length;
+  for (let i = 0; i < entries.length; i++) codes[i] = keyCode(entries[order[i]].key, at);
+}
+
+/** Lengthens a chunk's prefix to what its first and last keys share, when that is longer. */
+function narrow<E extends Keyed>(chunk: Chunk<E>): void {
+  const { entries, order } = chunk;
+  const first = entries[order[0]].key;
+  const n = commonPrefixLength(first, entries[order[entries.length - 1]].key);
+  if (n > chunk.prefix.length) {
+    chunk.prefix = first.slice(0, n);
+    encode(chunk);
+  }
+}
+
+/** First position in `[lo, hi)` of a chunk's order whose key is `>= key` (else `hi`). */
+function lowerBoundOrdered<E extends Keyed>(chunk: Chunk<E>, key: string, lo: number, hi: number): number {
+  const { entries, order } = chunk;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[order[mid]].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** First index whose key is `>= key` in a sorted array of keys. */
@@ -266,16 +306,6 @@ function lowerBoundKey(keys: readonly string[], key: string): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index in `[lo, hi)` whose key is `>= key` (else `hi`) in an array sorted by key. */
-export function lowerBound(entries: readonly Keyed[], key: string, lo = 0, hi = entries.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
