@@ -1,3 +1,6 @@
+import { commonPrefixLength, keyCode, lowerBoundCode, upperBoundCode } from './key-code.js';
+import { Fences } from './fences.js';
+
 /** Anything ordered by a string key. */
 export interface Keyed {
   readonly key: string;
@@ -12,31 +15,6 @@ const slotBase = 1024;
  * Where a key is, or would be inserted, in a {@link SortedIndex}: valid until the index changes.
  */
 export type Slot = number;
-
-/** One more than the largest UTF-16 code unit: the base of a {@link keyCode}. */
-const codeBase = 65537;
-
-/**
- * The three UTF-16 code units of `key` from `at` as one number (each plus one, 0 past the end:
- * below every code unit, as a shorter string sorts first). For keys sharing their first `at`
- * units, a smaller code means a smaller key and equal codes mean equal units there. The largest
- * code, 65537³ − 1, is an exact double.
- */
-function keyCode(key: string, at: number): number {
-  const n = key.length;
-  const a = at < n ? key.charCodeAt(at) + 1 : 0;
-  const b = at + 1 < n ? key.charCodeAt(at + 1) + 1 : 0;
-  const c = at + 2 < n ? key.charCodeAt(at + 2) + 1 : 0;
-  return (a * codeBase + b) * codeBase + c;
-}
-
-/** The length of the longest common prefix of two strings. */
-function commonPrefixLength(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 /**
  * One sorted run of keys. Its entries stay where they were appended: `order` lists their indexes in
@@ -67,8 +45,8 @@ interface Chunk<E extends Keyed> {
  */
 export class SortedIndex<E extends Keyed> {
   private chunks: Chunk<E>[] = [];
-  /** The last key of each chunk: the binary search over chunks reads one flat array. */
-  private lastKeys: string[] = [];
+  /** The last key of each chunk. */
+  private readonly fences = new Fences();
   /** `starts[c]`: how many entries precede chunk `c`; rebuilt lazily after a change. */
   private starts: number[] | undefined;
   private count = 0;
@@ -120,7 +98,7 @@ export class SortedIndex<E extends Keyed> {
       const chunk = this.newChunk([e], key);
       chunk.codes[0] = keyCode(key, key.length);
       this.chunks.push(chunk);
-      this.lastKeys.push(key);
+      this.fences.insert(0, key);
       return;
     }
     const c = Math.floor(slot / slotBase);
@@ -136,7 +114,7 @@ export class SortedIndex<E extends Keyed> {
     chunk.order.copyWithin(i + 1, i, n);
     chunk.order[i] = n;
     chunk.entries.push(e);
-    if (i === n) this.lastKeys[c] = key;
+    if (i === n) this.fences.set(c, key);
     if (n + 1 >= this.chunkSize) this.split(c);
   }
 
@@ -160,9 +138,9 @@ export class SortedIndex<E extends Keyed> {
     }
     if (n === 1) {
       this.chunks.splice(c, 1);
-      this.lastKeys.splice(c, 1);
+      this.fences.remove(c);
     } else if (i === n - 1) {
-      this.lastKeys[c] = entries[order[i - 1]].key;
+      this.fences.set(c, entries[order[i - 1]].key);
     }
     this.starts = undefined;
     this.count--;
@@ -193,7 +171,7 @@ export class SortedIndex<E extends Keyed> {
       const chunk = this.chunks[c];
       const { entries, order } = chunk;
       // A chunk that ends before `to` is yielded without comparing its keys.
-      const whole = to === undefined || this.lastKeys[c] < to;
+      const whole = to === undefined || this.fences.key(c) < to;
       for (let i = c === first ? this.lowerBoundIn(chunk, from) : 0; i < entries.length; i++) {
         const e = entries[order[i]];
         if (!whole && e.key >= to) return;
@@ -208,23 +186,10 @@ export class SortedIndex<E extends Keyed> {
     const n = entries.length;
     if (!key.startsWith(prefix)) return lowerBoundOrdered(chunk, key, 0, n);
     const code = keyCode(key, prefix.length);
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (codes[mid] < code) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBoundCode(codes, code, 0, n);
     if (lo === n || codes[lo] !== code) return lo;
-    // Keys with the same code: the end of their run by code, then their strings.
-    let end = lo + 1;
-    hi = n;
-    while (end < hi) {
-      const mid = (end + hi) >>> 1;
-      if (codes[mid] === code) end = mid + 1;
-      else hi = mid;
-    }
-    return lowerBoundOrdered(chunk, key, lo, end);
+    // Keys with the same code: their strings decide.
+    return lowerBoundOrdered(chunk, key, lo, upperBoundCode(codes, code, lo + 1, n));
   }
 
   /** A chunk of `entries` (already in key order) sharing `prefix`; its codes are left to the caller. */
@@ -249,14 +214,14 @@ export class SortedIndex<E extends Keyed> {
     upper.codes.set(codes.subarray(half, n));
     const lowerLast = lowerEntries[half - 1].key;
     this.chunks.splice(c, 1, lower, upper);
-    this.lastKeys.splice(c, 0, lowerLast);
+    this.fences.insert(c, lowerLast);
     narrow(lower);
     narrow(upper);
   }
 
   /** The first chunk whose last key is `>= key` (`chunks.length` when none). */
   private chunkAtOrAfter(key: string): number {
-    return lowerBoundKey(this.lastKeys, key);
+    return this.fences.atOrAfter(key);
   }
 
   private buildStarts(): number[] {
@@ -294,18 +259,6 @@ function lowerBoundOrdered<E extends Keyed>(chunk: Chunk<E>, key: string, lo: nu
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (entries[order[mid]].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose key is `>= key` in a sorted array of keys. */
-function lowerBoundKey(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
