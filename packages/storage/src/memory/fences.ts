@@ -2,7 +2,7 @@ import { commonPrefixLength, keyCode, lowerBoundCode, upperBoundCode } from './k
 
 /**
  * The ascending last keys of a {@link SortedIndex}'s chunks, searched by {@link keyCode}: all of
- * them share `prefix`, and `codes[c]` codes the three units of `keys[c]` after it. A search compares
+ * them share `prefix`, and `codes[c]` codes the units of `keys[c]` after it. A search compares
  * numbers in one typed array and reads key strings (each a cache miss in a large heap) only among
  * fences with its own code. Where fences share more than the prefix (many chunks of one namespace
  * among few), the codes tie and the search falls back to the strings of the tied run.

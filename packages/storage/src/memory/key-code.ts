@@ -1,18 +1,30 @@
-/** One more than the largest UTF-16 code unit: the base of a {@link keyCode}. */
-const codeBase = 65537;
+/** The bits of a {@link keyCode}: every integer below 2^52 is an exact double. */
+const codeBits = 52;
+const pow2 = Array.from({ length: 18 }, (_, i) => 2 ** i);
 
 /**
- * The three UTF-16 code units of `key` from `at` as one number (each plus one, 0 past the end:
- * below every code unit, as a shorter string sorts first). For keys sharing their first `at`
- * units, a smaller code means a smaller key and equal codes mean equal units there. The largest
- * code, 65537³ − 1, is an exact double.
+ * The code units of `key` from `at` as one order-preserving number of 52 bits: each unit below
+ * U+007F as 8 bits (a 0 and the unit plus one), any other as 17 (a 1 and the unit), all bits past
+ * the end 0 (below every unit, as a shorter string sorts first), cut after 52 bits. The units'
+ * bits form an order-preserving prefix code, so for keys sharing their first `at` units a smaller
+ * code means a smaller key; equal codes leave the order to the strings. An ASCII key gets six
+ * and a half units into a code, others at least three.
  */
 export function keyCode(key: string, at: number): number {
   const n = key.length;
-  const a = at < n ? key.charCodeAt(at) + 1 : 0;
-  const b = at + 1 < n ? key.charCodeAt(at + 1) + 1 : 0;
-  const c = at + 2 < n ? key.charCodeAt(at + 2) + 1 : 0;
-  return (a * codeBase + b) * codeBase + c;
+  let code = 0;
+  let bits = 0;
+  for (let i = at; bits < codeBits; i++) {
+    if (i >= n) return code * 2 ** (codeBits - bits);
+    const u = key.charCodeAt(i);
+    const width = u < 0x7f ? 8 : 17;
+    const value = u < 0x7f ? u + 1 : 0x10000 + u;
+    const room = codeBits - bits;
+    if (width > room) return code * pow2[room] + Math.floor(value / pow2[width - room]);
+    code = code * pow2[width] + value;
+    bits += width;
+  }
+  return code;
 }
 
 /** The length of the longest common prefix of two strings. */

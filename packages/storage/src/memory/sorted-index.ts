@@ -37,7 +37,7 @@ interface Chunk<E extends Keyed> {
  *
  * In a large index nearly every comparison of a search is a cache miss (each key is a string of
  * its own somewhere in the heap), and they are what a search costs. Each chunk therefore keeps
- * the prefix all its keys share and, in one typed array, a {@link keyCode} of the three code units
+ * the prefix all its keys share and, in one typed array, a {@link keyCode} of the code units
  * after it for each key: a search within a chunk compares numbers in a few contiguous cache lines
  * and reads a key's string only where codes are equal. Moving pointers in a large array costs V8
  * a write barrier per pointer, so a chunk keeps its entries in arrival order and their key order
