@@ -12,6 +12,7 @@ import { freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
 import { apiserverMain, median, numberArg } from './lib/args.js';
+import { startRedisServer } from './lib/redis-server.js';
 
 const arg = numberArg;
 const seconds = arg('seconds', 10);
@@ -39,7 +40,7 @@ export async function runMemoryBench() {
   const kevPort = await freePort();
   const naivePort = await freePort();
   const results = { store, rounds: [] };
-  const redis = store === 'redis' ? await startRedis() : undefined;
+  const redis = store === 'redis' ? await startRedisServer() : undefined;
   const e = startNode([echo, String(echoPort)]);
   const n = startNode([naive, String(naivePort)]);
   const k = startNode([
@@ -137,12 +138,6 @@ export async function runMemoryBench() {
 }
 
 /** A redis-server of its own on a free port (the storage-redis test helper; build first). */
-async function startRedis() {
-  const testing = fileURLToPath(new URL('../../packages/storage-redis/dist/testing/index.js', import.meta.url));
-  const { RedisServer } = await import(testing);
-  return RedisServer.start();
-}
-
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const r = await runMemoryBench();
