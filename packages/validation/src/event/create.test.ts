@@ -2,6 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import type { CoreEvent } from '@kevents/api';
 import { validateEventCreate } from './create.js';
 import { validateEventCreateRequest } from './request.js';
+import fc from 'fast-check';
+import { validateObjectMeta } from '../meta/object-meta.js';
+import { nameIsPathSegment } from '../meta/name-functions.js';
+import type { EventRequestVersion } from './request-version.js';
 
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
@@ -196,6 +200,77 @@ describe('validateEventCreateRequest (registry pipeline)', () => {
   it('requires a name on core/v1 too', () => {
     expect(validateEventCreateRequest(v1Event({ metadata: { namespace: 'default' } }), 'core/v1').map(String)).toEqual([
       'metadata.name: Required value: name or generateName is required',
+    ]);
+  });
+});
+
+describe('validateEventCreateRequest against the composition it stands for', () => {
+  // validateEventCreateRequest skips what it knows the first pass checked: this is the long way.
+  const reference = (e: CoreEvent, v: EventRequestVersion) => {
+    const errs = validateEventCreate(e, v);
+    if (errs.length) return errs;
+    return validateObjectMeta(e.metadata ?? {}, { namespaced: true, nameFn: nameIsPathSegment });
+  };
+  const names = fc.constantFrom(
+    undefined,
+    '',
+    'web-0',
+    'web-0.17d0a4b2',
+    'Upper.Case',
+    'a/b',
+    'a%b',
+    '..',
+    'abc/-',
+    'abc%-',
+    'web-',
+    '-web',
+    'a'.repeat(254),
+  );
+  const strings = fc.constantFrom('ok', 'x/y', 'Bad Value', '', 'a'.repeat(64));
+  const meta = fc.record(
+    {
+      name: names,
+      generateName: names,
+      namespace: fc.constantFrom(undefined, '', 'default', 'Bad_NS', 'kube-system'),
+      generation: fc.constantFrom(undefined, 0, 3, -1),
+      labels: fc.option(fc.dictionary(strings, strings, { maxKeys: 2 }), { nil: undefined }),
+      annotations: fc.option(fc.dictionary(strings, strings, { maxKeys: 2 }), { nil: undefined }),
+      finalizers: fc.option(
+        fc.array(fc.constantFrom('kubernetes', 'orphan', 'foregroundDeletion', 'x/y', 'bad'), { maxLength: 3 }),
+        { nil: undefined },
+      ),
+      ownerReferences: fc.option(
+        fc.array(
+          fc.record({
+            apiVersion: fc.constantFrom('v1', '', 'apps/v1'),
+            kind: fc.constantFrom('Pod', '', 'Event'),
+            name: strings,
+            uid: strings,
+            controller: fc.boolean(),
+          }),
+          { maxLength: 2 },
+        ),
+        { nil: undefined },
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('finds the same errors, in the same order, on both APIs', () => {
+    fc.assert(
+      fc.property(meta, fc.constantFrom<EventRequestVersion>('core/v1', 'events.k8s.io/v1'), (m, v) => {
+        const e = v1Event({ metadata: m as CoreEvent['metadata'] });
+        expect(validateEventCreateRequest(e, v).map(String)).toEqual(reference(e, v).map(String));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('checks a generateName that hides a `/` before its trailing dash from the DNS rule', () => {
+    const e = v1Event({ metadata: { name: 'web-0', generateName: 'abc/-', namespace: 'default' } });
+    expect(strict(e)).toEqual([]);
+    expect(validateEventCreateRequest(e, 'events.k8s.io/v1').map(String)).toEqual([
+      `metadata.generateName: Invalid value: "abc/-": may not contain '/'`,
     ]);
   });
 });

@@ -26,9 +26,10 @@ export function validateEventCreate(event: CoreEvent, requestVersion: EventReque
   if (!isStrictEventVersion(requestVersion)) return errs;
 
   const meta = event.metadata ?? {};
-  errs.push(...validateObjectMeta(meta, { namespaced: true, nameFn: nameIsDNSSubdomain }));
-  errs.push(...validateKubeFinalizerNames(meta.finalizers, FieldPath.root('metadata', 'finalizers')));
-  errs.push(...validateEventSeries(event));
+  for (const e of validateObjectMeta(meta, { namespaced: true, nameFn: nameIsDNSSubdomain })) errs.push(e);
+  if (meta.finalizers != null)
+    errs.push(...validateKubeFinalizerNames(meta.finalizers, FieldPath.root('metadata', 'finalizers')));
+  if (event.series != null) errs.push(...validateEventSeries(event));
   if (isZeroTime(event.eventTime)) errs.push(required(FieldPath.root('eventTime')));
   const type = event.type ?? '';
   if (!eventTypes.includes(type)) errs.push(invalid(FieldPath.root('type'), '', `has invalid value: ${type}`));

@@ -10,11 +10,17 @@ import { reportingController } from './go-values.js';
 const lengthLimit = (n: number) => `can have at most ${n} characters`;
 
 /** A required string with a byte limit: `Required value`, or `Invalid value: "": can have at most N characters`. */
-function requiredWithin(value: string | undefined, name: string, limit: number): FieldError[] {
+function requiredWithin(errs: FieldError[], value: string | undefined, name: string, limit: number): void {
   const v = value ?? '';
+  if (!v) errs.push(required(FieldPath.root(name)));
+  else if (goLen(v) > limit) errs.push(invalid(FieldPath.root(name), '', lengthLimit(limit)));
+}
+
+/** Appends an `Invalid value` error at the root field `name` for each message. */
+function pushInvalid(errs: FieldError[], messages: readonly string[], name: string, value: unknown): void {
+  if (messages.length === 0) return;
   const p = FieldPath.root(name);
-  if (!v) return [required(p)];
-  return goLen(v) > limit ? [invalid(p, '', lengthLimit(limit))] : [];
+  for (const m of messages) errs.push(invalid(p, value, m));
 }
 
 /**
@@ -35,16 +41,15 @@ export function legacyValidateEvent(event: CoreEvent): FieldError[] {
   } else {
     if (!objNs && ns !== 'default' && ns !== 'kube-system') errs.push(mismatch());
     const rc = reportingController(event);
-    const rcPath = FieldPath.root('reportingController');
-    if (!rc) errs.push(required(rcPath));
-    errs.push(...isQualifiedName(rc).map((m) => invalid(rcPath, rc, m)));
-    errs.push(...requiredWithin(event.reportingInstance, 'reportingInstance', eventLimits.reportingInstance));
-    errs.push(...requiredWithin(event.action, 'action', eventLimits.action));
-    errs.push(...requiredWithin(event.reason, 'reason', eventLimits.reason));
+    if (!rc) errs.push(required(FieldPath.root('reportingController')));
+    pushInvalid(errs, isQualifiedName(rc), 'reportingController', rc);
+    requiredWithin(errs, event.reportingInstance, 'reportingInstance', eventLimits.reportingInstance);
+    requiredWithin(errs, event.action, 'action', eventLimits.action);
+    requiredWithin(errs, event.reason, 'reason', eventLimits.reason);
     if (goLen(event.message ?? '') > eventLimits.note) {
       errs.push(invalid(FieldPath.root('message'), '', lengthLimit(eventLimits.note)));
     }
   }
-  errs.push(...isDNS1123Subdomain(ns).map((m) => invalid(FieldPath.root('namespace'), ns, m)));
+  pushInvalid(errs, isDNS1123Subdomain(ns), 'namespace', ns);
   return errs;
 }

@@ -1,10 +1,10 @@
 import type { CoreEvent } from '@kevents/api';
 import type { FieldError } from '../field/error.js';
 import { nameIsPathSegment } from '../meta/name-functions.js';
-import { validateObjectMeta } from '../meta/object-meta.js';
+import { validateObjectMeta, validateObjectMetaNames } from '../meta/object-meta.js';
 import { validateObjectMetaUpdate } from '../meta/object-meta-update.js';
 import { validateEventCreate } from './create.js';
-import type { EventRequestVersion } from './request-version.js';
+import { isStrictEventVersion, type EventRequestVersion } from './request-version.js';
 import { validateEventUpdate } from './update.js';
 
 /**
@@ -15,7 +15,10 @@ import { validateEventUpdate } from './update.js';
 export function validateEventCreateRequest(event: CoreEvent, requestVersion: EventRequestVersion): FieldError[] {
   const errs = validateEventCreate(event, requestVersion);
   if (errs.length) return errs;
-  return validateObjectMeta(event.metadata ?? {}, { namespaced: true, nameFn: nameIsPathSegment });
+  const meta = event.metadata ?? {};
+  // events.k8s.io/v1's rules passed all of ValidateObjectMeta but the name rule: only that can differ.
+  if (isStrictEventVersion(requestVersion)) return validateObjectMetaNames(meta, nameIsPathSegment);
+  return validateObjectMeta(meta, { namespaced: true, nameFn: nameIsPathSegment });
 }
 
 /**

@@ -19,6 +19,21 @@ export interface ObjectMetaOptions {
   nameFn: ValidateNameFunc;
 }
 
+/** `metadata`, the default root of {@link validateObjectMeta}'s paths. */
+const metadataPath = FieldPath.root('metadata');
+
+/** Appends an `Invalid value` error at `at()` for each message (the path is built only when there are some). */
+function pushInvalid(errs: FieldError[], messages: readonly string[], at: () => FieldPath, value: unknown): void {
+  if (messages.length === 0) return;
+  const p = at();
+  for (const m of messages) errs.push(invalid(p, value, m));
+}
+
+/** Appends `more` to `errs` (most validators find nothing). */
+function append(errs: FieldError[], more: readonly FieldError[]): void {
+  for (const e of more) errs.push(e);
+}
+
 /**
  * `ValidateObjectMeta` (apimachinery, `ValidateObjectMetaAccessor`): metadata on create, after name
  * generation. Checks generateName and name with `nameFn`, the namespace, generation, labels,
@@ -27,35 +42,47 @@ export interface ObjectMetaOptions {
 export function validateObjectMeta(
   meta: ObjectMeta,
   opts: ObjectMetaOptions,
-  path: FieldPath = FieldPath.root('metadata'),
+  path: FieldPath = metadataPath,
+): FieldError[] {
+  const errs = validateObjectMetaNames(meta, opts.nameFn, path);
+  validateObjectMetaCommon(errs, meta, opts.namespaced, path);
+  return errs;
+}
+
+/**
+ * The first part of {@link validateObjectMeta}: generateName and name by `nameFn` (a name is
+ * required). What a second `ValidateObjectMeta` with another name rule finds beyond the first.
+ */
+export function validateObjectMetaNames(
+  meta: ObjectMeta,
+  nameFn: ValidateNameFunc,
+  path: FieldPath = metadataPath,
 ): FieldError[] {
   const errs: FieldError[] = [];
   const generateName = meta.generateName ?? '';
   const name = meta.name ?? '';
-  if (generateName) {
-    errs.push(...opts.nameFn(generateName, true).map((m) => invalid(path.child('generateName'), generateName, m)));
-  }
+  if (generateName) pushInvalid(errs, nameFn(generateName, true), () => path.child('generateName'), generateName);
   if (!name) errs.push(required(path.child('name'), 'name or generateName is required'));
-  else errs.push(...opts.nameFn(name, false).map((m) => invalid(path.child('name'), name, m)));
-  return errs.concat(validateObjectMetaCommon(meta, opts.namespaced, path));
+  else pushInvalid(errs, nameFn(name, false), () => path.child('name'), name);
+  return errs;
 }
 
-function validateObjectMetaCommon(meta: ObjectMeta, namespaced: boolean, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+/** The rest of {@link validateObjectMeta}, appended to `errs`; fields that are absent are not visited. */
+function validateObjectMetaCommon(errs: FieldError[], meta: ObjectMeta, namespaced: boolean, path: FieldPath): void {
   const ns = meta.namespace ?? '';
   if (namespaced) {
     if (!ns) errs.push(required(path.child('namespace')));
-    else errs.push(...validateNamespaceName(ns, false).map((m) => invalid(path.child('namespace'), ns, m)));
+    else pushInvalid(errs, validateNamespaceName(ns, false), () => path.child('namespace'), ns);
   } else if (ns) {
     errs.push(forbidden(path.child('namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateNonnegative(meta.generation ?? 0, path.child('generation')));
-  errs.push(...validateLabels(meta.labels, path.child('labels')));
-  errs.push(...validateAnnotations(meta.annotations, path.child('annotations')));
-  errs.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
-  errs.push(...validateManagedFields(meta.managedFields, path.child('managedFields')));
-  return errs;
+  if ((meta.generation ?? 0) < 0) append(errs, validateNonnegative(meta.generation!, path.child('generation')));
+  if (meta.labels != null) append(errs, validateLabels(meta.labels, path.child('labels')));
+  if (meta.annotations != null) append(errs, validateAnnotations(meta.annotations, path.child('annotations')));
+  if (meta.ownerReferences != null)
+    append(errs, validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
+  if (meta.finalizers != null) append(errs, validateFinalizers(meta.finalizers, path.child('finalizers')));
+  if (meta.managedFields != null) append(errs, validateManagedFields(meta.managedFields, path.child('managedFields')));
 }
 
 /** `ValidateNonnegativeField` */
