@@ -108,6 +108,33 @@ describe('decodeKind', () => {
       'the API version in the data (v1) does not match the expected API version (coordination.k8s.io/v1)',
     ]);
   });
+  it('400 for a kind or apiVersion that is not a string, the first in the text deciding', () => {
+    const typeError = (t: string, field: string) =>
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${t} into Go struct field .${field} of type string`;
+    expect(st(failure(() => dec(JSON.parse('{"apiVersion":1,"kind":[]}'))))).toEqual([
+      400,
+      typeError('number', 'apiVersion'),
+    ]);
+    expect(st(failure(() => dec(JSON.parse('{"kind":true,"apiVersion":{}}'))))).toEqual([
+      400,
+      typeError('bool', 'kind'),
+    ]);
+    expect(st(failure(() => dec({ metadata: {}, apiVersion: ['x'] })))).toEqual([
+      400,
+      typeError('array', 'apiVersion'),
+    ]);
+    expect(dec({ kind: null, apiVersion: null, metadata: { name: 'a' } }).warnings).toEqual([]);
+  });
+  it('reports each unknown and duplicate field once (Warn) and nothing when there are none', () => {
+    expect(dec({ metadata: { name: 'a' }, x: 1 }, 'Warn').warnings).toEqual(['unknown field "x"']);
+    expect(dec({ metadata: { name: 'a' } }, 'Warn', ['metadata.name']).warnings).toEqual([
+      'duplicate field "metadata.name"',
+    ]);
+    expect(st(failure(() => dec({ metadata: { name: 'a' } }, 'Strict', ['spec'])))).toEqual([
+      400,
+      'strict decoding error: duplicate field "spec"',
+    ]);
+  });
   it('400 for a type error', () => {
     const e = failure(() => dec({ spec: { holderIdentity: 3 } }));
     expect(e.code).toBe(400);

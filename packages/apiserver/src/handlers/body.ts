@@ -88,19 +88,22 @@ export function decodeKind<T>(
   const raw = v as Record<string, unknown>;
   // Kubernetes finds the kind by unmarshalling into struct{APIVersion, Kind string}: the first
   // of them that is not a string (in the order of the text) fails that.
-  for (const key of Object.keys(raw)) {
-    if (key !== 'kind' && key !== 'apiVersion') continue;
-    const t = goJSONType(raw[key]);
-    if (t !== undefined) {
-      throw badRequest(parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`));
+  if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
+    for (const key of Object.keys(raw)) {
+      if (key !== 'kind' && key !== 'apiVersion') continue;
+      const t = goJSONType(raw[key]);
+      if (t !== undefined) {
+        throw badRequest(parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`));
+      }
     }
   }
-  if (raw['kind'] !== undefined && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
+  // A null reads as absent, as Go leaves a string unchanged on a JSON null.
+  if (raw['kind'] != null && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
     throw badRequest(
       `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`,
     );
   }
-  if (raw['apiVersion'] !== undefined && raw['apiVersion'] !== '' && raw['apiVersion'] !== expected.groupVersion) {
+  if (raw['apiVersion'] != null && raw['apiVersion'] !== '' && raw['apiVersion'] !== expected.groupVersion) {
     throw badRequest(
       `the API version in the data (${String(raw['apiVersion'])}) does not match the expected API version (${expected.groupVersion})`,
     );
@@ -112,11 +115,12 @@ export function decodeKind<T>(
       `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${decoded.errors[0]}`,
     );
   }
+  if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0)
+    return { object: decoded.value, warnings: [] };
   const problems = [
     ...decoded.unknownFields.map((f) => `unknown field ${goQuote(f)}`),
     ...parsed.duplicates.map((f) => `duplicate field ${goQuote(f)}`),
   ];
-  if (problems.length && fieldValidation === 'Strict')
-    throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+  if (fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${problems.join(', ')}`);
   return { object: decoded.value, warnings: fieldValidation === 'Warn' ? problems : [] };
 }
