@@ -51,7 +51,7 @@ const dash = 45;
  * instead of 76. The 16 characters may be any of U+0000–U+00FF (the string stays one byte per
  * character); unpacking takes them as they are.
  */
-const uuidMark = 31;
+export const uuidMark = 31;
 const uuidMarkChar = String.fromCharCode(uuidMark);
 const uidToken = String.fromCharCode(packedKeys.indexOf('uid') + 1);
 /** Where the dashes of a UUID are. */
@@ -72,22 +72,30 @@ export function packUUID(json: string, at: number): string | undefined {
   return packHex(json, at + 1);
 }
 
-/** {@link packUUID} of a `uid` value as a string: 36 characters, without quotes. */
-export function packUUIDValue(uid: string): string | undefined {
-  return uid.length === 36 ? packHex(uid, 0) : undefined;
-}
-
-/** The packed form of the lowercase UUID that starts at `at` of `s`, or undefined. */
-function packHex(s: string, at: number): string | undefined {
-  for (const d of uuidDashes) if (s.charCodeAt(at + d) !== dash) return undefined;
-  let out = uuidMarkChar;
+/**
+ * Writes the 16 bytes of the lowercase UUID that starts at `at` of `s` into `out` from `to`;
+ * returns false (having written some or none) when there is none there.
+ */
+export function uuidBytes(s: string, at: number, out: Uint8Array, to: number): boolean {
+  for (const d of uuidDashes) if (s.charCodeAt(at + d) !== dash) return false;
+  let o = to;
   for (let i = at; i < at + 36; i += 2) {
     if (s.charCodeAt(i) === dash) i++;
     const hi = hexValue[s.charCodeAt(i)] ?? -1;
     const lo = hexValue[s.charCodeAt(i + 1)] ?? -1;
-    if (hi < 0 || lo < 0) return undefined;
-    out += byteChar[(hi << 4) | lo];
+    if (hi < 0 || lo < 0) return false;
+    out[o++] = (hi << 4) | lo;
   }
+  return true;
+}
+
+const hexScratch = new Uint8Array(16);
+
+/** The packed form of the lowercase UUID that starts at `at` of `s`, or undefined. */
+function packHex(s: string, at: number): string | undefined {
+  if (!uuidBytes(s, at, hexScratch, 0)) return undefined;
+  let out = uuidMarkChar;
+  for (let i = 0; i < 16; i++) out += byteChar[hexScratch[i]];
   return out;
 }
 

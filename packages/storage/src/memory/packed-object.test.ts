@@ -10,6 +10,7 @@ import { packObject } from './packed-object.js';
 const key = fc.oneof(
   fc.constantFrom('metadata', 'name', 'uid', 'resourceVersion', 'labels', 'message', 'count', 'names', 'Name', 'ui'),
   fc.string({ maxLength: 5 }),
+  fc.string({ maxLength: 3, unit: 'binary' }),
   fc.constantFrom('__proto__', '"', '\\', '\u0001', '0', '10'),
 );
 const uuidLike = fc.oneof(
@@ -18,6 +19,7 @@ const uuidLike = fc.oneof(
   fc.uuid().map((u) => `${u.slice(0, 35)}"`),
   fc.uuid().map((u) => `${u.slice(0, 35)}\\`),
   fc.uuid().map((u) => u.replace('-', 'x')),
+  fc.uuid().map((u) => `${u}0`),
 );
 /** What JSON.stringify writes in its own ways: skipped members, nulls in arrays, toJSON, -0. */
 const odd = fc.constantFrom(undefined, NaN, Infinity, -0, 1e21, 0.1, () => 1, Symbol('s'), new Date(0), [undefined]);
@@ -25,6 +27,8 @@ const value = fc.letrec((tie) => ({
   v: fc.oneof(
     { depthSize: 'small' },
     fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('ÿ', 'Ā', '\ud800', 'é"\\', '\u001f\u0000', '€'),
     uuidLike,
     fc.integer(),
     fc.double(),
@@ -71,6 +75,30 @@ describe('packObject', () => {
     expect(packed).toBe(packBody(toBody(o)));
     expect(packed).not.toContain('resourceVersion');
     expect(packed.split('\u001f')).toHaveLength(3);
+  });
+
+  it('writes objects larger than its buffer, and past a megabyte takes the long way', () => {
+    for (const size of [10, 20_000, 70_000, 1_100_000]) {
+      const o = { metadata: { name: 'big', uid: '0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa' }, message: 'm'.repeat(size) };
+      expect(packObject(o)).toBe(packBody(toBody(o)));
+    }
+    const small = { metadata: { name: 'after' }, message: 'é' };
+    expect(packObject(small)).toBe(packBody(toBody(small)));
+  });
+
+  it('packs an object whose getter packs another (the nested one takes the long way)', () => {
+    const inner = { metadata: { name: 'inner' }, count: 2 };
+    let nested = '';
+    const outer = {
+      metadata: { name: 'outer' },
+      get message() {
+        nested = packObject(inner);
+        return 'read';
+      },
+    };
+    expect(packObject(outer)).toBe(packBody(toBody({ metadata: { name: 'outer' }, message: 'read' })));
+    expect(nested).toBe(packBody(toBody(inner)));
+    expect(packObject(inner)).toBe(nested);
   });
 
   it('takes the long way, with its errors, for what is not plain JSON data', () => {
