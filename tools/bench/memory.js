@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
-import { apiserverMain, median, numberArg } from './lib/args.js';
+import { benchApiserverArgs, median, numberArg, stringArg } from './lib/args.js';
 import { startRedisServer } from './lib/redis-server.js';
 
 const arg = numberArg;
@@ -19,8 +19,7 @@ const seconds = arg('seconds', 10);
 const connections = arg('connections', 32);
 const warmupSeconds = arg('warmup', 5);
 const rounds = arg('rounds', 3);
-const main = apiserverMain;
-const store = process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length) ?? 'memory';
+const store = stringArg('store', 'memory');
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
 const target = store === 'redis' ? 0.4 : 0.5;
 // --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1 (Redis floats).
@@ -43,14 +42,7 @@ export async function runMemoryBench() {
   const redis = store === 'redis' ? await startRedisServer() : undefined;
   const e = startNode([echo, String(echoPort)]);
   const n = startNode([naive, String(naivePort)]);
-  const k = startNode([
-    main,
-    `--insecure-port=${kevPort}`,
-    '--secure-port=0',
-    '--log-level=warn',
-    '--watch-history=10000',
-    ...(redis ? [`--storage=${redis.url}?prefix=bench`] : []),
-  ]);
+  const k = startNode(benchApiserverArgs(kevPort, redis?.url));
   if (pin) {
     pinToCpu(0, process.pid);
     for (const pid of [e.child.pid, n.child.pid, k.child.pid]) pinToCpu(1, pid);

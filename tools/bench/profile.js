@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, pinToCpu, startNode, track, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
-import { apiserverMain, numberArg } from './lib/args.js';
+import { benchApiserverArgs, numberArg, stringArg } from './lib/args.js';
 import { startRedisServer } from './lib/redis-server.js';
 import { attribute, formatTable } from './lib/perf-samples.js';
 
@@ -25,12 +25,11 @@ const seconds = numberArg('seconds', 10);
 const connections = numberArg('connections', 32);
 const warmupSeconds = numberArg('warmup', 5);
 const top = numberArg('top', 30);
-const option = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
-const store = option('store', 'memory');
-const verb = option('verb', 'create');
+const store = stringArg('store', 'memory');
+const verb = stringArg('verb', 'create');
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
 if (verb !== 'create' && verb !== 'get') throw new Error(`--verb must be create or get, not ${verb}`);
-const serverKind = option('server', 'kevents');
+const serverKind = stringArg('server', 'kevents');
 if (!['kevents', 'echo', 'naive'].includes(serverKind)) throw new Error(`--server must be kevents, echo or naive`);
 if (spawnSync('perf', ['--version']).status !== 0) throw new Error('perf is not installed (Debian: linux-perf)');
 
@@ -40,15 +39,7 @@ const redis = store === 'redis' && serverKind === 'kevents' ? await startRedisSe
 const baseline = (file) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
 const server = startNode(
   serverKind === 'kevents'
-    ? [
-        '--perf-basic-prof',
-        apiserverMain,
-        `--insecure-port=${port}`,
-        '--secure-port=0',
-        '--log-level=warn',
-        '--watch-history=10000',
-        ...(redis ? [`--storage=${redis.url}?prefix=profile`] : []),
-      ]
+    ? ['--perf-basic-prof', ...benchApiserverArgs(port, redis?.url, 'profile')]
     : ['--perf-basic-prof', baseline(`${serverKind}-server.js`), String(port)],
 );
 pinToCpu(0, process.pid);

@@ -1,5 +1,5 @@
 import { eventLimits, type CoreEvent } from '@kevents/api';
-import { invalid, required, type FieldError } from '../field/error.js';
+import { invalid, pushInvalid, required, type FieldError } from '../field/error.js';
 import { FieldPath } from '../field/path.js';
 import { isDNS1123Subdomain } from '../meta/dns.js';
 import { isZeroTime } from '../meta/go-time.js';
@@ -14,13 +14,6 @@ function requiredWithin(errs: FieldError[], value: string | undefined, name: str
   const v = value ?? '';
   if (!v) errs.push(required(FieldPath.root(name)));
   else if (goLen(v) > limit) errs.push(invalid(FieldPath.root(name), '', lengthLimit(limit)));
-}
-
-/** Appends an `Invalid value` error at the root field `name` for each message. */
-function pushInvalid(errs: FieldError[], messages: readonly string[], name: string, value: unknown): void {
-  if (messages.length === 0) return;
-  const p = FieldPath.root(name);
-  for (const m of messages) errs.push(invalid(p, value, m));
 }
 
 /**
@@ -42,7 +35,7 @@ export function legacyValidateEvent(event: CoreEvent): FieldError[] {
     if (!objNs && ns !== 'default' && ns !== 'kube-system') errs.push(mismatch());
     const rc = reportingController(event);
     if (!rc) errs.push(required(FieldPath.root('reportingController')));
-    pushInvalid(errs, isQualifiedName(rc), 'reportingController', rc);
+    pushInvalid(errs, isQualifiedName(rc), () => FieldPath.root('reportingController'), rc);
     requiredWithin(errs, event.reportingInstance, 'reportingInstance', eventLimits.reportingInstance);
     requiredWithin(errs, event.action, 'action', eventLimits.action);
     requiredWithin(errs, event.reason, 'reason', eventLimits.reason);
@@ -50,6 +43,6 @@ export function legacyValidateEvent(event: CoreEvent): FieldError[] {
       errs.push(invalid(FieldPath.root('message'), '', lengthLimit(eventLimits.note)));
     }
   }
-  pushInvalid(errs, isDNS1123Subdomain(ns), 'namespace', ns);
+  pushInvalid(errs, isDNS1123Subdomain(ns), () => FieldPath.root('namespace'), ns);
   return errs;
 }

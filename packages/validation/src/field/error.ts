@@ -158,6 +158,20 @@ export const required = (p: FieldPath | string, detail = ''): FieldError =>
 /** `field.Invalid` */
 export const invalid = (p: FieldPath | string, value: unknown, detail = ''): FieldError =>
   new FieldError('FieldValueInvalid', p, value, detail);
+/**
+ * Appends a `field.Invalid` at `at()` for each message; the path is built only when there are
+ * some (most values are valid, and a path per checked field is garbage on every request).
+ */
+export function pushInvalid(
+  errs: FieldError[],
+  messages: readonly string[],
+  at: () => FieldPath | string,
+  value: unknown,
+): void {
+  if (messages.length === 0) return;
+  const p = at();
+  for (const m of messages) errs.push(invalid(p, value, m));
+}
 /** `field.Forbidden` */
 export const forbidden = (p: FieldPath | string, detail = ''): FieldError =>
   new FieldError('FieldValueForbidden', p, '', detail);

@@ -1,5 +1,5 @@
 import type { ObjectMeta } from '@kevents/api';
-import { forbidden, invalid, required, type FieldError } from '../field/error.js';
+import { forbidden, invalid, pushInvalid, required, type FieldError } from '../field/error.js';
 import { FieldPath } from '../field/path.js';
 import { validateAnnotations } from './annotations.js';
 import { validateFinalizers } from './finalizers.js';
@@ -21,13 +21,6 @@ export interface ObjectMetaOptions {
 
 /** `metadata`, the default root of {@link validateObjectMeta}'s paths. */
 const metadataPath = FieldPath.root('metadata');
-
-/** Appends an `Invalid value` error at `at()` for each message (the path is built only when there are some). */
-function pushInvalid(errs: FieldError[], messages: readonly string[], at: () => FieldPath, value: unknown): void {
-  if (messages.length === 0) return;
-  const p = at();
-  for (const m of messages) errs.push(invalid(p, value, m));
-}
 
 /** Appends `more` to `errs` (most validators find nothing). */
 function append(errs: FieldError[], more: readonly FieldError[]): void {
