@@ -129,7 +129,6 @@ export async function runMemoryBench() {
   return results;
 }
 
-/** A redis-server of its own on a free port (the storage-redis test helper; build first). */
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const r = await runMemoryBench();

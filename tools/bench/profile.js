@@ -19,7 +19,7 @@ import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
 import { benchApiserverArgs, numberArg, stringArg } from './lib/args.js';
 import { startRedisServer } from './lib/redis-server.js';
-import { attribute, formatTable } from './lib/perf-samples.js';
+import { attribute, dedupePerfMap, formatTable } from './lib/perf-samples.js';
 
 const seconds = numberArg('seconds', 10);
 const connections = numberArg('connections', 32);
@@ -44,6 +44,9 @@ const server = startNode(
 );
 pinToCpu(0, process.pid);
 pinToCpu(1, server.child.pid);
+const perfMap = `/tmp/perf-${server.child.pid}.map`;
+// Redis beside the load generator, so the samples on CPU 1 are kevents' alone.
+if (redis?.pid) pinToCpu(0, redis.pid);
 const base =
   serverKind === 'echo'
     ? `http://127.0.0.1:${port}/echo`
@@ -79,13 +82,14 @@ try {
   perf.kill('SIGINT');
   await new Promise((resolve) => perf.once('exit', resolve));
   process.stderr.write('  reading samples ... ');
+  const dropped = dedupePerfMap(perfMap);
   const script = spawnSync('perf', ['script', '-i', data, '-F', 'comm,tid,ip,sym'], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
   if (process.argv.includes('--keep')) writeFileSync(join(dir, 'perf.txt'), script.stdout);
   const report = attribute(script.stdout);
-  process.stderr.write(`${report.samples} samples\n`);
+  process.stderr.write(`${report.samples} samples (${dropped} stale perf-map entries dropped)\n`);
   const perRequest = measured.cpuPerRequestUs ?? 0;
   const us = (n) => ((n / report.samples) * perRequest).toFixed(2);
   process.stdout.write(
@@ -99,6 +103,7 @@ try {
 } finally {
   await server.stop();
   await redis?.stop();
+  if (!process.argv.includes('--keep')) rmSync(perfMap, { force: true });
   if (process.argv.includes('--keep')) process.stderr.write(`perf.data and perf.txt kept in ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -1,11 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
  * Starts a private redis-server (no persistence, a free port) with the storage-redis package's
- * test helper; `npm run build` first. Resolves to `{ url, stop() }`.
+ * test helper; `npm run build` first. Resolves to `{ url, pid, stop() }`; `pid` is read from
+ * `INFO server` (undefined when redis-cli cannot say), so a benchmark can pin the process.
  */
 export async function startRedisServer() {
   const testing = fileURLToPath(new URL('../../../packages/storage-redis/dist/testing/index.js', import.meta.url));
   const { RedisServer } = await import(testing);
-  return RedisServer.start();
+  const server = await RedisServer.start();
+  const info = spawnSync('redis-cli', ['-p', String(server.port), 'info', 'server'], { encoding: 'utf8' });
+  const pid = Number(/process_id:(\d+)/.exec(info.stdout ?? '')?.[1]) || undefined;
+  return { url: server.url, pid, stop: () => server.stop() };
 }

@@ -124,3 +124,49 @@ describe('packed UIDs', () => {
     );
   });
 });
+
+describe('unpackBody', () => {
+  /** Strings of one-byte characters (unpacked byte by byte) or of any UTF-16 units (as strings). */
+  const latin1 = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)) });
+  const anyUnits = fc.string({ unit: 'binary' });
+
+  it('gives back any packed Event-like object, one-byte text or not', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          name: fc.oneof(latin1, anyUnits),
+          uid: fc.oneof(fc.uuid(), latin1),
+          note: fc.oneof(latin1, anyUnits),
+        }),
+        fc.array(latin1, { maxLength: 3 }),
+        (meta, labels) => {
+          const json = JSON.stringify({ metadata: meta, message: labels.join('\u00ff'), labels, count: labels.length });
+          expect(unpackBody(packBody(json))).toBe(json);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('unpacks one-byte characters as they are, and mixed text through the string path', () => {
+    const json = JSON.stringify({
+      metadata: { name: 'caf\u00e9-\u00ff', uid: '00ff1020-7f80-9fa0-c0d0-e0f0000a1b2c' },
+      message: '\u20ac',
+    });
+    expect(unpackBody(packBody(json))).toBe(json);
+    const latin = JSON.stringify({ metadata: { name: 'caf\u00e9' }, message: '\u0080\u00a0\u00ff' });
+    expect(unpackBody(packBody(latin))).toBe(latin);
+  });
+
+  it('grows its buffer for a large body and builds one past its cap as a string', () => {
+    for (const size of [800, 40_000, 60_000]) {
+      const json = JSON.stringify({
+        metadata: { name: 'n', uid: '00ff1020-7f80-9fa0-c0d0-e0f0000a1b2c' },
+        message: 'm\u00e9'.repeat(size),
+      });
+      expect(unpackBody(packBody(json))).toBe(json);
+    }
+    const short = JSON.stringify({ metadata: { name: 'after' }, message: 'x' });
+    expect(unpackBody(packBody(short))).toBe(short);
+  });
+});

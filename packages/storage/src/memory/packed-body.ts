@@ -156,8 +156,55 @@ export function packBody(json: string): string {
   return out.join('');
 }
 
-/** The JSON text of a packed body. */
+/** The member-name text of each token (index `token - 1`) as bytes: `"<key>":`. */
+const textBytes: readonly Uint8Array[] = textOf.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
+/** The hex digits' bytes. */
+const hexDigit = Uint8Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
+
+/** The most bytes {@link unpackBody}'s buffer grows to: a larger text is built as a string. */
+const maxUnpackBytes = 1 << 20;
+let unpacked = Buffer.allocUnsafeSlow(16 * 1024);
+
+/**
+ * The JSON text of a packed body. A body of one-byte characters (every one the byte packer
+ * writes) is unpacked byte by byte into one shared buffer and read out as one flat Latin-1
+ * string, which `JSON.parse` reads without flattening a rope first; others are built as strings.
+ */
 export function unpackBody(packed: string): string {
+  const len = packed.length;
+  // A token expands to at most 22 bytes (`"reportingComponent":`), a UUID's 17 characters to 38.
+  const bound = len * 22;
+  if (bound > unpacked.length) {
+    if (bound > maxUnpackBytes) return unpackText(packed);
+    unpacked = Buffer.allocUnsafeSlow(Math.max(bound, unpacked.length * 2));
+  }
+  const buf = unpacked;
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const c = packed.charCodeAt(i);
+    if (c >= 32) {
+      if (c > 0xff) return unpackText(packed);
+      buf[n++] = c;
+    } else if (c === uuidMark) {
+      buf[n++] = quote;
+      for (let b = 1; b <= 16; b++) {
+        if (b === 5 || b === 7 || b === 9 || b === 11) buf[n++] = dash;
+        const v = packed.charCodeAt(i + b);
+        buf[n++] = hexDigit[(v >> 4) & 15];
+        buf[n++] = hexDigit[v & 15];
+      }
+      buf[n++] = quote;
+      i += 16;
+    } else {
+      const text = textBytes[c - 1];
+      for (let t = 0; t < text.length; t++) buf[n++] = text[t];
+    }
+  }
+  return buf.toString('latin1', 0, n);
+}
+
+/** {@link unpackBody} as strings, for bodies with characters above U+00FF or past the buffer's cap. */
+function unpackText(packed: string): string {
   let out = '';
   let last = 0;
   for (let i = 0; i < packed.length; i++) {
