@@ -22,7 +22,8 @@ const rounds = arg('rounds', 3);
 const store = stringArg('store', 'memory');
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
 const target = store === 'redis' ? 0.4 : 0.5;
-// --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1 (Redis floats).
+// --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1, and
+// Redis beside the load generator (floating, it sometimes shared CPU 1 with kevents for a round).
 const pin = process.argv.includes('--pin');
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 const naive = fileURLToPath(new URL('./lib/naive-server.js', import.meta.url));
@@ -46,6 +47,7 @@ export async function runMemoryBench() {
   if (pin) {
     pinToCpu(0, process.pid);
     for (const pid of [e.child.pid, n.child.pid, k.child.pid]) pinToCpu(1, pid);
+    if (redis?.pid) pinToCpu(0, redis.pid);
   }
   try {
     const echoURL = `http://127.0.0.1:${echoPort}/echo`;
