@@ -4,7 +4,8 @@
 // as a second baseline: what storing and answering an Event costs a Node server at the least.
 // Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3] [--store=memory|redis] [--pin]
 //   (after npm run build). --store=redis starts a redis-server (no persistence) for kevents; the
-//   targets are creates >= 50% of the echo on the in-process store, >= 40% on Redis.
+//   targets are creates >= 50% of the echo on the in-process store, >= 40% on Redis. --pin
+//   (Linux): this process and redis-server on CPU 0, the three servers on CPU 1.
 // Each measurement follows a warm-up of the same load, so both servers are compared JIT-compiled.
 import './lib/help.js';
 import { fileURLToPath } from 'node:url';

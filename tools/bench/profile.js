@@ -8,6 +8,9 @@
 //   [--store=memory|redis] [--verb=create|get] [--server=kevents|echo|naive] [--keep] (after npm run build; Linux with `perf` and
 //   `taskset`). --server=echo or naive profiles a baseline of memory.js instead, to compare parts.
 //   --keep leaves perf.data and the perf script text in a temporary directory and says where.
+// With --store=redis, redis-server is pinned on CPU 0 beside the load generator. Before reading
+// the samples, V8's perf map is rid of the names of collected code whose addresses new code took
+// (the later entry wins; lib/perf-samples.js, dedupePerfMap).
 import './lib/help.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,7 +106,10 @@ try {
 } finally {
   await server.stop();
   await redis?.stop();
-  if (!process.argv.includes('--keep')) rmSync(perfMap, { force: true });
-  if (process.argv.includes('--keep')) process.stderr.write(`perf.data and perf.txt kept in ${dir}\n`);
-  else rmSync(dir, { recursive: true, force: true });
+  if (process.argv.includes('--keep'))
+    process.stderr.write(`perf.data and perf.txt kept in ${dir}, the perf map in ${perfMap}\n`);
+  else {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(perfMap, { force: true });
+  }
 }

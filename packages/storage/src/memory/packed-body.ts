@@ -161,6 +161,11 @@ const textBytes: readonly Uint8Array[] = textOf.map((t) => Uint8Array.from(t, (c
 /** The hex digits' bytes. */
 const hexDigit = Uint8Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
 
+/**
+ * The most bytes one packed character unpacks to: a token its member name (`"<key>":`); a UUID's
+ * 17 characters unpack to 38, fewer per character.
+ */
+const widest = Math.max(...textBytes.map((t) => t.length));
 /** The most bytes {@link unpackBody}'s buffer grows to: a larger text is built as a string. */
 const maxUnpackBytes = 1 << 20;
 let unpacked = Buffer.allocUnsafeSlow(16 * 1024);
@@ -172,8 +177,7 @@ let unpacked = Buffer.allocUnsafeSlow(16 * 1024);
  */
 export function unpackBody(packed: string): string {
   const len = packed.length;
-  // A token expands to at most 22 bytes (`"reportingComponent":`), a UUID's 17 characters to 38.
-  const bound = len * 22;
+  const bound = len * widest;
   if (bound > unpacked.length) {
     if (bound > maxUnpackBytes) return unpackText(packed);
     unpacked = Buffer.allocUnsafeSlow(Math.max(bound, unpacked.length * 2));
