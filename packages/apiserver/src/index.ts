@@ -8,7 +8,10 @@ export type { ShutdownOptions, ShutdownOutcome } from './server/shutdown.js';
 export type { RequestLabels } from './server/metrics.js';
 export { WatchHub, watchBacklogLimitBytes } from './watch/watch-hub.js';
 export type { WatchHubOptions, WatchLabels } from './watch/watch-hub.js';
-export { resolveRequestInfo, queryBool } from './request/request-info.js';
+export { resolveRequestInfo, requestInfoOf, queryBool } from './request/request-info.js';
+export { parseRequestTarget } from './request/request-target.js';
+export type { RequestTarget } from './request/request-target.js';
+export { rewriteRequestTarget, requestTargetOf } from './filters/request-info.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
 export {
   requestAttributes,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { queryBool, resolveRequestInfo } from './request-info.js';
+import { parseRequestTarget } from './request-target.js';
 import type { RequestInfo, RequestQuery } from './request-info.js';
 
 /** [verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts] as requestinfo_test.go lists them. */
@@ -144,7 +145,7 @@ describe('resolveRequestInfo: resource requests (requestinfo_test.go TestGetAPIR
       const got = info(method, url, query);
       expect(pick(got)).toEqual(want);
       expect(got.isResourceRequest).toBe(true);
-      expect(got.path).toBe(q < 0 ? url : url.slice(0, q));
+      expect(got.path).toBe((q < 0 ? url : url.slice(0, q)).replace(/\/$/, ''));
     });
   }
 
@@ -202,15 +203,34 @@ describe('resolveRequestInfo: resource requests (requestinfo_test.go TestGetAPIR
     expect(info('GET', '/api/v1/pods/bar', { fieldSelector: 'metadata.name=foo' }).name).toBe('bar');
   });
 
-  it('decodes percent-escaped path segments and leaves malformed escapes alone', () => {
+  it("decodes the path as Go's URL.Path does: escapes first, then the segments (%2F separates)", () => {
     expect(info('GET', '/api/v1/namespaces/ns/pods/a%3Ab').name).toBe('a:b');
-    expect(info('GET', '/api/v1/namespaces/ns/pods/a%zz').name).toBe('a%zz');
-    expect(info('GET', '/api/v1/namespaces/ns/pods/a%zz').path).toBe('/api/v1/namespaces/ns/pods/a%zz');
+    expect(info('GET', '/api/v1/namespaces/ns/pods/a%23b').name).toBe('a#b');
+    const r = info('GET', '/api/v1/namespaces/ns%2Fpods/x');
+    expect([r.path, r.namespace, r.resource, r.name]).toEqual(['/api/v1/namespaces/ns/pods/x', 'ns', 'pods', 'x']);
   });
 
-  it('strips the query from the path and the slashes around it', () => {
-    const r = info('GET', '//api/v1/pods//?limit=1', { limit: '1' });
-    expect([r.path, r.resource, r.verb]).toEqual(['//api/v1/pods//', 'pods', 'list']);
+  it('strips the query and one trailing slash from the path', () => {
+    const r = info('GET', '/api/v1/pods/?limit=1', { limit: '1' });
+    expect([r.path, r.resource, r.verb]).toEqual(['/api/v1/pods', 'pods', 'list']);
+  });
+
+  it('a # is part of the name, never a fragment', () => {
+    const r = info('GET', '/apis/events.k8s.io/v1/namespaces/a/events/#x');
+    expect([r.verb, r.name, r.path]).toEqual(['get', '#x', '/apis/events.k8s.io/v1/namespaces/a/events/#x']);
+    const d = info('DELETE', '/apis/coordination.k8s.io/v1/namespaces/a/leases/#&dryRun=All');
+    expect([d.verb, d.name]).toEqual(['delete', '#&dryRun=All']);
+  });
+
+  it('an absolute-form target is classified by its path', () => {
+    const r = info('GET', 'https://h:6443/apis/events.k8s.io/v1/namespaces/team-b/events?limit=1');
+    expect([r.isResourceRequest, r.verb, r.namespace, r.resource, r.path]).toEqual([
+      true,
+      'list',
+      'team-b',
+      'events',
+      '/apis/events.k8s.io/v1/namespaces/team-b/events',
+    ]);
   });
 
   it('a namespace path without a resource', () => {
@@ -268,7 +288,7 @@ describe('resolveRequestInfo: non-resource requests (TestGetNonAPIRequestInfo)',
       const q = url.indexOf('?');
       expect(r).toEqual({
         isResourceRequest: false,
-        path: q < 0 ? url : url.slice(0, q),
+        path: (q < 0 ? url : url.slice(0, q)).replace(/(.)\/$/, '$1') || '/',
         verb: method.toLowerCase(),
         apiPrefix: '',
         apiGroup: '',
@@ -323,7 +343,7 @@ describe('resolveRequestInfo: properties', () => {
     { requiredKeys: [] },
   );
 
-  it('never throws, and the path is the URL before the query', () => {
+  it("never throws, and the path is the request target's canonical path", () => {
     fc.assert(
       fc.property(
         method,
@@ -333,7 +353,7 @@ describe('resolveRequestInfo: properties', () => {
         (m, segs, qs, qy) => {
           const path = '/' + segs.join('/');
           const r = resolveRequestInfo(m, `${path}?${qs}`, qy);
-          expect(r.path).toBe(path);
+          expect(r.path).toBe(parseRequestTarget(`${path}?${qs}`).path);
           if (!r.isResourceRequest) {
             expect(r.verb).toBe(m.toLowerCase());
             expect(r.parts).toEqual([]);

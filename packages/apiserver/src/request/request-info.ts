@@ -1,3 +1,6 @@
+import { parseRequestTarget } from './request-target.js';
+import type { RequestTarget } from './request-target.js';
+
 /**
  * What a request asks for, resolved once from its method, path and query (Kubernetes'
  * `request.RequestInfo`). Authorization, metrics, logs and the handlers read only this.
@@ -5,7 +8,7 @@
 export interface RequestInfo {
   /** A request for an API resource (`/api/v1/...`, `/apis/<group>/<version>/...` with a resource). */
   readonly isResourceRequest: boolean;
-  /** The URL path, without the query. */
+  /** The decoded URL path in canonical form (the request target's `path`), without the query. */
   readonly path: string;
   /**
    * `get list watch create update patch delete deletecollection` for resource requests (empty
@@ -56,25 +59,23 @@ function exactName(fieldSelector: string | undefined): string | undefined {
   return undefined;
 }
 
-const decode = (part: string): string => {
-  if (!part.includes('%')) return part;
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-};
-
 /**
- * `RequestInfoFactory.NewRequestInfo` with the `api` (groupless) and `apis` prefixes. A GET
- * without a name is a `list`, or a `watch` when `watch` is true by the parameter codec's rules
- * (or on a legacy `/watch/` path); a list whose field selector pins `metadata.name` keeps the
- * verb `list` and names the object; a DELETE without a name is `deletecollection`.
+ * `RequestInfoFactory.NewRequestInfo` with the `api` (groupless) and `apis` prefixes, for a
+ * request target given as text (it is read by {@link parseRequestTarget}, as the server reads it).
  */
 export function resolveRequestInfo(method: string, url: string, query: RequestQuery): RequestInfo {
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const all = pathParts(path);
+  return requestInfoOf(method, parseRequestTarget(url), query);
+}
+
+/**
+ * `RequestInfoFactory.NewRequestInfo` over a parsed request target. A GET without a name is a
+ * `list`, or a `watch` when `watch` is true by the parameter codec's rules (or on a legacy
+ * `/watch/` path); a list whose field selector pins `metadata.name` keeps the verb `list` and
+ * names the object; a DELETE without a name is `deletecollection`.
+ */
+export function requestInfoOf(method: string, target: RequestTarget, query: RequestQuery): RequestInfo {
+  const path = target.path;
+  const all = target.segments;
   if (all.length < 3) return nonResourceInfo(method, path);
   const apiPrefix = all[0]!;
   if (apiPrefix !== 'api' && apiPrefix !== 'apis') return nonResourceInfo(method, path);
@@ -144,25 +145,6 @@ const nonResourceInfo = (method: string, path: string): RequestInfo => ({
   name: '',
   parts: noParts,
 });
-
-/** The decoded segments of a path without its leading and trailing slashes (inner empty segments kept). */
-function pathParts(path: string): string[] {
-  let from = 0;
-  let to = path.length;
-  while (from < to && path.charCodeAt(from) === 47) from++;
-  while (to > from && path.charCodeAt(to - 1) === 47) to--;
-  const out: string[] = [];
-  if (from === to) return out;
-  const encoded = path.includes('%');
-  for (;;) {
-    const slash = path.indexOf('/', from);
-    const end = slash < 0 || slash >= to ? to : slash;
-    const part = path.slice(from, end);
-    out.push(encoded ? decode(part) : part);
-    if (end === to) return out;
-    from = end + 1;
-  }
-}
 
 function verbOfMethod(method: string): string {
   switch (method) {

@@ -31,7 +31,7 @@ import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
 import { installAuthentication } from '../filters/authentication.js';
 import { installAuthorization } from '../filters/authorization.js';
-import { installRequestInfo } from '../filters/request-info.js';
+import { installRequestInfo, rewriteRequestTarget } from '../filters/request-info.js';
 import { installTracingAuthenticated, installTracingAuthorized, installTracingStart } from '../filters/tracing.js';
 import type { ServerTracing } from '../filters/tracing.js';
 import type { Authenticator, Authorizer } from '@kevents/api';
@@ -141,6 +141,8 @@ function labelsFor(byScope: RouteLabels, req: FastifyRequest, rest: RestRouteCon
 export function buildApiServer(options: ApiServerOptions): ApiServer {
   const app = Fastify({
     logger: false,
+    // One parse of the request target for the router and every filter (filters/request-info.ts).
+    rewriteUrl: rewriteRequestTarget,
     bodyLimit: maxRequestBodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathParamBytes },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
