@@ -51,7 +51,7 @@ export function frameworkErrorStatus(
  * a Status for headers too large (431), a request timeout (408) or anything malformed (400),
  * in place of fastify's own JSON. The connection is closed after it, as Node does.
  */
-export function clientErrorResponse(err: { code?: string }): string {
+export function clientErrorResponse(err: { code?: string; rawPacket?: Buffer }): string {
   let code: number;
   let text: string;
   let message: string;
@@ -65,8 +65,10 @@ export function clientErrorResponse(err: { code?: string }): string {
     message = `Bad Request: malformed HTTP request${err.code ? ` (${err.code})` : ''}`;
   }
   const body = `${JSON.stringify(clientErrorStatus(code, message).status)}\n`;
+  // An answer to HEAD carries the length of the body it would have, and no body.
+  const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   return (
     `HTTP/1.1 ${code} ${text}\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`
   );
 }

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import fc from 'fast-check';
 
 /**
@@ -128,6 +130,64 @@ const segment: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 60, max: 300 }).map((n) => 'a'.repeat(n)) },
   { weight: 1, arbitrary: fc.constantFrom('%zz', '%ED%A0%80', '%00', '%2F', '..', '.', '%', 'a%2', '%C0%AF') },
 );
+
+/** How the request target is written: origin form, absolute form, with stray slashes or a `#`. */
+const targetForm = fc.constantFrom(
+  'origin',
+  'origin',
+  'origin',
+  'origin',
+  'absolute',
+  'trailingSlash',
+  'doubleSlash',
+  'hashName',
+  'hashQuery',
+  'encodedPrefix',
+);
+
+/** Writes a path (`/...?...`) in a target form; the server must read every form as Go does. */
+function formTarget(form: string, path: string): string {
+  const q = path.indexOf('?');
+  const p = q < 0 ? path : path.slice(0, q);
+  const query = q < 0 ? '' : path.slice(q);
+  switch (form) {
+    case 'absolute':
+      return `http://fuzz.invalid${path}`;
+    case 'trailingSlash':
+      return `${p}/${query}`;
+    case 'doubleSlash':
+      return `/${path}`;
+    case 'hashName':
+      return `${p}/#x${query}`;
+    case 'hashQuery':
+      return `${p}#&dryRun=All&watch=true`;
+    case 'encodedPrefix':
+      return `${p.replace(/^\/ap/, '/%61p')}${query}`;
+    default:
+      return path;
+  }
+}
+
+/** Request headers beyond Accept and Content-Type: impersonation, credentials, junk. */
+const extraHeaders: fc.Arbitrary<Record<string, string>> = fc
+  .array(
+    fc.oneof(
+      fc.tuple(
+        fc.constant('impersonate-user'),
+        fc.constantFrom('admin', 'system:serviceaccount:kube-system:x', '', 'é'),
+      ),
+      fc.tuple(fc.constant('impersonate-group'), fc.constantFrom('system:masters', 'system:authenticated', '')),
+      fc.tuple(fc.constant('impersonate-uid'), fc.constantFrom('1234', '')),
+      fc.tuple(
+        fc.constantFrom('impersonate-extra-scopes', 'impersonate-extra-%41b', 'impersonate-extra-'),
+        fc.constant('x'),
+      ),
+      fc.tuple(fc.constant('authorization'), fc.constantFrom('Bearer x', 'Bearer ', 'Basic YTpi', 'Bearer a.b.c')),
+      fc.tuple(fc.constantFrom('x-remote-user', 'x-remote-group'), fc.constant('admin')),
+    ),
+    { maxLength: 3 },
+  )
+  .map((pairs) => Object.fromEntries(pairs));
 
 const queryKeys = [
   'resourceVersion',
@@ -304,6 +364,31 @@ function bodyFor(t: FuzzTarget, name: string): fc.Arbitrary<string> {
         .map((ops) => JSON.stringify(ops)),
     },
     {
+      weight: 2,
+      arbitrary: fc.oneof(
+        fc.constant('[{"op":"move","path":"/metadata/annotations","from":""}]'),
+        fc.constant('[{"op":"copy","path":"/metadata/labels/x","from":""}]'),
+        fc.constant('[{"op":"move","path":"/metadata/a/b","from":"/metadata/a"}]'),
+        fc
+          .integer({ min: 1, max: 60 })
+          .map((n) =>
+            JSON.stringify(
+              Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/metadata', path: `/metadata/c${i}` })),
+            ),
+          ),
+        fc
+          .integer({ min: 9_990, max: 10_010 })
+          .map((n) => JSON.stringify(Array.from({ length: n }, () => ({ op: 'test', path: '/kind', value: t.kind })))),
+        fc
+          .integer({ min: 1, max: 40 })
+          .map((n) =>
+            JSON.stringify(
+              Array.from({ length: n }, () => ({ op: 'add', path: '/metadata/labels/a', value: 'x'.repeat(60_000) })),
+            ),
+          ),
+      ),
+    },
+    {
       weight: 1,
       arbitrary: fc.constantFrom(
         '{}',
@@ -361,6 +446,8 @@ export function hostileRequests(targets: readonly FuzzTarget[]): fc.Arbitrary<Ho
       ),
       longURL: fc.boolean().map((b) => b && Math.random() < 0.02),
       bodySeed: fc.nat(),
+      form: targetForm,
+      extra: extraHeaders,
     })
     .chain((r) =>
       bodyFor(r.t, decodeURIComponentSafe(r.name)).map((body): HostileRequest => {
@@ -370,7 +457,7 @@ export function hostileRequests(targets: readonly FuzzTarget[]): fc.Arbitrary<Ho
         if (r.shape === 'item') path += `/${r.name}`;
         const query = r.query.map(([k, v]) => (k === 'timeoutSeconds' ? `${k}=1` : `${k}=${v}`));
         if (r.longURL) query.push(`x=${'a'.repeat(17 * 1024)}`);
-        const headers: Record<string, string> = { accept: json };
+        const headers: Record<string, string> = { ...r.extra, accept: json };
         const withBody =
           r.method === 'POST' ||
           r.method === 'PUT' ||
@@ -379,7 +466,7 @@ export function hostileRequests(targets: readonly FuzzTarget[]): fc.Arbitrary<Ho
         if (withBody) headers['content-type'] = r.contentType;
         return {
           method: r.method,
-          path: query.length ? `${path}?${query.join('&')}` : path,
+          path: formTarget(r.form, query.length ? `${path}?${query.join('&')}` : path),
           headers,
           ...(withBody ? { body } : {}),
         };
@@ -418,6 +505,59 @@ function statusProblem(code: number, text: string): string | undefined {
   return undefined;
 }
 
+/** What {@link send} read of an answer: the body only for errors. */
+interface RawAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly warning: string;
+  readonly error?: string;
+}
+
+/**
+ * Sends one request with its target exactly as generated (Node's client writes the path as
+ * given; `fetch` would resolve dot segments and cut at `#`), and reads the body of an error.
+ */
+function send(baseURL: string, req: HostileRequest, timeoutMs: number): Promise<RawAnswer> {
+  const base = new URL(baseURL);
+  const request = base.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const r = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        // Node refuses to write a space or a control character; what a browser would escape is escaped.
+        path: req.path.replace(/[^\x21-\x7e]/g, encodeURIComponent),
+        headers: {
+          ...req.headers,
+          ...(req.body !== undefined ? { 'content-length': Buffer.byteLength(req.body) } : {}),
+        },
+        signal: AbortSignal.timeout(timeoutMs),
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const w = res.headers['warning'];
+        const warning = Array.isArray(w) ? w.join(', ') : (w ?? '');
+        if (status < 400) {
+          res.destroy();
+          resolve({ status, text: '', warning });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString('utf8'), warning }));
+        res.on('error', (e) =>
+          resolve({ status, text: Buffer.concat(chunks).toString('utf8'), warning, error: e.message }),
+        );
+      },
+    );
+    r.on('error', reject);
+    r.end(req.body);
+  });
+}
+
 /** Sends one request and judges the answer; returns the HTTP status and any problem. */
 export async function judge(
   baseURL: string,
@@ -426,35 +566,18 @@ export async function judge(
   timeoutMs: number,
 ): Promise<{ status: number; problem?: string }> {
   const before = writes.has(req.method) ? await currentRV(baseURL, rvTarget) : undefined;
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), timeoutMs);
-  let res: Response;
+  let answer: RawAnswer;
   try {
-    res = await fetch(`${baseURL}${req.path}`, {
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      signal: ac.signal,
-    });
+    answer = await send(baseURL, req, timeoutMs);
   } catch (err) {
-    clearTimeout(timer);
     return { status: 0, problem: `no answer: ${(err as Error).message} (${String((err as Error).cause ?? '')})` };
   }
-  const status = res.status;
+  const { status, text } = answer;
   let problem: string | undefined;
-  const warnings = res.headers.get('warning') ?? '';
+  const warnings = answer.warning;
   if (warnings.length > 64 * 1024) problem = `Warning headers of ${warnings.length} bytes`;
-  if (status < 400) {
-    clearTimeout(timer);
-    await res.body?.cancel().catch(() => undefined);
-  } else {
-    let text = '';
-    try {
-      text = await res.text();
-    } catch (err) {
-      problem ??= `error body not received: ${(err as Error).message}`;
-    }
-    clearTimeout(timer);
+  if (status >= 400) {
+    if (answer.error) problem ??= `error body not received: ${answer.error}`;
     if (req.method !== 'HEAD') problem ??= statusProblem(status, text);
     const tooLargeRV = status === 504 && (text.includes('Too large resource version') || req.method === 'HEAD');
     if (status >= 500 && !tooLargeRV) problem ??= `answered ${status}: ${text.slice(0, 300)}`;
