@@ -69,3 +69,4 @@ export { parseLabelSelector, SelectorParseError } from './selectors/label-select
 export type { LabelSelector } from './selectors/label-selector.js';
 export { parseFieldSelector } from './selectors/field-selector.js';
 export type { FieldSelector, FieldRequirement } from './selectors/field-selector.js';
+export { installImpersonation, impersonationRequests, impersonatedUser } from './filters/impersonation.js';

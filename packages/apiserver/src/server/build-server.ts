@@ -31,6 +31,7 @@ import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
 import { installAuthentication } from '../filters/authentication.js';
 import { installAuthorization } from '../filters/authorization.js';
+import { installImpersonation } from '../filters/impersonation.js';
 import { installRequestInfo, rewriteRequestTarget } from '../filters/request-info.js';
 import { installTracingAuthenticated, installTracingAuthorized, installTracingStart } from '../filters/tracing.js';
 import type { ServerTracing } from '../filters/tracing.js';
@@ -214,6 +215,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     ...(options.logger ? { logger: options.logger } : {}),
   });
   if (options.tracing) installTracingAuthenticated(app);
+  installImpersonation(app, options.authorizer);
   installAuthorization(app, options.authorizer, metrics);
   if (options.tracing) installTracingAuthorized(app);
 
