@@ -4,6 +4,8 @@
  * - `InvalidConnection`: a webhook's connection file cannot be read or used;
  * - `WebhookCallFailed`: the webhook could not be reached or answered an HTTP error;
  * - `WebhookTimeout`: an attempt took longer than the webhook's `timeout`;
+ * - `WebhookCanceled`: the request's signal was aborted (the client went away): the call in
+ *   flight was cut and no retry follows;
  * - `WebhookMalformedResponse`: the answer was not a SubjectAccessReview;
  * - `WebhookAllowAndDeny`: the answer had both `allowed` and `denied` true;
  * - `MatchConditionError`: a match condition could not be evaluated.
@@ -13,6 +15,7 @@ export type AuthorizationErrorCode =
   | 'InvalidConnection'
   | 'WebhookCallFailed'
   | 'WebhookTimeout'
+  | 'WebhookCanceled'
   | 'WebhookMalformedResponse'
   | 'WebhookAllowAndDeny'
   | 'MatchConditionError';

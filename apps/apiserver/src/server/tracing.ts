@@ -64,12 +64,13 @@ export async function startTracing(o: {
     storage: (s) => tracedStorage(s, tracing, currentAuditId),
     httpClientFor: (inner) => (a) => tracing.httpClient(inner(a)),
     webhookTransport: (transport, server) => {
-      type Init = { headers?: Readonly<Record<string, string>>; body?: string };
+      type Init = { headers?: Readonly<Record<string, string>>; body?: string; signal?: AbortSignal };
       const traced = tracing.httpClient(
-        (_url: string, init?: Init) => transport(init?.body ?? '', init?.headers),
+        (_url: string, init?: Init) => transport(init?.body ?? '', init?.headers, init?.signal),
         'POST',
       );
-      return (body, headers) => traced(server, { body, ...(headers ? { headers } : {}) });
+      return (body, headers, signal) =>
+        traced(server, { body, ...(headers ? { headers } : {}), ...(signal ? { signal } : {}) });
     },
     shutdown: () => tracing.shutdown(),
   };

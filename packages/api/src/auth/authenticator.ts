@@ -20,6 +20,17 @@ export interface AuthenticationRequest {
   readonly method: string;
   /** The URL path, without the query (`/apis/coordination.k8s.io/v1/namespaces/kube-system/leases`). */
   readonly path: string;
+  /**
+   * Aborted when the client goes away before the answer (its HTTP/1.1 connection closes, its
+   * HTTP/2 stream is reset): the request context of kube-apiserver's `AuthenticateRequest`. An
+   * authenticator doing per-request I/O (a token review webhook) passes it to that I/O; work
+   * shared between requests (an issuer's JWKS fetch) should not be cut by one of them. The server
+   * sends nothing for a departed client, whatever the answer. Absent (or never aborted) when
+   * nothing watches the client. The server makes it on first read: read it only on the path
+   * that is about to wait. Wrappers hand the request object on as is (a spread copy would leave
+   * the signal behind).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -29,6 +29,17 @@ export interface RequestAttributes {
   readonly fieldSelector?: readonly SelectorRequirement[];
   /** The parsed `labelSelector` of a list or watch (absent when none, or when it does not parse). */
   readonly labelSelector?: readonly SelectorRequirement[];
+  /**
+   * Aborted when the client goes away before the decision (its HTTP/1.1 connection closes, its
+   * HTTP/2 stream is reset): the request context kube-apiserver hands `Authorize(ctx, attrs)`.
+   * An authorizer that waits on I/O (a webhook) passes it to that I/O and to its retry sleeps,
+   * and neither caches nor counts as a failure what an abort cut short; the server sends nothing
+   * and runs no handler for a departed client, whatever the answer. Absent (or never aborted)
+   * when nothing watches the client. The server makes it on first read: read it only on the
+   * path that is about to wait (a cache miss), never on one that answers at once. Wrappers hand
+   * the attributes object on as is (a spread copy would leave the signal behind).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { TLSSocket } from 'node:tls';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import { anonymousUser } from '@kevents/api';
-import type { AuthenticationResponse, Authenticator, UserInfo } from '@kevents/api';
+import type { AuthenticationRequest, AuthenticationResponse, Authenticator, UserInfo } from '@kevents/api';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,13 +52,57 @@ function clientCertificates(req: FastifyRequest): readonly Uint8Array[] {
   return chain;
 }
 
-/** The decoded path (kube-apiserver's `URL.Path`), for exact matches such as anonymous conditions. */
-function decodedPath(path: string): string {
-  if (!path.includes('%')) return path;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
+/** Whether the response can no longer be sent: its HTTP/1.1 connection or its HTTP/2 stream is gone. */
+export function clientGone(res: FastifyReply['raw']): boolean {
+  const r = res as { destroyed?: boolean; stream?: { destroyed?: boolean } };
+  return r.destroyed === true || r.stream?.destroyed === true;
+}
+
+const noop = (): void => undefined;
+
+/**
+ * Calls `onGone` once when the client goes away before `stop()` is called (at once when it
+ * already has): the response's 'close', which Node emits on an HTTP/1.1 connection closed and
+ * on an HTTP/2 stream closed or reset, and which cannot come from an answer while a filter still
+ * waits to give one. Filters watch the client only while an asynchronous answer is pending: one
+ * listener then, none on the synchronous path.
+ */
+export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): () => void {
+  if (clientGone(res)) {
+    onGone();
+    return noop;
+  }
+  res.on('close', onGone);
+  return () => void res.off('close', onGone);
+}
+
+/**
+ * What the filter asks the authenticator: a request's credentials and, made on first read (by an
+ * authenticator about to wait on I/O), the signal aborted when its client goes away.
+ */
+class FilterAuthenticationRequest implements AuthenticationRequest {
+  readonly headers: AuthenticationRequest['headers'];
+  readonly clientCertificates: readonly Uint8Array[] | undefined;
+  readonly method: string;
+  readonly path: string;
+  #controller: AbortController | undefined = undefined;
+
+  constructor(req: FastifyRequest) {
+    const certs = clientCertificates(req);
+    this.headers = req.headers;
+    this.clientCertificates = certs.length ? certs : undefined;
+    this.method = req.method;
+    // Decoded once with the request target (kube-apiserver's `URL.Path`), as routed and authorized.
+    this.path = req.requestInfo.path;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  /** Aborts the signal, when one was made. */
+  abort(): void {
+    this.#controller?.abort();
   }
 }
 
@@ -101,26 +145,34 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
     return unauthorized();
   };
-  // Callback style: an answer the authenticator has at once (a cached token) costs no promise.
-  app.addHook('onRequest', (req, _reply, done) => {
+  // Callback style: an answer the authenticator has at once (a cached token) costs no promise,
+  // no signal and no listener. While an answer is pending the client is watched: when it goes
+  // away the request's signal is aborted and the chain stops here (nothing sent, no handler).
+  app.addHook('onRequest', (req, reply, done) => {
     let answer;
+    let request: FilterAuthenticationRequest;
     try {
-      const certs = clientCertificates(req);
-      answer = authenticator.authenticate({
-        headers: req.headers,
-        method: req.method,
-        path: decodedPath(req.requestInfo.path),
-        ...(certs.length ? { clientCertificates: certs } : {}),
-      });
+      request = new FilterAuthenticationRequest(req);
+      answer = authenticator.authenticate(request);
     } catch (err) {
       done(fail(req, err));
       return;
     }
-    if (answer instanceof Promise)
-      answer.then(
-        (response) => done(settle(req, response)),
-        (err: unknown) => done(fail(req, err)),
-      );
-    else done(settle(req, answer));
+    if (!(answer instanceof Promise)) return done(settle(req, answer));
+    let gone = false;
+    const stop = whileClientWaits(reply.raw, () => {
+      gone = true;
+      request.abort();
+    });
+    answer.then(
+      (response) => {
+        stop();
+        if (!gone) done(settle(req, response));
+      },
+      (err: unknown) => {
+        stop();
+        if (!gone) done(fail(req, err));
+      },
+    );
   });
 }

@@ -3,7 +3,8 @@ import { forbidden } from '../errors/api-error.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import type { ServerMetrics } from '../server/metrics.js';
-import type { Authorizer, Decision, RequestAttributes, SelectorRequirement } from '@kevents/api';
+import { clientGone, whileClientWaits } from './authentication.js';
+import type { Authorizer, Decision, RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
 
 /** Paths answered without asking the authorizer (kube-apiserver's `--authorization-always-allow-paths` default). */
 export const alwaysAllowPaths: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/livez']);
@@ -52,27 +53,65 @@ export function labelSelectorRequirements(raw: string | undefined): SelectorRequ
   }
 }
 
-/** The authorization attributes of a request: its RequestInfo, its user and its selectors. */
+/**
+ * A request's authorization attributes and, made on first read (by an authorizer about to wait
+ * on I/O: a webhook's cache miss), the signal the filter aborts when the client goes away. One
+ * object per request, as the plain attributes were: a decision given at once costs no signal.
+ */
+class FilterAttributes implements RequestAttributes {
+  readonly user: UserInfo;
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly fieldSelector: readonly SelectorRequirement[] | undefined;
+  readonly labelSelector: readonly SelectorRequirement[] | undefined;
+  #controller: AbortController | undefined = undefined;
+
+  constructor(req: FastifyRequest) {
+    const info = req.requestInfo;
+    this.user = req.user;
+    this.verb = info.verb;
+    this.isResourceRequest = info.isResourceRequest;
+    this.path = info.path;
+    this.apiGroup = info.apiGroup;
+    this.apiVersion = info.apiVersion;
+    this.resource = info.resource;
+    this.subresource = info.subresource;
+    this.namespace = info.namespace;
+    this.name = info.name;
+    if (info.isResourceRequest) {
+      const q = (req.query ?? {}) as Record<string, unknown>;
+      this.fieldSelector = fieldSelectorRequirements(first(q['fieldSelector']));
+      this.labelSelector = labelSelectorRequirements(first(q['labelSelector']));
+    } else {
+      this.fieldSelector = undefined;
+      this.labelSelector = undefined;
+    }
+  }
+
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  /** Aborts the signal, when one was made. */
+  abort(): void {
+    this.#controller?.abort();
+  }
+}
+
+/**
+ * The authorization attributes of a request: its RequestInfo, its user and its selectors (absent
+ * fields are `undefined`). Its `signal` is aborted only by the authorization filter, for the
+ * attributes it builds itself.
+ */
 export function requestAttributes(req: FastifyRequest): RequestAttributes {
-  const info = req.requestInfo;
-  const attrs: RequestAttributes = {
-    user: req.user,
-    verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
-    path: info.path,
-    apiGroup: info.apiGroup,
-    apiVersion: info.apiVersion,
-    resource: info.resource,
-    subresource: info.subresource,
-    namespace: info.namespace,
-    name: info.name,
-  };
-  if (!info.isResourceRequest) return attrs;
-  const q = (req.query ?? {}) as Record<string, unknown>;
-  const fs = fieldSelectorRequirements(first(q['fieldSelector']));
-  const ls = labelSelectorRequirements(first(q['labelSelector']));
-  if (!fs && !ls) return attrs;
-  return { ...attrs, ...(fs ? { fieldSelector: fs } : {}), ...(ls ? { labelSelector: ls } : {}) };
+  return new FilterAttributes(req);
 }
 
 /** Go's `%q` of a string (close enough for the ASCII of user names and paths). */
@@ -151,10 +190,15 @@ export function installAuthorization(
     error: e instanceof Error ? e : new Error(String(e)),
   });
   // A callback hook: a decision the authorizer gives synchronously (a warm webhook cache) passes
-  // the request on without a promise.
+  // the request on without a promise, a signal or a listener. While a decision is pending the
+  // client is watched: when it goes away (kube-apiserver's request context canceled) the signal
+  // is aborted, which cuts the webhook call and its retries, and the chain stops here: nothing is
+  // sent, the handler never runs, and no attempt is counted.
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     if (alwaysAllowPaths.has(req.requestInfo.path)) return done();
-    const attrs = requestAttributes(req);
+    // Gone while an earlier filter waited (one that does not watch the client): stop here.
+    if (clientGone(reply.raw)) return;
+    const attrs = new FilterAttributes(req);
     const start = authorizations ? performance.now() : 0;
     let d: Decision | Promise<Decision>;
     try {
@@ -163,9 +207,17 @@ export function installAuthorization(
       d = failed(e);
     }
     if (!(d instanceof Promise)) return answer(req, reply, attrs, d, start, done);
+    let gone = false;
+    const stop = whileClientWaits(reply.raw, () => {
+      gone = true;
+      attrs.abort();
+    });
     d.then(
       (x) => x,
       (e: unknown) => failed(e),
-    ).then((x) => answer(req, reply, attrs, x, start, done));
+    ).then((x) => {
+      stop();
+      if (!gone) answer(req, reply, attrs, x, start, done);
+    });
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, forbidden } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import { forbiddenMessage } from './authorization.js';
+import { whileClientWaits } from './authentication.js';
 import type { Authorizer, Decision, RequestAttributes, UserInfo } from '@kevents/api';
 
 declare module 'fastify' {
@@ -287,11 +288,17 @@ export function installImpersonation(app: FastifyInstance, authorizer: Authorize
       return done();
     }
     const requestor = req.user;
+    // Impersonation is rare: every check carries the signal the filter aborts when the client
+    // goes away, which cuts a webhook call in flight and its retries (as the authorization filter).
+    const controller = new AbortController();
     let i = 0;
-    // Each check in turn; a decision given synchronously costs no promise.
+    // Each check in turn; a decision given synchronously costs no promise and no listener.
     const next = (): void => {
       while (i < requests.length) {
-        const attrs = impersonationAttributes(requestor, requests[i]!);
+        const attrs: RequestAttributes = {
+          ...impersonationAttributes(requestor, requests[i]!),
+          signal: controller.signal,
+        };
         let d: Decision | Promise<Decision>;
         try {
           d = ask.authorize(attrs);
@@ -299,13 +306,23 @@ export function installImpersonation(app: FastifyInstance, authorizer: Authorize
           return refuse(reply, done, impersonationForbidden(attrs, ''));
         }
         if (d instanceof Promise) {
+          let gone = false;
+          const stop = whileClientWaits(reply.raw, () => {
+            gone = true;
+            controller.abort();
+          });
           d.then(
             (x) => {
+              stop();
+              if (gone) return;
               if (refused(x)) return refuse(reply, done, impersonationForbidden(attrs, x.reason));
               i++;
               next();
             },
-            () => refuse(reply, done, impersonationForbidden(attrs, '')),
+            () => {
+              stop();
+              if (!gone) refuse(reply, done, impersonationForbidden(attrs, ''));
+            },
           );
           return;
         }

@@ -57,6 +57,11 @@ export class WebhookServer {
   readonly ca: KeyPair;
   readonly url: string;
   readonly received: ReceivedReview[] = [];
+  /**
+   * Requests whose connection closed before the answer was written (the caller gave up: a
+   * timeout, or an aborted request context), counted on the server side's 'close'.
+   */
+  abandoned = 0;
   /** Decides each answer; default allows everything. */
   answer: (r: ReceivedReview) => WebhookAnswer = () => ({ status: { allowed: true } });
   readonly #server: Server;
@@ -91,7 +96,19 @@ export class WebhookServer {
     return this.received.length;
   }
 
+  /** Resolves once `predicate()` holds (polled), or rejects after `ms`. */
+  async until(predicate: () => boolean, ms = 5000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!predicate()) {
+      if (Date.now() > end) throw new Error(`webhook: condition not met within ${ms} ms (calls ${this.calls})`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse, o: WebhookServerOptions): Promise<void> {
+    res.on('close', () => {
+      if (!res.writableFinished) this.abandoned++;
+    });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -110,7 +127,16 @@ export class WebhookServer {
     const r: ReceivedReview = { path, headers: req.headers, review, body, ...(clientCN ? { clientCN } : {}) };
     this.received.push(r);
     const a = this.answer(r);
-    if (a.delayMs) await new Promise((resolve) => setTimeout(resolve, a.delayMs));
+    if (a.delayMs) {
+      // A caller that gives up ends the wait (no timer outlives the test).
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, a.delayMs);
+        res.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     if (res.destroyed) return;
     if ('http' in a) return void res.writeHead(a.http, a.headers ?? {}).end(a.body);
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -26,16 +26,42 @@ export function backoffDelays(b: RetryBackoff, random: () => number = Math.rando
 /**
  * `webhook.WithExponentialBackoff` with `DefaultShouldRetry`: runs `attempt` until it succeeds,
  * fails with an error that is not retriable, or the attempts run out; the last error is thrown.
+ * With a `signal` (the request context of `wait.ExponentialBackoffWithContext`), an abort ends
+ * the sleep between attempts at once and no further attempt is made: the error of the attempt
+ * the abort cut short is thrown, or `canceled()` when it came during a sleep or before any
+ * attempt.
  */
-export async function withBackoff<T>(b: RetryBackoff, attempt: () => Promise<T>): Promise<T> {
+export async function withBackoff<T>(
+  b: RetryBackoff,
+  attempt: () => Promise<T>,
+  signal?: AbortSignal,
+  canceled: () => Error = () => new Error('context canceled'),
+): Promise<T> {
   const delays = backoffDelays(b);
   for (let i = 0; ; i++) {
+    if (signal?.aborted) throw canceled();
     try {
       return await attempt();
     } catch (e) {
       const retriable = e instanceof AuthorizationError && e.retriable;
-      if (!retriable || i >= delays.length) throw e;
-      await new Promise((r) => setTimeout(r, delays[i]));
+      if (!retriable || i >= delays.length || signal?.aborted) throw e;
+      if (!(await sleep(delays[i]!, signal))) throw canceled();
     }
   }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts (the timer is cleared then). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) return new Promise((r) => setTimeout(() => r(true), ms));
+  return new Promise((r) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      r(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      r(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -29,9 +29,23 @@ export interface WebhookResponse {
 
 /**
  * POSTs a JSON body to the webhook; one attempt. `headers` are sent as well (a tracer's
- * `traceparent`). @throws AuthorizationError on transport failures and timeouts.
+ * `traceparent`). An abort of `signal` (the client went away) ends the attempt at once, its
+ * connection (or the dial still opening it) destroyed: it rejects with a `WebhookCanceled`
+ * error. A wrapper passes `signal` on. @throws AuthorizationError on transport failures,
+ * timeouts and aborts.
  */
-export type WebhookTransport = (body: string, headers?: Readonly<Record<string, string>>) => Promise<WebhookResponse>;
+export type WebhookTransport = (
+  body: string,
+  headers?: Readonly<Record<string, string>>,
+  signal?: AbortSignal,
+) => Promise<WebhookResponse>;
+
+/** Go's `*url.Error` text of a request whose context was canceled. */
+export function canceledError(server: string, cause?: unknown): AuthorizationError {
+  return new AuthorizationError('WebhookCanceled', `Post ${JSON.stringify(server)}: context canceled`, {
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
 
 /** Options of {@link webhookTransport}. */
 export interface WebhookTransportOptions {
@@ -96,10 +110,12 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
   const maxBody = o.maxBodyBytes ?? 4 << 20;
   const send = https ? httpsRequest : httpRequest;
   const post = `Post ${JSON.stringify(conn.server)}`;
-  return (body, extra) =>
+  return (body, extra, signal) =>
     new Promise<WebhookResponse>((resolvePromise, reject) => {
+      if (signal?.aborted) return reject(canceledError(conn.server, signal.reason));
       const t = bearer();
       let timedOut = false;
+      let canceled = false;
       const req = send(
         url,
         {
@@ -123,7 +139,7 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
             else chunks.push(c);
           });
           res.on('end', () => {
-            clearTimeout(timer);
+            settle();
             resolvePromise({
               status: res.statusCode ?? 0,
               headers: res.headers,
@@ -141,13 +157,30 @@ export function webhookTransport(conn: WebhookConnection, o: WebhookTransportOpt
         );
       const timer = setTimeout(() => {
         timedOut = true;
+        signal?.removeEventListener('abort', onAbort);
         // A request still waiting for its connection (an egress dial in progress) emits its error
         // only once the connection exists: the timeout is the answer now, whatever comes later.
         reject(timeout());
         req.destroy();
       }, o.timeoutMs);
-      req.on('error', (e: NodeJS.ErrnoException) => {
+      // The client went away: the same as the timeout, at once, and never retried.
+      const onAbort = (): void => {
+        canceled = true;
         clearTimeout(timer);
+        reject(canceledError(conn.server, signal?.reason));
+        req.destroy();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        settle();
+        if (canceled) {
+          reject(canceledError(conn.server, e));
+          return;
+        }
         if (timedOut) {
           reject(timeout(e));
           return;

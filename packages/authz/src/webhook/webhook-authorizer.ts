@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Authorizer, Decision, RequestAttributes } from '@kevents/api';
 import { AuthorizationError } from '../errors.js';
 import type { AuthorizationMetrics, WebhookResult } from '../metrics.js';
@@ -13,7 +14,7 @@ import {
   subjectAccessReviewSpec,
 } from './subject-access-review.js';
 import type { SubjectAccessReviewStatus, SubjectAccessReviewVersion } from './subject-access-review.js';
-import { webhookTransport } from './transport.js';
+import { canceledError, webhookTransport } from './transport.js';
 import type { WebhookDialer, WebhookTransport } from './transport.js';
 
 /** What a webhook does when it cannot decide (`failurePolicy`). */
@@ -48,6 +49,13 @@ export interface WebhookAuthorizerOptions {
 const bothAllowAndDeny = 'webhook subject access review returned both allow and deny response';
 
 /**
+ * The signal of the call in progress, for a `wrapTransport` wrapper written before transports
+ * took a signal (one that calls its inner transport with `(body, headers)` only): the inner
+ * transport still finds it here.
+ */
+const callSignal = new AsyncLocalStorage<AbortSignal>();
+
+/**
  * kube-apiserver's webhook authorizer (plugin/pkg/authorizer/webhook): match conditions, then the
  * cache, then a SubjectAccessReview POSTed to the webhook with retries; a failure answers the
  * failure policy with the error.
@@ -57,6 +65,8 @@ export class WebhookAuthorizer implements Authorizer {
   readonly type = 'Webhook';
   readonly #o: WebhookAuthorizerOptions;
   readonly #transport: WebhookTransport;
+  /** Whether calls go through a wrapper, and so run with {@link callSignal} set. */
+  readonly #wrapped: boolean;
   readonly #cache: ExpiringLRU<SubjectAccessReviewStatus>;
   readonly #conditions: MatchConditions | undefined;
   readonly #labels: { name: string };
@@ -66,14 +76,24 @@ export class WebhookAuthorizer implements Authorizer {
     this.name = o.name;
     this.#o = o;
     const transport = webhookTransport(o.connection, { timeoutMs: o.timeoutMs, ...(o.dial ? { dial: o.dial } : {}) });
-    this.#transport = o.wrapTransport ? o.wrapTransport(transport, o.connection.server) : transport;
+    this.#wrapped = o.wrapTransport !== undefined;
+    this.#transport = o.wrapTransport
+      ? o.wrapTransport(
+          (body, headers, signal) => transport(body, headers, signal ?? callSignal.getStore()),
+          o.connection.server,
+        )
+      : transport;
     this.#cache = new ExpiringLRU(o.cacheSize ?? webhookCacheSize);
     this.#conditions = o.matchConditions?.length ? new MatchConditions(o.matchConditions) : undefined;
     this.#labels = { name: o.name };
     this.#typeLabels = { type: 'Webhook', name: o.name };
   }
 
-  /** Answers synchronously when the match conditions exclude the request or the cache has the answer. */
+  /**
+   * Answers synchronously when the match conditions exclude the request or the cache has the
+   * answer; only a call to the webhook reads `attrs.signal`, which then cuts the call in flight
+   * and the retries when the client goes away.
+   */
   authorize(attrs: RequestAttributes): Decision | Promise<Decision> {
     const spec = subjectAccessReviewSpec(attrs);
     const m = this.#o.metrics;
@@ -91,18 +111,37 @@ export class WebhookAuthorizer implements Authorizer {
     const key = cacheable(attrs) ? JSON.stringify(spec) : undefined;
     const cached = key === undefined ? undefined : this.#cache.get(key);
     if (cached) return decide(cached);
-    return this.#call(spec, key);
+    return this.#call(spec, key, attrs.signal);
   }
 
-  async #call(spec: ReturnType<typeof subjectAccessReviewSpec>, key: string | undefined): Promise<Decision> {
+  /**
+   * The webhook call with its retries (webhook.go's `WithExponentialBackoff(ctx, ...)`). An abort
+   * of `signal` ends it: the answer is the failure policy's with a `WebhookCanceled` error, not
+   * cached, not counted as failing open (kube-apiserver records fail-open only when `ctx.Err()`
+   * is nil); no call is made when it is already aborted (a later webhook of the chain).
+   */
+  async #call(
+    spec: ReturnType<typeof subjectAccessReviewSpec>,
+    key: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Decision> {
     const m = this.#o.metrics;
     let status: SubjectAccessReviewStatus;
     try {
       const body = encodeSubjectAccessReview(spec, this.#o.subjectAccessReviewVersion);
-      status = await withBackoff(this.#o.retryBackoff ?? defaultRetryBackoff, () => this.#attempt(body));
+      status = await withBackoff(
+        this.#o.retryBackoff ?? defaultRetryBackoff,
+        () => this.#attempt(body, signal),
+        signal,
+        () => canceledError(this.#o.connection.server, signal?.reason),
+      );
     } catch (e) {
       const error =
         e instanceof AuthorizationError ? e : new AuthorizationError('WebhookCallFailed', String(e), { cause: e });
+      if (signal?.aborted) {
+        const canceled = error.code === 'WebhookCanceled' ? error : canceledError(this.#o.connection.server, error);
+        return { decision: this.#o.failurePolicy, reason: '', error: canceled };
+      }
       if (this.#o.failurePolicy === 'NoOpinion')
         m?.webhookFailOpen.inc({ name: this.name, result: error.code === 'WebhookTimeout' ? 'timeout' : 'error' });
       return { decision: this.#o.failurePolicy, reason: '', error };
@@ -112,14 +151,21 @@ export class WebhookAuthorizer implements Authorizer {
     return decide(status);
   }
 
-  async #attempt(body: string): Promise<SubjectAccessReviewStatus> {
+  /** One attempt, metered as webhook.go meters it: a failure once the signal is aborted is `canceled`. */
+  async #attempt(body: string, signal: AbortSignal | undefined): Promise<SubjectAccessReviewStatus> {
     const start = performance.now();
     let result: WebhookResult = 'success';
     try {
-      const res = await this.#transport(body);
+      const res = await (signal && this.#wrapped
+        ? callSignal.run(signal, () => this.#transport(body, undefined, signal))
+        : this.#transport(body, undefined, signal));
       return decodeSubjectAccessReview(res, this.#o.subjectAccessReviewVersion);
     } catch (e) {
-      result = e instanceof AuthorizationError && e.code === 'WebhookTimeout' ? 'timeout' : 'error';
+      result = signal?.aborted
+        ? 'canceled'
+        : e instanceof AuthorizationError && e.code === 'WebhookTimeout'
+          ? 'timeout'
+          : 'error';
       throw e;
     } finally {
       const m = this.#o.metrics;
