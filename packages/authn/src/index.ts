@@ -8,6 +8,7 @@ export type { TokenCacheOptions } from './token-cache.js';
 export type { TokenAuthenticator } from './token.js';
 export { unionAuthenticator, unionTokenAuthenticator } from './union.js';
 export { X509Authenticator, parseCertificateBundle } from './x509.js';
+export { withCredentialExpiry, credentialExpiry } from './credential-expiry.js';
 export { issuerHttpClient } from './http-client.js';
 export type { IssuerHttpClient, IssuerHttpClientOptions, IssuerHttpResponse } from './http-client.js';
 export { JwtAuthenticator, defaultHttpClientFor } from './jwt/jwt-authenticator.js';

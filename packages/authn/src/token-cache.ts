@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { AuthenticationResponse } from '@kevents/api';
+import { credentialExpiry, jwtExpiry } from './credential-expiry.js';
 import type { TokenAuthenticator } from './token.js';
 
 /** Options of {@link CachedTokenAuthenticator}. */
@@ -15,6 +16,12 @@ export interface TokenCacheOptions {
  * kube-apiserver's token cache in front of the token union: successes are kept for 10 s, keyed
  * by a SHA-256 of the token (the token itself is not held), failures are not cached, and
  * concurrent checks of one token share one verification.
+ *
+ * Unlike kube-apiserver's (which keeps a success for the whole TTL whatever the token's `exp`),
+ * an entry never outlives the credential: it expires at the earlier of the TTL and the
+ * credential's expiry, as the authenticator reported it ({@link credentialExpiry}) or, for a
+ * compact JWT, its own `exp` as go-oidc reads it. A token past its `exp` is verified again (and
+ * refused) even within the TTL.
  */
 export class CachedTokenAuthenticator implements TokenAuthenticator {
   readonly #inner: TokenAuthenticator;
@@ -48,8 +55,14 @@ export class CachedTokenAuthenticator implements TokenAuthenticator {
     if (!p) {
       p = this.#inner.authenticateToken(token).then((r) => {
         if (r && this.#ttl > 0) {
-          if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-          this.#entries.set(key, { response: r, expires: this.#now() + this.#ttl });
+          const now = this.#now();
+          const bound = credentialExpiry(r) ?? jwtExpiry(token);
+          // Valid up to `bound` included; an entry is fresh while `expires > now`.
+          const expires = bound === undefined ? now + this.#ttl : Math.min(now + this.#ttl, bound + 1);
+          if (expires > now) {
+            if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+            this.#entries.set(key, { response: r, expires });
+          }
         }
         return r;
       });

@@ -165,3 +165,80 @@ function httpsGet(url: string, ca: string): Promise<{ status: number; body: stri
     }).on('error', reject);
   });
 }
+
+describe('kubectl with a client certificate issued by an intermediate CA', () => {
+  let chainSrv: TestServer;
+  let chainAuthn: AuthenticationSetup;
+  let chainKubectl: Kubectl;
+  let leafOnly: string;
+  let leafAndIntermediate: string;
+  let leafKey: string;
+
+  beforeAll(async () => {
+    const { generate } = await import('selfsigned');
+    type Options = NonNullable<Parameters<typeof generate>[1]>;
+    const root = await generateCA('kevents client root CA');
+    const intermediate = await generate([{ name: 'commonName', value: 'kevents client intermediate CA' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      ca: { key: root.key, cert: root.cert },
+      extensions: [
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', keyCertSign: true, digitalSignature: true, critical: true },
+      ],
+    } as Options);
+    const leaf = await generateClientCert({ cert: intermediate.cert, key: intermediate.private }, 'grace', ['team-g']);
+    leafOnly = write('grace-leaf.crt', leaf.cert);
+    leafAndIntermediate = write('grace-chain.crt', `${leaf.cert.trim()}\n${intermediate.cert.trim()}\n`);
+    leafKey = write('grace.key', leaf.key);
+    const ownServingCA = await generateCA('kevents chain serving CA');
+    const ownServing = await generateServingCert(ownServingCA);
+    chainAuthn = await startAuthentication({
+      flags: { 'client-ca-file': write('root-only-client-ca.crt', root.cert) },
+      authorizer: 'AlwaysAllow',
+      metrics: new ServerMetrics(),
+      log: silent,
+    });
+    chainSrv = await startTestServer({
+      https: { cert: ownServing.cert, key: ownServing.key, ...chainAuthn.tls },
+      ...(chainAuthn.authenticator ? { authenticator: chainAuthn.authenticator } : {}),
+    });
+    chainKubectl = new Kubectl(chainSrv.url);
+    writeFileSync(join(dir, 'chain-server-ca.crt'), ownServingCA.cert);
+  });
+  afterAll(async () => {
+    chainAuthn?.close();
+    await chainSrv?.close();
+  });
+
+  const whoami = (certFile: string) =>
+    chainKubectl.run(
+      [
+        `--certificate-authority=${join(dir, 'chain-server-ca.crt')}`,
+        `--client-certificate=${certFile}`,
+        `--client-key=${leafKey}`,
+        'get',
+        'events.events.k8s.io',
+        '-A',
+      ],
+      '',
+    );
+
+  // KNOWN GAP, outside the authenticator: on this Node (24.21) the server side of a TLS socket
+  // with `ca` set reports only the leaf (getPeerCertificate(true) has no issuerCertificate, nor
+  // getPeerX509Certificate()), nodejs/node#65579 (fix nodejs/node#65602), so the authentication
+  // filter hands the x509 authenticator [leaf] and verification fails with "unknown authority".
+  // The authenticator accepts [leaf, intermediate] (packages/authn x509.test.ts). When the filter
+  // or Node delivers the chain, this starts passing: turn `it.failing` into `it`.
+  it.failing('works when the client sends leaf + intermediate and --client-ca-file holds only the root', async () => {
+    const r = await whoami(leafAndIntermediate);
+    expect(r.stderr).toBe('No resources found\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('gets 401 when the client sends the leaf alone', async () => {
+    const r = await whoami(leafOnly);
+    expect(r.code).toBe(1);
+    expect(lastLine(r.stderr)).toMatch(/You must be logged in to the server/);
+  });
+});

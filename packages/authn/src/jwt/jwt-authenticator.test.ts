@@ -290,3 +290,85 @@ async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('time claims as go-oidc v2.3.0 reads them (kube-apiserver’s vendored verifier)', () => {
+  const t0 = Math.floor(Date.now() / 1000) * 1000; // a whole second, for exact texts
+  let clock = t0;
+  let a: JwtAuthenticator;
+  beforeAll(async () => {
+    a = await ready(new JwtAuthenticator(entry(), { now: () => clock }));
+  });
+  const s = (ms: number) => Math.floor(ms / 1000);
+
+  it('treats exp 1e300 as expired (int64(1e300) is math.MinInt64), with kube’s text', async () => {
+    clock = t0;
+    const e = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', exp: 1e300 })));
+    expect(e.code).toBe('ExpiredCredentials');
+    expect(e.message).toBe(
+      'oidc: verify token: oidc: token is expired (Token Expiry: 292277026596-12-04 15:30:08 +0000 UTC)',
+    );
+    const big = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', exp: 2 ** 63 })));
+    expect(big.code).toBe('ExpiredCredentials');
+  });
+
+  it('reads exp as Go decodes a json.Number: a numeric string counts, other strings fail', async () => {
+    clock = t0;
+    const future = String(s(t0) + 600);
+    await expect(
+      a.authenticateToken(await issuer.mint({ sub: 'str', aud: 'kevents', exp: future as unknown as number })),
+    ).resolves.toMatchObject({ user: { username: 'str' } });
+    const e = await failure(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', exp: 'soon' as unknown as number })),
+    );
+    expect(e.message).toBe(
+      'oidc: verify token: oidc: failed to unmarshal claims: json: invalid number literal, trying to unmarshal "\\"soon\\"" into Number',
+    );
+  });
+
+  it('matches claim names case-insensitively, the last one winning, as Go’s encoding/json', async () => {
+    clock = t0;
+    const t = await issuer.mint({ sub: 'a', aud: 'kevents', exp: s(t0) + 600, Exp: s(t0) - 600 });
+    expect((await failure(a.authenticateToken(t))).code).toBe('ExpiredCredentials');
+  });
+
+  it('accepts nbf up to one minute ahead, refuses it later, with kube’s text', async () => {
+    clock = t0;
+    await expect(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', nbf: s(t0) + 60 })),
+    ).resolves.not.toBeNull();
+    const e = await failure(a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', nbf: s(t0) + 61 })));
+    expect(e.code).toBe('InvalidCredentials');
+    const fmt = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('.000Z', ' +0000 UTC');
+    expect(e.message).toBe(
+      `oidc: verify token: oidc: current time ${fmt(t0)} before the nbf (not before) time: ${fmt(t0 + 61_000)}`,
+    );
+    const str = await failure(
+      a.authenticateToken(
+        await issuer.mint({ sub: 'a', aud: 'kevents', nbf: String(s(t0) + 3000) as unknown as number }),
+      ),
+    );
+    expect(str.message).toMatch(/before the nbf \(not before\) time: /);
+  });
+
+  it('does not check iat, but it must decode', async () => {
+    clock = t0;
+    await expect(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', iat: 1e300 })),
+    ).resolves.not.toBeNull();
+    const e = await failure(
+      a.authenticateToken(await issuer.mint({ sub: 'a', aud: 'kevents', iat: true as unknown as number })),
+    );
+    expect(e.message).toBe(
+      'oidc: verify token: oidc: failed to unmarshal claims: json: cannot unmarshal bool into Go struct field idToken.iat of type json.Number',
+    );
+  });
+
+  it('expires at exp included: valid at exp, refused one millisecond later', async () => {
+    const exp = s(t0) + 30;
+    const t = await issuer.mint({ sub: 'edge', aud: 'kevents', exp });
+    clock = exp * 1000;
+    await expect(a.authenticateToken(t)).resolves.not.toBeNull();
+    clock = exp * 1000 + 1;
+    expect((await failure(a.authenticateToken(t))).code).toBe('ExpiredCredentials');
+  });
+});

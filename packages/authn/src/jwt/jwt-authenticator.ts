@@ -1,4 +1,5 @@
 import type { AuthenticationResponse, JWTAuthenticator } from '@kevents/api';
+import { withCredentialExpiry } from '../credential-expiry.js';
 import { AuthenticationError, authenticatorUnavailable, invalidCredentials, prefixed } from '../errors.js';
 import { goQuoteList } from '../go-format.js';
 import { issuerHttpClient } from '../http-client.js';
@@ -131,6 +132,7 @@ export class JwtAuthenticator implements TokenAuthenticator {
     const claims = verified.claims;
     if (this.#resolver) await this.#resolver.expand(claims);
     const user = this.#mapper.map(claims);
-    return { user, audiences: verified.audiences.filter((a) => this.#audiences.has(a)) };
+    const response = { user, audiences: verified.audiences.filter((a) => this.#audiences.has(a)) };
+    return withCredentialExpiry(response, verified.expiresAt);
   }
 }

@@ -1,5 +1,7 @@
 import { authenticatorUnavailable, expiredCredentials, invalidCredentials } from '../errors.js';
-import { goQuote, goQuoteList, goTime } from '../go-format.js';
+import { goInternalTime, goQuote, goQuoteList, goTime } from '../go-format.js';
+import { idTokenTimes, goSecondsToUnixMs, unixMsToGoMs } from './json-time.js';
+import type { IdTokenTimes } from './json-time.js';
 import { decodeSegment } from './peek.js';
 import type { RemoteKeySet } from './key-set.js';
 
@@ -16,7 +18,10 @@ export const supportedSigningAlgorithms: readonly string[] = [
   'PS512',
 ];
 
-/** go-oidc's `nbf` leeway: a token is usable one minute before its `nbf`. */
+/**
+ * The `nbf` leeway of go-oidc v2.3.0, which kube-apiserver vendors: a token is usable one minute
+ * before its `nbf` (go-oidc v3 allows five minutes; kube-apiserver does not use v3).
+ */
 export const notBeforeLeewayMs = 60_000;
 
 /** What {@link verifyIdToken} checks against. */
@@ -29,10 +34,12 @@ export interface VerifyOptions {
   readonly keySet: RemoteKeySet;
 }
 
-/** A verified token: its claims as decoded JSON, and its audiences. */
+/** A verified token: its claims as decoded JSON, its audiences, and its `exp`. */
 export interface VerifiedToken {
   readonly claims: Record<string, unknown>;
   readonly audiences: readonly string[];
+  /** The `exp` as go-oidc read it, in milliseconds since the epoch: the token is valid up to this instant included. */
+  readonly expiresAt: number;
 }
 
 /**
@@ -47,10 +54,12 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   const payloadText = decodeSegment(parts[1]!);
   if (payloadText === undefined) throw invalidCredentials('oidc: malformed jwt payload: illegal base64 data');
   let claims: Record<string, unknown>;
+  let times: IdTokenTimes;
   try {
     const c = JSON.parse(payloadText) as unknown;
     if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new Error('claims are not a JSON object');
     claims = c as Record<string, unknown>;
+    times = idTokenTimes(payloadText);
   } catch (e) {
     throw invalidCredentials(`oidc: failed to unmarshal claims: ${(e as Error).message}`);
   }
@@ -79,16 +88,15 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   if (o.clientID !== undefined && !audiences.includes(o.clientID))
     throw invalidCredentials(`oidc: expected audience ${goQuote(o.clientID)} got ${goQuoteList(audiences)}`);
 
+  // go-oidc: `Expiry.Before(now)`, then `now.Add(leeway).Before(nbf)`, on Go's int64 seconds.
   const now = o.now();
-  const expSeconds = numericDate(claims['exp']);
-  const expMs = Math.trunc(expSeconds ?? 0) * 1000;
-  if (now > expMs) throw expiredCredentials(`oidc: token is expired (Token Expiry: ${goTime(expMs)})`);
-  const nbf = numericDate(claims['nbf']);
-  if (nbf !== undefined) {
-    const nbfMs = Math.trunc(nbf) * 1000;
-    if (now + notBeforeLeewayMs < nbfMs)
-      throw invalidCredentials(`oidc: current time ${goTime(now)} before the nbf (not before) time: ${goTime(nbfMs)}`);
-  }
+  const nowGoMs = unixMsToGoMs(now);
+  if (times.exp * 1000n < nowGoMs)
+    throw expiredCredentials(`oidc: token is expired (Token Expiry: ${goInternalTime(times.exp)})`);
+  if (times.nbf !== undefined && nowGoMs + BigInt(notBeforeLeewayMs) < times.nbf * 1000n)
+    throw invalidCredentials(
+      `oidc: current time ${goTime(now)} before the nbf (not before) time: ${goInternalTime(times.nbf)}`,
+    );
 
   if (parts.length !== 3 || parts[2] === '') throw invalidCredentials('oidc: id token not signed');
   const headerText = decodeSegment(parts[0]!);
@@ -111,7 +119,7 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
     const msg = `failed to verify signature: ${(e as Error).message}`;
     throw /fetching keys/.test(msg) ? authenticatorUnavailable(msg, e) : invalidCredentials(msg, e);
   }
-  return { claims, audiences };
+  return { claims, audiences, expiresAt: goSecondsToUnixMs(times.exp) };
 }
 
 /** `aud` as a JSON string or array of strings. */
@@ -119,12 +127,4 @@ export function audiencesOf(aud: unknown): string[] {
   if (typeof aud === 'string') return [aud];
   if (Array.isArray(aud)) return aud.filter((a): a is string => typeof a === 'string');
   return [];
-}
-
-function numericDate(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (v === undefined || v === null) return undefined;
-  throw invalidCredentials(
-    `oidc: failed to unmarshal claims: json: cannot unmarshal ${typeof v} into Go value of type float64`,
-  );
 }
