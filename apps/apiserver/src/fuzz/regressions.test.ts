@@ -167,3 +167,89 @@ describe('issue 11 regressions', () => {
     ]);
   });
 });
+
+describe('JSON patch limits (a PATCH took the server down)', () => {
+  const jsonPatch = { 'content-type': 'application/json-patch+json' };
+  const live = async (): Promise<void> => {
+    const r = await request(`${srv.url}/livez`);
+    expect([r.status, r.text]).toEqual([200, 'ok']);
+  };
+  const timed = async <T>(fn: () => Promise<T>): Promise<{ out: T; ms: number }> => {
+    const t = performance.now();
+    const out = await fn();
+    return { out, ms: performance.now() - t };
+  };
+
+  it('moving the document into its own child is a 422; the server stays up and the event unchanged', async () => {
+    const created = await request(ev(), { method: 'POST', body: sampleEvent('jp-move', 'r') });
+    expect(created.status).toBe(201);
+    const { out: r, ms } = await timed(() =>
+      request(`${ev()}/jp-move`, {
+        method: 'PATCH',
+        body: '[{"op":"move","path":"/metadata/annotations","from":""}]',
+        headers: jsonPatch,
+      }),
+    );
+    expect([r.status, r.body.kind, r.body.reason, r.body.message]).toEqual([
+      422,
+      'Status',
+      'Invalid',
+      'the server rejected our request due to an error in our request: move operation does not apply: doc is missing from path: : missing value',
+    ]);
+    expect(ms).toBeLessThan(2000);
+    const child = await request(`${ev()}/jp-move`, {
+      method: 'PATCH',
+      body: '[{"op":"move","from":"/metadata","path":"/metadata/labels/x"}]',
+      headers: jsonPatch,
+    });
+    expect([child.status, child.body.reason]).toEqual([422, 'Invalid']);
+    await live();
+    expect((await request(`${ev()}/jp-move`)).body).toEqual(created.body);
+  });
+
+  it('forty copies of /metadata into itself stop at the copy limit (422); the server stays up', async () => {
+    await request(ev(), { method: 'POST', body: sampleEvent('jp-copy', 'r') });
+    const ops = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/metadata', path: `/metadata/c${i}` }));
+    const { out: r, ms } = await timed(() =>
+      request(`${ev()}/jp-copy`, { method: 'PATCH', body: ops, headers: jsonPatch }),
+    );
+    expect([r.status, r.body.reason]).toEqual([422, 'Invalid']);
+    expect(r.body.message).toMatch(
+      /^the server rejected our request due to an error in our request: Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/,
+    );
+    expect(ms).toBeLessThan(5000);
+    await live();
+  });
+
+  it('more than 10,000 operations is a 413 with kube-apiserver’s text', async () => {
+    await request(ev(), { method: 'POST', body: sampleEvent('jp-many', 'r') });
+    const ops = Array(10_001).fill({ op: 'test', path: '/metadata/name', value: 'jp-many' });
+    const r = await request(`${ev()}/jp-many`, { method: 'PATCH', body: ops, headers: jsonPatch });
+    expect([r.status, r.body.reason, r.body.message]).toEqual([
+      413,
+      'RequestEntityTooLarge',
+      'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001',
+    ]);
+    const ok = await request(`${ev()}/jp-many`, { method: 'PATCH', body: ops.slice(1), headers: jsonPatch });
+    expect(ok.status).toBe(200);
+    await live();
+  });
+
+  it('a YAML body that contains itself (an alias to its own anchor) is a 400, not a hang', async () => {
+    const yaml = [
+      'apiVersion: events.k8s.io/v1',
+      'kind: Event',
+      'metadata:',
+      '  name: yaml-cycle',
+      '  namespace: r',
+      '  labels: &x',
+      '    a: *x',
+    ].join('\n');
+    const r = await request(ev(), { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' } });
+    expect([r.status, r.body.message]).toEqual([
+      400,
+      "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth",
+    ]);
+    await live();
+  });
+});

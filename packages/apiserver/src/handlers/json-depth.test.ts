@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { excessiveNesting, maxNestingDepth } from './json-depth.js';
+import { parse as parseYaml } from 'yaml';
+import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
 
 /** The plain definition: the first `{` or `[` outside a string that opens level `limit + 1`. */
 function reference(text: string, limit: number): string | undefined {
@@ -39,5 +40,22 @@ describe('excessiveNesting', () => {
     expect(excessiveNesting('{}'.repeat(maxNestingDepth))).toBeUndefined();
     expect(excessiveNesting('[[[', 2)).toBe('[');
     expect(excessiveNesting('[[', 2)).toBeUndefined();
+  });
+});
+
+describe('nestingDepth', () => {
+  it('measures how deep a value nests', () => {
+    expect(nestingDepth(1)).toBe(0);
+    expect(nestingDepth({})).toBe(1);
+    expect(nestingDepth({ a: [1, { b: [] }], c: {} })).toBe(4);
+    expect(nestingDepth(JSON.parse('['.repeat(maxNestingDepth) + ']'.repeat(maxNestingDepth)))).toBe(maxNestingDepth);
+  });
+
+  it('stops one level past the limit, so a value that contains itself (a YAML alias) ends', () => {
+    const cyclic = parseYaml('a: &x [ *x ]') as { a: unknown[] };
+    expect(cyclic.a[0]).toBe(cyclic.a);
+    expect(nestingDepth(cyclic)).toBe(maxNestingDepth + 1);
+    expect(nestingDepth(parseYaml('a: &x { b: *x }'), 5)).toBe(6);
+    expect(nestingDepth(JSON.parse('['.repeat(50) + ']'.repeat(50)), 10)).toBe(11);
   });
 });

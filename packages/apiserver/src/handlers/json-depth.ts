@@ -38,15 +38,22 @@ export function excessiveNesting(text: string, limit = maxNestingDepth): string 
   return undefined;
 }
 
-/** How deep a parsed JSON value nests (a scalar is 0, `{}` and `[]` are 1), without recursion. */
-export function nestingDepth(value: unknown): number {
+/**
+ * How deep a parsed value nests (a scalar is 0, `{}` and `[]` are 1), without recursion. It stops
+ * once the depth passes `limit` (answering `limit + 1`), so a value that refers to itself (a YAML
+ * alias to an enclosing anchor makes one) ends too.
+ */
+export function nestingDepth(value: unknown, limit = maxNestingDepth): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, d] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     const depth = d + 1;
-    if (depth > max) max = depth;
+    if (depth > max) {
+      max = depth;
+      if (max > limit) return max;
+    }
     for (const k of Object.keys(v)) stack.push([(v as Record<string, unknown>)[k], depth]);
   }
   return max;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
+import { maxNestingDepth } from '../json-depth.js';
 import { applyPatch, patchMediaTypes, patchTypeOf } from './apply.js';
+import { maxPatchedObjectBytes } from './limits.js';
 
 const failure = (fn: () => unknown): ApiError => {
   try {
@@ -70,17 +73,18 @@ describe('applyPatch', () => {
       applyPatch('application/json-patch+json', current, '[{"op":"test","path":"/note","value":"z"}]'),
     );
     expect(failed.code).toBe(422);
-    // The first line of the JSON patch library's error.
+    // evanphx/json-patch v4's error after kube-apiserver's 422 text.
     expect(failed.status.message).toBe(
-      'the server rejected our request due to an error in our request: Test operation failed',
+      'the server rejected our request due to an error in our request: testing value /note failed: test failed',
     );
     const notList = failure(() => applyPatch('application/json-patch+json', current, '{"op":"add"}'));
     expect(notList.code).toBe(400);
     expect(notList.status.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-    // Operations are validated: an add without a value is refused, not applied as undefined.
-    const noValue = failure(() => applyPatch('application/json-patch+json', current, '[{"op":"add","path":"/x"}]'));
-    expect(noValue.code).toBe(422);
-    expect(noValue.status.message).toMatch(/^the server rejected our request due to an error in our request: ./);
+    // v4 adds a null where an add has no value (never an undefined).
+    expect(applyPatch('application/json-patch+json', current, '[{"op":"add","path":"/x"}]')).toEqual({
+      ...current,
+      x: null,
+    });
   });
 
   it('applies merge and strategic merge patches', () => {
@@ -114,6 +118,75 @@ describe('applyPatch', () => {
     }
     expect(failure(() => applyPatch('application/merge-patch+json', current, undefined)).status.message).toBe(
       'error decoding patch: Unexpected end of JSON input',
+    );
+  });
+});
+
+describe('applyPatch bounds for merge and strategic merge patches', () => {
+  const MERGE = 'application/merge-patch+json';
+  const SMP = 'application/strategic-merge-patch+json';
+  const nestedText = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+
+  it('keeps the result within the nesting limit (the inputs are) and refuses one past the size limit', () => {
+    const deep = { metadata: {}, x: JSON.parse(nestedText(maxNestingDepth - 1)) };
+    for (const type of [MERGE, SMP] as const) {
+      // A patch as deep as allowed, merged along the object's own deepest path.
+      const out = applyPatch(type, deep, `{"x":${nestedText(maxNestingDepth - 2).replace('1}', '{"b":2}}')}}`);
+      expect(JSON.stringify(out).includes('{"a":1,"b":2}')).toBe(true);
+      const big = { metadata: {}, s: 'x'.repeat(3 * 1024 * 1024) };
+      const err = failure(() => applyPatch(type, big, JSON.stringify({ t: 'y'.repeat(3 * 1024 * 1024) })));
+      expect([err.code, err.status.reason, err.status.message]).toEqual([
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: the patched object is more than ${maxPatchedObjectBytes} bytes of JSON`,
+      ]);
+    }
+  });
+
+  it('random merge and strategic merge patches: only a 4xx ApiError, or a plain tree, current unchanged', () => {
+    const keys = ['a', 'b', 'metadata', 'finalizers', 'ownerReferences', 'uid', '__proto__', 'constructor'];
+    const directive = fc.constantFrom(
+      '$patch',
+      '$retainKeys',
+      '$deleteFromPrimitiveList/finalizers',
+      '$setElementOrder/finalizers',
+      '$setElementOrder/ownerReferences',
+    );
+    const { v: json } = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(null, true, 1, 'a', 'b', 'delete', 'replace', 'merge', 'uid'),
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(fc.oneof(fc.constantFrom(...keys), directive), tie('v'), { maxKeys: 4 }),
+      ),
+    }));
+    const object = fc.dictionary(fc.constantFrom(...keys), json, { maxKeys: 5 });
+    fc.assert(
+      fc.property(fc.constantFrom(MERGE, SMP), object, fc.oneof(object, json), (type, current, patch) => {
+        const before = JSON.stringify(current);
+        let out: unknown;
+        try {
+          out = applyPatch(type, current, JSON.stringify(patch));
+        } catch (err) {
+          expect(err).toBeInstanceOf(ApiError);
+          expect((err as ApiError).code).toBeGreaterThanOrEqual(400);
+          expect((err as ApiError).code).toBeLessThan(500);
+          return;
+        } finally {
+          expect(JSON.stringify(current)).toBe(before);
+        }
+        if (out === undefined) return;
+        const seen = new Set<object>();
+        const walk = (v: unknown, depth: number): void => {
+          if (v === null || typeof v !== 'object') return;
+          expect(seen.has(v)).toBe(false);
+          seen.add(v);
+          expect(depth).toBeLessThan(maxNestingDepth);
+          for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], depth + 1);
+        };
+        walk(out, 0);
+      }),
+      { numRuns: 3_000 },
     );
   });
 });

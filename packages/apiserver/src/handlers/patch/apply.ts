@@ -1,11 +1,12 @@
-import fastJsonPatch from 'fast-json-patch';
-import type { Operation } from 'fast-json-patch';
-import { badRequest, unprocessable, unsupportedMediaType } from '../../errors/api-error.js';
+import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
 import { mediaType } from '../body.js';
-import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
+import { excessiveNesting, maxDepthMessage } from '../json-depth.js';
+import { applyJSONPatch, decodeJSONPatch } from './json-patch.js';
+import { cloneTree } from './json-tree.js';
 import { mergePatch } from './merge-patch.js';
-import { setOwn } from './own.js';
+import { checkPlainTree } from './plain-tree.js';
 import { strategicMerge } from './strategic-merge-patch.js';
+import { WorkBudget } from './work-budget.js';
 
 /** The patch media types kevents applies. */
 export const patchMediaTypes = [
@@ -46,52 +47,34 @@ const parsePatch = (raw: unknown): unknown => {
 };
 
 /**
- * A copy of JSON data whose objects have no prototype, so that a JSON patch path through
- * `__proto__`, `constructor` or `prototype` reaches (or adds) members of the data only.
- */
-function withoutPrototypes(v: unknown): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(withoutPrototypes);
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const k of Object.keys(v)) setOwn(out, k, withoutPrototypes((v as Record<string, unknown>)[k]));
-  return out;
-}
-
-/**
- * Applies a patch body of the given type to an object's external JSON. The result nests at
- * most {@link maxNestingDepth} levels (a JSON patch can nest a value deeper than either input).
+ * Applies a patch body of the given type to an object's external JSON, under the bounds of
+ * `limits.ts`. The patch works on a copy of `current` (left unchanged) and spends one
+ * {@link WorkBudget}; its result is checked to be a plain JSON tree within the nesting and size
+ * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it.
  */
 export function applyPatch(type: PatchType, current: Record<string, unknown>, raw: unknown): unknown {
-  const patched = applyParsed(type, current, parsePatch(raw));
-  if (nestingDepth(patched) > maxNestingDepth) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${maxDepthMessage('{')}`);
-  }
+  const patch = parsePatch(raw);
+  // The copy of `current` is not charged: its size is bounded by the limits it was stored under.
+  const doc = cloneTree(current, new WorkBudget(Infinity)) as Record<string, unknown>;
+  const patched = applyParsed(type, doc, patch, new WorkBudget());
+  // A strategic merge patch of `$patch: delete` leaves nothing, which decoding answers.
+  if (patched !== undefined) checkPlainTree(patched);
   return patched;
 }
 
-function applyParsed(type: PatchType, current: Record<string, unknown>, patch: unknown): unknown {
+function applyParsed(type: PatchType, doc: Record<string, unknown>, patch: unknown, budget: WorkBudget): unknown {
   switch (type) {
-    case 'application/json-patch+json': {
-      if (!Array.isArray(patch))
-        throw badRequest(`json: cannot unmarshal ${typeof patch} into Go value of type jsonpatch.Patch`);
-      try {
-        const doc = withoutPrototypes(current);
-        return fastJsonPatch.applyPatch(doc, patch as Operation[], true, true, false).newDocument;
-      } catch (err) {
-        throw unprocessable(
-          `the server rejected our request due to an error in our request: ${(err as Error).message.split('\n')[0]}`,
-        );
-      }
-    }
+    case 'application/json-patch+json':
+      return applyJSONPatch(doc, decodeJSONPatch(patch), budget);
     case 'application/merge-patch+json':
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
         throw badRequest('json: cannot unmarshal non-object into merge patch');
       }
-      return mergePatch(current, patch);
+      return mergePatch(doc, patch, budget);
     case 'application/strategic-merge-patch+json':
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
         throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
       }
-      return strategicMerge(current, patch);
+      return strategicMerge(doc, patch, '', budget);
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
 import { strategicMerge } from './strategic-merge-patch.js';
+import { WorkBudget } from './work-budget.js';
 
 const owner = (uid: string, extra: Record<string, unknown> = {}) => ({ uid, kind: 'Pod', name: uid, ...extra });
 
@@ -135,4 +137,213 @@ describe('strategicMerge', () => {
     expect(strategicMerge({ l: ['a'] }, { '$deleteFromPrimitiveList/l': 'a' })).toEqual({ l: ['a'] });
     expect(strategicMerge({}, { '$deleteFromPrimitiveList/l': ['a'] })).toEqual({});
   });
+
+  describe('long lists take linear time (they took quadratic time before)', () => {
+    const n = 100_000;
+    const names = (prefix: string, count = n): string[] => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+    const timed = (fn: () => unknown): { out: unknown; ms: number } => {
+      const t = performance.now();
+      const out = fn();
+      return { out, ms: performance.now() - t };
+    };
+    const same = (a: unknown, b: unknown): void => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+
+    it('merges a long finalizers set', () => {
+      const { out, ms } = timed(() =>
+        strategicMerge(
+          { metadata: { finalizers: names('a', 10) } },
+          { metadata: { finalizers: [...names('b'), 'a1'] } },
+        ),
+      );
+      same(out, { metadata: { finalizers: [...names('a', 10), ...names('b')] } });
+      expect(ms).toBeLessThan(1000);
+    });
+
+    it('deletes from, orders and retains with long lists', () => {
+      const target = { metadata: { finalizers: names('a') } };
+      const del = timed(() =>
+        strategicMerge(target, { metadata: { '$deleteFromPrimitiveList/finalizers': names('a').slice(1) } }),
+      );
+      same(del.out, { metadata: { finalizers: ['a0'] } });
+      expect(del.ms).toBeLessThan(1000);
+      const order = timed(() =>
+        strategicMerge(target, { metadata: { '$setElementOrder/finalizers': names('a').reverse() } }),
+      );
+      same(order.out, { metadata: { finalizers: names('a').reverse() } });
+      expect(order.ms).toBeLessThan(1000);
+      const wide = Object.fromEntries(names('k').map((k) => [k, 1]));
+      const retain = timed(() => strategicMerge(wide, { $retainKeys: names('k').filter((_, i) => i % 2 === 0) }));
+      expect(Object.keys(retain.out as object)).toHaveLength(n / 2);
+      expect(retain.ms).toBeLessThan(1000);
+    });
+
+    it('merges a long ownerReferences list by uid', () => {
+      const refs = names('u').map((uid) => ({ uid }));
+      const patch = [
+        ...names('u').map((uid, i) => (i % 2 ? { uid, $patch: 'delete' } : { uid, name: 'x' })),
+        ...names('v').map((uid) => ({ uid })),
+      ];
+      const { out, ms } = timed(() =>
+        strategicMerge({ metadata: { ownerReferences: refs } }, { metadata: { ownerReferences: patch } }),
+      );
+      same(out, {
+        metadata: {
+          ownerReferences: [
+            ...names('u')
+              .filter((_, i) => i % 2 === 0)
+              .map((uid) => ({ uid, name: 'x' })),
+            ...names('v').map((uid) => ({ uid })),
+          ],
+        },
+      });
+      expect(ms).toBeLessThan(2000);
+    });
+
+    it('charges the budget it is given, a 422 once spent', () => {
+      const budget = new WorkBudget(1_000);
+      let err: unknown;
+      try {
+        strategicMerge({ metadata: {} }, { metadata: { finalizers: names('f', 2_000) } }, '', budget);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ApiError);
+      expect([(err as ApiError).code, (err as ApiError).status.message]).toEqual([
+        422,
+        'the server rejected our request due to an error in our request: applying the patch takes more than 1000 steps, the most kevents spends on one patch',
+      ]);
+    });
+  });
+
+  it('merges lists exactly as the plain (quadratic) reading does', () => {
+    const uid = fc.constantFrom('1', '2', '3', null, undefined);
+    const ref = fc
+      .record({
+        uid,
+        name: fc.constantFrom('a', 'b', null),
+        $patch: fc.constantFrom('delete', 'merge', undefined),
+        $retainKeys: fc.constantFrom(undefined, ['name'], ['uid']),
+      })
+      .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+    const item = fc.oneof(
+      { weight: 8, arbitrary: ref },
+      { weight: 1, arbitrary: fc.constantFrom('s', 1, null, ['x']) },
+    );
+    const fin = fc.constantFrom('a', 'b', 'c', 'd', 1, null);
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 6 }),
+        fc.array(item, { maxLength: 6 }),
+        fc.array(fin, { maxLength: 5 }),
+        fc.array(fin, { maxLength: 5 }),
+        fc.array(fin, { maxLength: 5 }),
+        fc.array(fc.oneof(fin, ref), { maxLength: 5 }),
+        (targetRefs, patchRefs, targetFin, patchFin, drop, order) => {
+          const target = { metadata: { ownerReferences: targetRefs, finalizers: targetFin } };
+          const patch = {
+            metadata: {
+              ownerReferences: patchRefs,
+              finalizers: patchFin,
+              '$deleteFromPrimitiveList/finalizers': drop,
+              '$setElementOrder/finalizers': order,
+              '$setElementOrder/ownerReferences': order,
+            },
+          };
+          let expected: unknown;
+          let got: unknown;
+          try {
+            expected = referenceMerge(target, patch);
+          } catch (e) {
+            expected = (e as Error).message;
+          }
+          try {
+            got = strategicMerge(target, patch);
+          } catch (e) {
+            got = (e as Error).message;
+          }
+          expect(got).toEqual(expected);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
 });
+
+// The implementation before lists were indexed (kevents at 8a5a597), as the oracle of the test above.
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
+const refKeys: Readonly<Record<string, string | null>> = { finalizers: null, ownerReferences: 'uid' };
+function referenceList(target: unknown, patch: unknown[], key: string | null): unknown[] {
+  const base = Array.isArray(target) ? [...target] : [];
+  if (key === null) {
+    for (const v of patch) if (!base.includes(v)) base.push(v);
+    return base;
+  }
+  for (const item of patch) {
+    if (!isObj(item)) continue;
+    if (own(item, '$patch') === 'delete') {
+      const idx = base.findIndex((b) => isObj(b) && own(b, key) === own(item, key));
+      if (idx >= 0) base.splice(idx, 1);
+      continue;
+    }
+    const idx = base.findIndex((b) => isObj(b) && own(b, key) === own(item, key));
+    if (idx >= 0) base[idx] = referenceMerge(base[idx], item, '');
+    else base.push(item);
+  }
+  return base;
+}
+function referenceOrder(list: unknown[], order: unknown[], key: string | null): unknown[] {
+  const id = (v: unknown): unknown => (key === null ? v : isObj(v) ? own(v, key) : undefined);
+  const wanted = order.map(id);
+  const rank = (v: unknown): number => {
+    const i = wanted.indexOf(id(v));
+    return i < 0 ? wanted.length : i;
+  };
+  return list
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i)
+    .map((x) => x.v);
+}
+function referenceMerge(target: unknown, patch: unknown, path = ''): unknown {
+  if (!isObj(patch)) return patch;
+  const directive = own(patch, '$patch');
+  if (directive === 'delete') return undefined;
+  if (directive !== undefined && directive !== 'replace' && directive !== 'merge') {
+    throw new Error(`Unable to find the patch directive: ${String(directive)}`);
+  }
+  const src: Record<string, unknown> = directive === 'replace' || !isObj(target) ? {} : { ...target };
+  const retain = own(patch, '$retainKeys');
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === '$patch' || k === '$retainKeys' || k.startsWith('$setElementOrder/')) continue;
+    if (k.startsWith('$deleteFromPrimitiveList/')) {
+      const f = k.slice('$deleteFromPrimitiveList/'.length);
+      const list = own(src, f);
+      if (Array.isArray(list) && Array.isArray(v)) src[f] = list.filter((x) => !v.includes(x));
+      continue;
+    }
+    if (v === null) {
+      delete src[k];
+      continue;
+    }
+    const childPath = path ? `${path}.${k}` : k;
+    if (Array.isArray(v) && path === 'metadata' && Object.hasOwn(refKeys, k)) {
+      src[k] = referenceList(own(src, k), v, refKeys[k]!);
+    } else {
+      const merged = referenceMerge(own(src, k), v, childPath);
+      if (merged === undefined) delete src[k];
+      else src[k] = merged;
+    }
+  }
+  for (const [k, order] of Object.entries(patch)) {
+    if (!k.startsWith('$setElementOrder/') || !Array.isArray(order)) continue;
+    const f = k.slice('$setElementOrder/'.length);
+    const list = own(src, f);
+    if (Array.isArray(list) && path === 'metadata' && Object.hasOwn(refKeys, f)) {
+      src[f] = referenceOrder(list, order, refKeys[f]!);
+    }
+  }
+  if (Array.isArray(retain)) {
+    for (const k of Object.keys(src)) if (!retain.includes(k)) delete src[k];
+  }
+  return src;
+}

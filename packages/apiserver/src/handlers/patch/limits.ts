@@ -1,0 +1,37 @@
+/**
+ * The bounds every PATCH is held to. The first two are kube-apiserver's; the last two are
+ * kevents' own guard (kube-apiserver relies on Go's speed and etcd's 1.5 MiB request limit
+ * instead).
+ */
+import { maxRequestBodyBytes } from '@kevents/api';
+
+/**
+ * Operations a JSON patch may hold: `maxJSONPatchOperations` of kube-apiserver's
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go. More is a 413.
+ */
+export const maxJSONPatchOperations = 10_000;
+
+/**
+ * The most bytes the `copy` operations of one JSON patch may add, counted as evanphx/json-patch
+ * v4 counts them (the compact JSON of each copied value, as Go's encoding/json writes it).
+ * kube-apiserver sets `jsonpatch.AccumulatedCopySizeLimit` to its `JSONPatchMaxCopyBytes`,
+ * 3 MiB by default, the same as its `MaxRequestBodyBytes`
+ * (staging/src/k8s.io/apiserver/pkg/server/config.go).
+ */
+export const jsonPatchMaxCopyBytes = maxRequestBodyBytes;
+
+/**
+ * The largest patched object, in bytes of its compact JSON (UTF-8): twice the body limit. A
+ * patch cannot reach it without help from the object it patches: an object created with a
+ * whole body (3 MiB) still takes a patch as large again. Past it the answer is a 413.
+ */
+export const maxPatchedObjectBytes = 2 * maxRequestBodyBytes;
+
+/**
+ * Steps one PATCH may take while it applies (see `WorkBudget`): about a value visited, copied,
+ * sized or compared, a member listed, a pointer token followed, a list item merged, or 32 array
+ * elements shifted. Some tens of nanoseconds each: at most a few hundred milliseconds of one core
+ * for a patch built to be slow (copying the whole 3 MiB allowance of one-byte values takes about
+ * 3 million), a few thousand steps for a patch a client writes.
+ */
+export const patchWorkLimit = 4_000_000;
