@@ -110,7 +110,19 @@ export const apiserverFlags: readonly FlagSpec[] = [
     name: 'request-timeout',
     type: 'duration',
     default: '1m0s',
-    help: 'Shutdown grace period for requests in flight: after SIGTERM (and --shutdown-delay-duration), requests still running after this long are cut and the process exits. kube-apiserver bounds its shutdown drain by this flag too; kevents does not otherwise time requests out.',
+    help: 'Shutdown grace period for requests in flight: after SIGTERM (and --shutdown-delay-duration), requests still running after this long are cut and the process exits (kube-apiserver bounds its shutdown drain by this flag too). Also the longest an HTTP/1.1 request (line, headers and body) may take to arrive: past it the answer is 408 and the connection is closed; a watch is not cut by it (its request is complete once its headers are in). 0 turns that bound off.',
+  },
+  {
+    name: 'max-connections',
+    type: 'int',
+    default: '10000',
+    help: "The most connections each listener (the secure and the insecure port) holds at once; a connection past it is closed as soon as it is accepted. kube-apiserver has no such cap. 0 turns it off. Connections are also bounded in time: a TLS handshake and the headers of each HTTP/1.1 request must arrive within 32s (kube-apiserver's ReadHeaderTimeout), and a request body the server did not read (answered 401, 403, 413...) closes the connection when more than 256 KiB of it is left (Go's maxPostHandlerReadBytes).",
+  },
+  {
+    name: 'http2-max-streams-per-connection',
+    type: 'int',
+    default: '0',
+    help: "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS; a client that opens more gets them refused). Zero means kube-apiserver's default, 100.",
   },
   {
     name: 'shutdown-delay-duration',

@@ -34,6 +34,8 @@ export interface ServerOptions {
   readonly storeOptions?: ApiServerOptions['storeOptions'];
   /** Spans of each request (`--tracing-config-file`). */
   readonly tracing?: ApiServerOptions['tracing'];
+  /** Connection bounds of the listener (`--max-connections`, `--http2-max-streams-per-connection`, `--request-timeout`). */
+  readonly limits?: ApiServerOptions['limits'];
 }
 
 /** A built kevents server. */
@@ -69,5 +71,6 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
 }

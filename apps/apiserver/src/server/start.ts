@@ -80,7 +80,14 @@ export async function startApiserver(
     metrics,
     log,
   });
+  const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '1m0s') ?? 60_000;
+  const limits = {
+    maxConnections: Number(flags['max-connections'] ?? 10_000),
+    http2MaxStreamsPerConnection: Number(flags['http2-max-streams-per-connection'] ?? 0),
+    requestTimeoutMs,
+  };
   const shared = {
+    limits,
     lifecycle,
     storage,
     authorizer,
@@ -124,6 +131,18 @@ export async function startApiserver(
   log.info({}, authn.summary);
   log.info({}, authz.summary);
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
+  const streams = limits.http2MaxStreamsPerConnection || 100;
+  const cap = limits.maxConnections > 0 ? `${limits.maxConnections} connections per listener` : 'no connection cap';
+  log.info(
+    {
+      maxConnections: limits.maxConnections,
+      http2MaxStreamsPerConnection: streams,
+      requestTimeoutMs,
+      watchBacklogLimitEvents: watches.backlogLimitEvents,
+      watchBacklogLimitBytes: watches.backlogLimitBytes,
+    },
+    `limits: ${cap}, ${streams} HTTP/2 streams per connection, a watch ends ${watches.backlogGraceMs} ms after falling ${watches.backlogLimitEvents} events or ${Math.round(watches.backlogLimitBytes / 1024)} KiB behind`,
+  );
   const first = servers[servers.length - 1]!.url;
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
   log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
@@ -146,7 +165,7 @@ export async function startApiserver(
       log,
       signal,
       delayMs: parseDuration(flags['shutdown-delay-duration'] ?? '0s') ?? 0,
-      requestTimeoutMs: parseDuration(flags['request-timeout'] ?? '1m0s') ?? 60_000,
+      requestTimeoutMs,
       watchGraceMs: parseDuration(flags['shutdown-watch-termination-grace-period'] ?? '0s') ?? 0,
       sendRetryAfter: flags['shutdown-send-retry-after'] === 'true',
     });

@@ -45,6 +45,8 @@ import type { ResourceDefinition } from '../registry/resource.js';
 import type { StoreOptions } from '../registry/store.js';
 import type { Query } from '../request/query.js';
 import { WatchHub } from '../watch/watch-hub.js';
+import { limitedServerFactory, onClientError } from './connection-limits.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { ServerLifecycle } from './lifecycle.js';
 import { ServerMetrics } from './metrics.js';
 import type { RequestLabels } from './metrics.js';
@@ -89,6 +91,11 @@ export interface ApiServerOptions {
   readonly storeOptions?: StoreOptions;
   /** Spans of each request (`@kevents/tracing`); none installs no tracing hook at all. */
   readonly tracing?: ServerTracing;
+  /**
+   * Connection bounds of the listener (connection-limits.ts): a connection cap, HTTP/2 streams
+   * per connection, the TLS handshake, header and request timeouts. Defaults as kube-apiserver.
+   */
+  readonly limits?: ConnectionLimits;
 }
 
 /** A built server: the fastify instance plus what shutdown and composition need. */
@@ -152,16 +159,20 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     return503OnClosing: false,
     forceCloseConnections: true,
     ...(options.https ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } } : {}),
+    // The listener fastify would build, with the connection bounds (connection-limits.ts): TLS
+    // handshake and header timeouts, unread bodies, HTTP/2 streams per connection, a connection cap.
+    serverFactory: limitedServerFactory(
+      options.limits,
+      options.https ? { allowHTTP1: true, rejectUnauthorized: false, ...options.https } : undefined,
+    ),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const apiErr = frameworkErrorStatus(err, req.raw.url ?? '') ?? badRequest(err.message);
       void sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Query));
     },
     // Requests Node's parser refuses (headers too large, unknown methods, bad framing) get a Status too.
-    clientErrorHandler: (err: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
-      if (err.code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.end(clientErrorResponse(err));
-      else socket.destroy(err);
-    },
+    // A connection whose TLS handshake failed or timed out is destroyed.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: import('node:net').Socket) =>
+      onClientError(err, socket, clientErrorResponse),
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
   const watches = options.watches ?? new WatchHub();
   const metrics =

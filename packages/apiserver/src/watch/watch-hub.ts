@@ -7,18 +7,45 @@ export interface WatchLabels {
 }
 
 /**
- * The most a watch may hold of output its client has not read yet (bytes buffered in the server
- * for its connection) once it has caught up with the store. A watch that passes it is ended, as
- * kube-apiserver's watch cache terminates a watcher whose buffer stays full; the client watches
- * again (or relists). While a watch sends its initial events or catches up with older changes
- * it waits for its client instead (that output costs no memory: the store keeps it).
+ * The most encoded output a live watch may hold that its client has not read yet (bytes
+ * buffered in the server for its connection or HTTP/2 stream, past what the kernel and the
+ * client's flow-control window took), once it has caught up with the store. See
+ * {@link watchBacklogLimitEvents}: a watch that stays past either limit for
+ * {@link watchBacklogGraceMs} is ended.
  */
-export const watchBacklogLimitBytes = 8 * 1024 * 1024;
+export const watchBacklogLimitBytes = 1024 * 1024;
+
+/**
+ * The most events a live watch may hold that its client has not read yet: kube-apiserver's
+ * watch cache gives a watcher of a resource without a trigger index an input channel and a
+ * result channel of at most 100 events each (`maxWatchChanSizeWithoutIndex`,
+ * staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go and cache_watcher.go), so a
+ * watcher is at most 200 events behind before the cacher blocks on it.
+ */
+export const watchBacklogLimitEvents = 200;
+
+/**
+ * How long a live watch past its backlog limits waits for its client to get back under them
+ * before it is ended: kube-apiserver's cacher blocks on a full watcher for at most its dispatch
+ * time budget (`maxBudget`, 100 ms, staging/src/k8s.io/apiserver/pkg/storage/cacher/
+ * time_budget.go), then terminates it ("Forcing ... watcher close due to unresponsiveness").
+ * While it waits it reads nothing more from the store (the store keeps the changes; nothing is
+ * buffered for it). A watch that is ended has its connection (HTTP/1.1) or stream (HTTP/2)
+ * closed at once, without a final chunk, and its buffer freed; the client watches again (or
+ * relists), as after kube-apiserver terminates a watcher. While a watch sends its initial
+ * events or catches up with older changes it waits for its client instead, with no limit (that
+ * output costs no memory: the store keeps it).
+ */
+export const watchBacklogGraceMs = 100;
 
 /** Options of a {@link WatchHub}. */
 export interface WatchHubOptions {
   /** See {@link watchBacklogLimitBytes} (the default). */
   readonly backlogLimitBytes?: number;
+  /** See {@link watchBacklogLimitEvents} (the default). */
+  readonly backlogLimitEvents?: number;
+  /** See {@link watchBacklogGraceMs} (the default). */
+  readonly backlogGraceMs?: number;
 }
 
 /** The live watch streams of a server, so that shutdown can end them cleanly and metrics can count them. */
@@ -28,9 +55,15 @@ export class WatchHub {
   readonly #terminated = new Map<string, { group: string; resource: string; count: number }>();
   /** The backlog limit of every watch of this server, in bytes. */
   readonly backlogLimitBytes: number;
+  /** The backlog limit of every watch of this server, in events. */
+  readonly backlogLimitEvents: number;
+  /** How long a watch past a backlog limit waits for its client before it is ended, in milliseconds. */
+  readonly backlogGraceMs: number;
 
   constructor(options: WatchHubOptions = {}) {
     this.backlogLimitBytes = options.backlogLimitBytes ?? watchBacklogLimitBytes;
+    this.backlogLimitEvents = options.backlogLimitEvents ?? watchBacklogLimitEvents;
+    this.backlogGraceMs = options.backlogGraceMs ?? watchBacklogGraceMs;
   }
 
   /** Counts a watch ended because its client did not keep up (`apiserver_terminated_watchers_total`). */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createServer, get, type Server, type ServerResponse } from 'node:http';
+import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { WatchStream } from './watch-stream.js';
 
@@ -127,5 +128,67 @@ describe('WatchStream', () => {
     });
     expect(waited).toBeInstanceOf(Promise);
     expect(received.endsWith(line('after').toString())).toBe(true);
+  });
+
+  it('gives HTTP/2 streams woken together the same buffer: their unsent output is shared, not copied', async () => {
+    const lines = Object.freeze([line('p'), line('q')]);
+    const written: Buffer[] = [];
+    const h2 = http2.createServer((_req, res) => {
+      const stream = res.stream;
+      const write = stream.write.bind(stream) as (...a: unknown[]) => boolean;
+      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+        if (Buffer.isBuffer(chunk)) written.push(chunk);
+        return write(chunk, ...rest);
+      }) as typeof stream.write;
+      const s = new WatchStream(res);
+      s.writeBuffered(lines, 2);
+      s.end();
+    });
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
+    const session = http2.connect(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
+    try {
+      const read = (): Promise<string> =>
+        new Promise((resolve, reject) => {
+          let text = '';
+          const st = session.request({ ':path': '/' });
+          st.setEncoding('utf8');
+          st.on('data', (d: string) => (text += d));
+          st.on('end', () => resolve(text));
+          st.on('error', reject);
+        });
+      expect(await Promise.all([read(), read()])).toEqual([lines.join(''), lines.join('')]);
+      const joined = written.filter((c) => c.includes(lines[0]!));
+      expect(joined).toHaveLength(2);
+      expect(joined[0]).toBe(joined[1]);
+    } finally {
+      session.destroy();
+      await new Promise((r) => h2.close(r));
+    }
+  });
+
+  it('counts the events its client has not read; backWithin is false when the client does not catch up in time, true once it does', async () => {
+    let stream: WatchStream | undefined;
+    const url = await serving((res) => {
+      stream = new WatchStream(res);
+    });
+    const res = await new Promise<IncomingMessage>((resolve, reject) => get(url, resolve).on('error', reject));
+    res.pause();
+    const s = stream!;
+    const ev = line('x'.repeat(4096));
+    // 32 MiB: past what the kernel's buffers take, writes stay pending in the server.
+    for (let i = 0; i < 8192; i++) s.writeBuffered([ev], 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.pendingEvents).toBeGreaterThan(50);
+    expect(s.over(1 << 30, 50)).toBe(true);
+    expect(s.over(1 << 30, 1 << 30)).toBe(false);
+    expect(await s.backWithin(1 << 30, 50, 100)).toBe(false);
+    const caughtUp = s.backWithin(1 << 30, 50, 10_000);
+    const ended = new Promise((resolve) => res.on('end', resolve));
+    res.on('data', () => undefined);
+    res.resume();
+    expect(await caughtUp).toBe(true);
+    expect(s.over(1 << 30, 50)).toBe(false);
+    s.end();
+    await ended;
   });
 });

@@ -136,12 +136,20 @@ export async function serveWatch<T extends KubeObject>(
     if (!reply.raw.writableFinished) ctx.onWatchAbandoned?.(req);
     stop();
   });
-  const limit = ctx.watches.backlogLimitBytes;
+  const hub = ctx.watches;
   const linesOf = (batch: readonly StorageWatchEvent<T>[]): readonly Buffer[] => batch.map(lineOf);
   // A JSON line depends only on its event and the view, so the watches of a view woken with the
   // same batch share its lines (Table rows carry per-watch column headers).
   const encodeBatch =
     rep.as === 'Table' ? linesOf : (batch: readonly StorageWatchEvent<T>[]) => ctx.encoded.linesOf(batch, linesOf);
+  // The client did not get back under the backlog limits in time: end the watch (it watches
+  // again or relists) and free its output, as kube-apiserver's cacher terminates a blocked watcher.
+  const judge = (caughtUp: boolean): void => {
+    if (caughtUp || stream.closed) return;
+    hub.recordTerminated(ctx.view.group, ctx.view.resource);
+    stream.abort();
+    stop();
+  };
   let live = false;
   try {
     await w.consume((batch) => {
@@ -150,11 +158,12 @@ export async function serveWatch<T extends KubeObject>(
         for (const ev of batch) if (ev.type !== 'BOOKMARK' && Number(ev.resourceVersion) > catchingUpTo) live = true;
         if (!live) return stream.write(encodeBatch(batch));
       }
-      if (stream.writeBuffered(encodeBatch(batch), limit)) return undefined;
-      // The client does not keep up: end the watch (it watches again or relists) and free its output.
-      ctx.watches.recordTerminated(ctx.view.group, ctx.view.resource);
-      stream.abort();
-      return stop();
+      // A live watch does not wait for its client (the watches woken by a change share its
+      // batch and its encoding) until its unsent output passes the backlog limits; then it
+      // reads no more from the store for up to the grace period, and is ended if still behind.
+      stream.writeBuffered(encodeBatch(batch), batch.length);
+      if (!stream.over(hub.backlogLimitBytes, hub.backlogLimitEvents)) return undefined;
+      return stream.backWithin(hub.backlogLimitBytes, hub.backlogLimitEvents, hub.backlogGraceMs).then(judge);
     });
   } catch (err) {
     if (!stream.closed) void stream.write([errorLine(err)]);
