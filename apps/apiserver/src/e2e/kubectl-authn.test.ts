@@ -224,13 +224,9 @@ describe('kubectl with a client certificate issued by an intermediate CA', () =>
       '',
     );
 
-  // KNOWN GAP, outside the authenticator: on this Node (24.21) the server side of a TLS socket
-  // with `ca` set reports only the leaf (getPeerCertificate(true) has no issuerCertificate, nor
-  // getPeerX509Certificate()), nodejs/node#65579 (fix nodejs/node#65602), so the authentication
-  // filter hands the x509 authenticator [leaf] and verification fails with "unknown authority".
-  // The authenticator accepts [leaf, intermediate] (packages/authn x509.test.ts). When the filter
-  // or Node delivers the chain, this starts passing: turn `it.failing` into `it`.
-  it.failing('works when the client sends leaf + intermediate and --client-ca-file holds only the root', async () => {
+  // With `ca` on the TLS server, Node 24.21 reported only the leaf of the presented chain; the
+  // server now leaves `ca` to the authenticator (build-server.ts, serverTLS), which gets both.
+  it('works when the client sends leaf + intermediate and --client-ca-file holds only the root', async () => {
     const r = await whoami(leafAndIntermediate);
     expect(r.stderr).toBe('No resources found\n');
     expect(r.code).toBe(0);

@@ -147,6 +147,7 @@ function labelsFor(byScope: RouteLabels, req: FastifyRequest, rest: RestRouteCon
  * health checks. It does not listen.
  */
 export function buildApiServer(options: ApiServerOptions): ApiServer {
+  const tls = options.https ? serverTLS(options.https) : undefined;
   const app = Fastify({
     logger: false,
     // One parse of the request target for the router and every filter (filters/request-info.ts).
@@ -158,13 +159,10 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
     return503OnClosing: false,
     forceCloseConnections: true,
-    ...(options.https ? { http2: true, https: { allowHTTP1: true, rejectUnauthorized: false, ...options.https } } : {}),
+    ...(tls ? { http2: true, https: tls } : {}),
     // The listener fastify would build, with the connection bounds (connection-limits.ts): TLS
     // handshake and header timeouts, unread bodies, HTTP/2 streams per connection, a connection cap.
-    serverFactory: limitedServerFactory(
-      options.limits,
-      options.https ? { allowHTTP1: true, rejectUnauthorized: false, ...options.https } : undefined,
-    ),
+    serverFactory: limitedServerFactory(options.limits, tls),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const apiErr = frameworkErrorStatus(err, req.raw.url ?? '') ?? badRequest(err.message);
       void sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Query));
@@ -371,6 +369,20 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     }),
   );
   return { app, watches, metrics, lifecycle, installed };
+}
+
+/**
+ * The TLS options of the listener. The client CA (`ca`) is not given to Node: the authenticator
+ * verifies client certificates itself (Go's x509.Verify, with the intermediates the client sends),
+ * and with `ca` set Node 24.21's server side reports only the leaf of the presented chain
+ * (`getPeerCertificate(true)` has no `issuerCertificate`; seen here, a client sending leaf and
+ * intermediate was refused).
+ * Without it, the CertificateRequest lists no acceptable CAs, which clients such as kubectl and
+ * client-go read as "any certificate".
+ */
+function serverTLS(https: NonNullable<ApiServerOptions['https']>): Record<string, unknown> {
+  const { ca: _ca, ...rest } = https;
+  return { allowHTTP1: true, rejectUnauthorized: false, ...rest };
 }
 
 /** Synthesized namespaces are readable, so kubectl can word its NotFound errors. */
