@@ -107,7 +107,9 @@ const attacks = [
         port,
         'PATCH',
         `${ns}/a1`,
-        JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/metadata', path: `/metadata/c${i}` }))),
+        JSON.stringify(
+          Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/metadata', path: `/metadata/c${i}` })),
+        ),
         jsonPatch,
       ),
     ],
@@ -164,7 +166,9 @@ const attacks = [
       const out = [];
       for (let i = 0; i < 6000; i += 50) {
         const batch = await Promise.all(
-          Array.from({ length: 50 }, (_, j) => call(port, 'POST', ns, event(`w-${i + j}`, { labels: { pad: 'x'.repeat(60) } }))),
+          Array.from({ length: 50 }, (_, j) =>
+            call(port, 'POST', ns, event(`w-${i + j}`, { labels: { pad: 'x'.repeat(60) } })),
+          ),
         );
         if (i === 0) out.push(batch[0]);
       }
@@ -177,7 +181,13 @@ const attacks = [
 ];
 
 const port = await freePort();
-const server = startNode([main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn']);
+const server = startNode([
+  main,
+  `--insecure-port=${port}`,
+  '--secure-port=0',
+  `--storage=${storage}`,
+  '--log-level=warn',
+]);
 let failed = false;
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
