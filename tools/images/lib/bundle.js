@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { run, withLock } from './podman.js';
 
 /** The repository root. */
@@ -24,14 +25,16 @@ function walk(dir, out = []) {
 const shipped = (rel) =>
   rel.endsWith('.js') && !rel.startsWith('testing/') && !rel.includes('/testing/') && !rel.endsWith('.test.js');
 
-/** The bare package names the JavaScript files import (static, dynamic and re-exports). */
+/**
+ * The bare package names the JavaScript files import (static, dynamic and re-exports), read by
+ * TypeScript's own import scanner, which knows strings and comments from imports (a pattern over
+ * the text took `from '...'` inside a string for an import).
+ */
 function importedPackages(files) {
   const names = new Set();
-  const re = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"./][^'"]*)['"]/g;
   for (const f of files)
-    for (const m of readFileSync(f, 'utf8').matchAll(re)) {
-      const spec = m[1];
-      if (spec.startsWith('node:')) continue;
+    for (const { fileName: spec } of ts.preProcessFile(readFileSync(f, 'utf8'), true, true).importedFiles) {
+      if (spec.startsWith('node:') || spec.startsWith('.') || spec.startsWith('/')) continue;
       names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
     }
   return names;
