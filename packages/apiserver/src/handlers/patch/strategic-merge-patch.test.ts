@@ -142,25 +142,14 @@ describe('strategicMerge', () => {
     const n = 100_000;
     const names = (prefix: string, count = n): string[] => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
     const same = (a: unknown, b: unknown): void => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-    /** The best of three runs, in ms (the least disturbed by a loaded machine). */
-    const best = (fn: () => unknown): number => {
-      let ms = Infinity;
-      for (let r = 0; r < 3; r++) {
-        const t = performance.now();
-        fn();
-        ms = Math.min(ms, performance.now() - t);
-      }
-      return ms;
-    };
     /**
-     * Growth, not speed: four times the items cost well under sixteen times the time (linear
-     * work grows 4x, quadratic 16x). No wall-clock bound, so a slow machine does not fail it.
+     * A hang guard, not a speed test: at 100,000 items the quadratic code this replaced took
+     * minutes, the linear one a fraction of a second; 15 s leaves room for any loaded machine.
      */
     const expectLinear = (run: (count: number) => unknown): void => {
-      run(2_000); // warm up
-      const small = best(() => run(5_000));
-      const large = best(() => run(20_000));
-      expect(large / Math.max(small, 0.05)).toBeLessThan(9);
+      const t = performance.now();
+      run(n);
+      expect(performance.now() - t).toBeLessThan(15_000);
     };
 
     it('merges a long finalizers set', () => {
