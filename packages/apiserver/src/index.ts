@@ -70,3 +70,14 @@ export type { LabelSelector } from './selectors/label-selector.js';
 export { parseFieldSelector } from './selectors/field-selector.js';
 export type { FieldSelector, FieldRequirement } from './selectors/field-selector.js';
 export { installImpersonation, impersonationRequests, impersonatedUser } from './filters/impersonation.js';
+export { installSelfSubjectReviews, rulesOf } from './reviews/reviews.js';
+export type { InstalledReview, NonResourceRule, ResourceRule, RuleResolver, RulesResult } from './reviews/reviews.js';
+export {
+  openAPIV2ToProtobuf,
+  openAPIV2DocumentType,
+  OpenAPIProtoError,
+  openAPIV2ProtobufType,
+  openAPIV2ProtobufTypeDeprecated,
+} from './openapi/protobuf.js';
+export { negotiateOpenAPI } from './openapi/accept.js';
+export { watchListHandler } from './install/watch-item.js';

@@ -346,13 +346,16 @@ describe('kubectl on discovery', () => {
       .split('\n')
       .map((l) => l.replace(/\s+/g, ' ').trim());
 
-  it('api-resources lists events (both views), namespaces and leases; kinds without verbs are left out', async () => {
+  it('api-resources lists events (both views), namespaces, the self-subject reviews and leases; kinds without verbs are left out', async () => {
     const r = await kubectl.run(['api-resources']);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout)).toEqual([
       'NAME SHORTNAMES APIVERSION NAMESPACED KIND',
       'events ev v1 true Event',
       'namespaces ns v1 false Namespace',
+      'selfsubjectreviews authentication.k8s.io/v1 false SelfSubjectReview',
+      'selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview',
+      'selfsubjectrulesreviews authorization.k8s.io/v1 false SelfSubjectRulesReview',
       'leases coordination.k8s.io/v1 true Lease',
       'events ev events.k8s.io/v1 true Event',
     ]);
@@ -360,7 +363,12 @@ describe('kubectl on discovery', () => {
 
   it('api-resources --namespaced=false and --verbs=watch', async () => {
     const cluster = await kubectl.run(['api-resources', '--namespaced=false', '--no-headers']);
-    expect(lines(cluster.stdout)).toEqual(['namespaces ns v1 false Namespace']);
+    expect(lines(cluster.stdout)).toEqual([
+      'namespaces ns v1 false Namespace',
+      'selfsubjectreviews authentication.k8s.io/v1 false SelfSubjectReview',
+      'selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview',
+      'selfsubjectrulesreviews authorization.k8s.io/v1 false SelfSubjectRulesReview',
+    ]);
     const watchable = await kubectl.run(['api-resources', '--verbs=watch', '-o', 'name']);
     expect(lines(watchable.stdout)).toEqual(['events', 'leases.coordination.k8s.io', 'events.events.k8s.io']);
   });
@@ -368,6 +376,16 @@ describe('kubectl on discovery', () => {
   it('api-versions lists every group version', async () => {
     const r = await kubectl.run(['api-versions']);
     expect(r.stderr).toBe('');
-    expect(lines(r.stdout)).toEqual(['apps/v1', 'batch/v1', 'coordination.k8s.io/v1', 'events.k8s.io/v1', 'v1']);
+    expect(lines(r.stdout)).toEqual([
+      'apps/v1',
+      'authentication.k8s.io/v1',
+      'authentication.k8s.io/v1alpha1',
+      'authentication.k8s.io/v1beta1',
+      'authorization.k8s.io/v1',
+      'batch/v1',
+      'coordination.k8s.io/v1',
+      'events.k8s.io/v1',
+      'v1',
+    ]);
   });
 });

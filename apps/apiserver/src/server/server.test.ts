@@ -38,6 +38,8 @@ describe('discovery', () => {
     expect(apis.body.groups.map((g: { name: string }) => g.name)).toEqual([
       'events.k8s.io',
       'coordination.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
       'apps',
       'batch',
     ]);

@@ -49,6 +49,8 @@ function pathOf(kind: RouteKind, prefix: string, plural: string, namespaced: boo
       return namespaced ? `${prefix}/watch/namespaces/:namespace/${plural}` : `${prefix}/watch/${plural}`;
     case 'watchAllNamespaces':
       return namespaced ? `${prefix}/watch/${plural}` : undefined;
+    case 'watchItem':
+      return namespaced ? `${prefix}/watch/namespaces/:namespace/${plural}/:name` : `${prefix}/watch/${plural}/:name`;
   }
 }
 
@@ -97,6 +99,7 @@ export function installResources(
           listSchema: view.listSchema,
           verbs: servedVerbs,
           legacyWatchPaths: true,
+          legacyWatchItemPath: true,
         },
       });
     }

@@ -6,9 +6,11 @@ import { getHandler } from '../handlers/get.js';
 import { listHandler } from '../handlers/list.js';
 import { patchHandler } from '../handlers/patch.js';
 import { updateHandler } from '../handlers/update.js';
+import { watchListHandler } from './watch-item.js';
 
 /** Where a verb is served: a collection in a namespace (or cluster-scoped), every namespace, one object, or a legacy watch path. */
-export type RouteKind = 'collection' | 'allNamespaces' | 'item' | 'watchCollection' | 'watchAllNamespaces';
+export type RouteKind =
+  'collection' | 'allNamespaces' | 'item' | 'watchCollection' | 'watchAllNamespaces' | 'watchItem';
 
 /** One REST verb: the method and paths that serve it, and its handler. */
 export interface RestVerb {
@@ -21,7 +23,7 @@ export interface RestVerb {
 /**
  * The verbs of the generic store, written once: the installer derives routes from it, discovery
  * its `verbs`, OpenAPI its operations. A watch is a GET on a collection with `watch=true` (or
- * on the legacy `/watch/` paths), so it shares the list handler.
+ * on the legacy `/watch/` paths, one object's among them), so it shares the list handler.
  */
 export const restVerbs: readonly RestVerb[] = [
   { verb: 'create', method: 'POST', routes: ['collection'], handler: createHandler },
@@ -34,8 +36,8 @@ export const restVerbs: readonly RestVerb[] = [
   {
     verb: 'watch',
     method: 'GET',
-    routes: ['collection', 'allNamespaces', 'watchCollection', 'watchAllNamespaces'],
-    handler: listHandler,
+    routes: ['collection', 'allNamespaces', 'watchCollection', 'watchAllNamespaces', 'watchItem'],
+    handler: watchListHandler,
   },
 ];
 

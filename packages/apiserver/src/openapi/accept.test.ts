@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { acceptsJSON } from './accept.js';
+import { acceptsJSON, negotiateOpenAPI } from './accept.js';
 
 describe('acceptsJSON', () => {
   it.each([
@@ -16,5 +16,26 @@ describe('acceptsJSON', () => {
     ['text/html', false],
   ])('%s -> %s', (accept, expected) => {
     expect(acceptsJSON(accept)).toBe(expected);
+  });
+});
+
+describe('negotiateOpenAPI (kube-openapi handler order: json, deprecated protobuf, protobuf)', () => {
+  const produces = [
+    'application/json',
+    'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+  ];
+  it.each([
+    [undefined, 0],
+    ['*/*', 0],
+    ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 1],
+    ['application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 2],
+    ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json', 1],
+    ['application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 2],
+    ['*/*;q=0.1, application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 1],
+    ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf;q=0, application/json', 0],
+    ['text/html', -1],
+  ])('%s -> %s', (accept, expected) => {
+    expect(negotiateOpenAPI(accept, produces)).toBe(expected);
   });
 });

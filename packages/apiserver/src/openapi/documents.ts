@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { groupVersionKey, openAPIV2, openAPIV3, openAPIV3GroupVersions } from '@kevents/api';
 import type { OpenAPIInput } from '@kevents/api';
+import { openAPIV2ToProtobuf } from './protobuf.js';
 
 /** A serialized document with its entity tag (upper-case hex SHA-512, as kube-openapi computes it). */
 export interface SerializedDocument {
@@ -21,6 +22,11 @@ export const v3DocumentURL = (key: string, etag: string): string =>
 /** Every OpenAPI document of a server, generated and serialized once. */
 export interface OpenAPIDocuments {
   readonly v2: SerializedDocument;
+  /**
+   * The v2 document in gnostic's protobuf form (kube-openapi's `ToProtoBinary`), made on first
+   * use; its ETag is the JSON document's, as kube-openapi gives both one ETag.
+   */
+  v2Protobuf(): SerializedDocument;
   /** `/openapi/v3`: `{"paths":{"<key>":{"serverRelativeURL":"/openapi/v3/<key>?hash=<etag>"}}}`. */
   readonly v3Root: SerializedDocument;
   /** By key: `api/v1`, `apis/events.k8s.io/v1`. */
@@ -37,5 +43,14 @@ export function buildOpenAPIDocuments(input: OpenAPIInput): OpenAPIDocuments {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const key of openAPIV3GroupVersions(input).sort())
     paths[key] = { serverRelativeURL: v3DocumentURL(key, v3.get(key)!.etag) };
-  return { v2: serialize(openAPIV2(input)), v3Root: serialize({ paths }), v3, generatedAt: new Date() };
+  const v2Doc = openAPIV2(input);
+  const v2 = serialize(v2Doc);
+  let v2Protobuf: SerializedDocument | undefined;
+  return {
+    v2,
+    v2Protobuf: () => (v2Protobuf ??= { body: openAPIV2ToProtobuf(v2Doc), etag: v2.etag }),
+    v3Root: serialize({ paths }),
+    v3,
+    generatedAt: new Date(),
+  };
 }

