@@ -129,14 +129,19 @@ const attacks = [
   {
     name: 'JSON patch: 10,000 inserts at the head of a 50,000-item list (the work budget)',
     run: async (port) => {
-      const fin = Array.from({ length: 50_000 }, (_, i) => `f${i}`);
+      const fin = Array.from({ length: 50_000 }, (_, i) => `example.com/f${i}`);
       const made = await call(port, 'POST', ns, event('a2', { finalizers: fin }));
-      const ops = Array.from({ length: 10_000 }, () => ({ op: 'add', path: '/metadata/finalizers/0', value: 'x' }));
+      const ops = Array.from({ length: 10_000 }, () => ({
+        op: 'add',
+        path: '/metadata/finalizers/0',
+        value: 'example.com/x',
+      }));
       return [made, await call(port, 'PATCH', `${ns}/a2`, JSON.stringify(ops), jsonPatch)];
     },
   },
   {
-    name: '30 POSTs announcing 1 MB that drip a byte a second (open after 5 s)',
+    name: '30 POSTs announcing 1 MB that drip a byte a second, answered 403 (AlwaysDeny; open after 5 s)',
+    deny: true,
     run: async (port) => {
       const socks = Array.from({ length: 30 }, () => {
         const s = connect(port, '127.0.0.1');
@@ -150,6 +155,21 @@ const attacks = [
       const open = socks.filter((s) => !s.destroyed && s.readyState === 'open').length;
       socks.forEach((s) => s.destroy());
       return [{ status: 0, text: `${open} of 30 still open` }];
+    },
+  },
+  {
+    name: '6,000 creates, 50 at a time (the baseline of the next line)',
+    run: async (port) => {
+      const out = [];
+      for (let i = 0; i < 6000; i += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: 50 }, (_, j) =>
+            call(port, 'POST', ns, event(`b-${i + j}`, { labels: { pad: 'x'.repeat(60) } })),
+          ),
+        );
+        if (i === 0) out.push(batch[0]);
+      }
+      return out;
     },
   },
   {
@@ -181,27 +201,26 @@ const attacks = [
 ];
 
 const port = await freePort();
-const server = startNode([
-  main,
-  `--insecure-port=${port}`,
-  '--secure-port=0',
-  `--storage=${storage}`,
-  '--log-level=warn',
-]);
+const denyPort = await freePort();
+const args = (p) => [main, `--insecure-port=${p}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'];
+const server = startNode(args(port));
+const denying = startNode([...args(denyPort), '--authorization-mode=AlwaysDeny']);
 let failed = false;
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
-  const pid = server.child.pid;
+  await waitReady(`http://127.0.0.1:${denyPort}/readyz`);
   await call(port, 'POST', ns, event('a1'));
-  console.log(`kevents-apiserver pid ${pid} on ${storage}; /livez probed every 20 ms`);
+  console.log(
+    `kevents-apiserver pid ${server.child.pid} (and pid ${denying.child.pid} with AlwaysDeny) on ${storage}; /livez probed every 20 ms`,
+  );
   console.log('| attack | answers | RSS growth | slowest /livez |');
   console.log('| --- | --- | --- | --- |');
   for (const a of attacks) {
-    global.gc?.();
+    const [p, pid] = a.deny ? [denyPort, denying.child.pid] : [port, server.child.pid];
     await sleep(300);
     const before = rssMB(pid);
-    const stop = probe(port);
-    const answers = await a.run(port);
+    const stop = probe(p);
+    const answers = await a.run(p);
     await sleep(300);
     const stall = await stop();
     const growth = rssMB(pid) - before;
@@ -210,11 +229,11 @@ try {
     failed ||= bad;
     console.log(`| ${a.name} | ${codes} | ${growth.toFixed(1)} MiB | ${stall.toFixed(0)} ms${bad ? ' (FAIL)' : ''} |`);
   }
-  if (server.child.exitCode !== null) {
-    console.log('the server process exited');
+  if (server.child.exitCode !== null || denying.child.exitCode !== null) {
+    console.log('a server process exited');
     failed = true;
   }
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), denying.stop()]);
 }
 process.exit(failed ? 1 : 0);
