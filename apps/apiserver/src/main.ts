@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './node-version.js';
 import { loadConfigFile } from '@kevents/config';
 import type { ConfigKind } from '@kevents/api';
 import { apiserverFlags, FlagError, parseFlags, usage } from './cli/flags.js';

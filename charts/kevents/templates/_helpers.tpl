@@ -145,7 +145,12 @@ bundled
 {{/* The --storage URL; passwords come in as $(KEVENTS_REDIS_PASSWORD), expanded by the kubelet. */}}
 {{- define "kevents.storageURL" -}}
 {{- $mode := include "kevents.redis.mode" . -}}
-{{- if not $mode -}}
+{{- if eq .Values.storage.backend "sqlite" -}}
+{{- $params := .Values.storage.sqlite.urlParameters -}}
+{{- printf "sqlite:///var/lib/kevents/events.db%s" ($params | empty | ternary "" (printf "?%s" (include "kevents.query" $params))) -}}
+{{- else if eq .Values.storage.backend "postgres" -}}
+$(KEVENTS_POSTGRES_URL)
+{{- else if not $mode -}}
 memory
 {{- else -}}
 {{- $params := merge (dict "prefix" .Values.storage.prefix) .Values.storage.urlParameters -}}

@@ -1,0 +1,11 @@
+export { SqlStorage, sqlDefaults } from './sql-storage.js';
+export type { SqlStorageOptions } from './sql-storage.js';
+export { createSqlStorage, isSqlUrl, sqlitePath } from './options.js';
+export type { SqlStoreOptions } from './options.js';
+export { SqliteBackend } from './sqlite.js';
+export type { SqliteOptions } from './sqlite.js';
+export { PostgresBackend, postgresConfig, redactPostgresUrl } from './postgres.js';
+export type { PostgresOptions, PostgresTlsOptions } from './postgres.js';
+export { decide } from './backend.js';
+export type { SqlBackend, WriteOp, WriteResult, StoredRow, PageRequest, PageResult, SqlChange } from './backend.js';
+export { schemaVersion } from './schema.js';

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { keyOf, rvOf, runStorageConformance, testObject, WatchReader, brief } from '@kevents/storage/testing';
+import { createSqlStorage, postgresConfig, redactPostgresUrl, type SqlStorage } from './index.js';
+import { TestDatabase } from './testing/index.js';
+
+const dbs: TestDatabase[] = [];
+afterAll(async () => {
+  for (const db of dbs) await db.drop();
+});
+const freshDb = async (): Promise<TestDatabase> => {
+  const db = await TestDatabase.create();
+  dbs.push(db);
+  return db;
+};
+
+runStorageConformance('SqlStorage (PostgreSQL)', async (tuning) => {
+  const db = await TestDatabase.create();
+  return {
+    storage: await createSqlStorage({ url: db.url, ...tuning }),
+    cleanup: () => db.drop(),
+  };
+});
+
+describe('SqlStorage on PostgreSQL, two replicas', () => {
+  let db: TestDatabase;
+  let a: SqlStorage;
+  let b: SqlStorage;
+  beforeAll(async () => {
+    db = await freshDb();
+    a = await createSqlStorage({ url: db.url });
+    b = await createSqlStorage({ url: db.url });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('delivers both replicas writes to a watch on either, in resourceVersion order', async () => {
+    const wa = new WatchReader(await a.watch({ resource: 'events' }));
+    const wb = new WatchReader(await b.watch({ resource: 'events' }));
+    const writer = async (s: SqlStorage, tag: string): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < 100; i++)
+        out.push(rvOf(await s.create(keyOf('ns', `${tag}${i}`), testObject('ns', `${tag}${i}`))));
+      return out;
+    };
+    const rvs = (await Promise.all([writer(a, 'a'), writer(b, 'b'), writer(a, 'c'), writer(b, 'd')])).flat();
+    const sorted = [...rvs].sort((x, y) => x - y);
+    expect(new Set(rvs).size).toBe(400);
+    for (const w of [wa, wb]) {
+      const seen = (await w.take(400, 10_000)).map((e) => rvOf(e.resourceVersion));
+      expect(seen).toEqual(sorted);
+    }
+    expect(sorted[399]! - sorted[0]!).toBe(399);
+  });
+
+  it('sees a write of the other replica in a get at its resourceVersion', async () => {
+    const c = await a.create(keyOf('x', 'y'), testObject('x', 'y'));
+    expect(await b.get(keyOf('x', 'y'), { resourceVersion: c.metadata.resourceVersion! })).toEqual(c);
+    const u = await b.guaranteedUpdate(keyOf('x', 'y'), (o) => ({ ...o!, note: 'b' }));
+    const w = new WatchReader(
+      await a.watch({ resource: 'events', namespace: 'x' }, { resourceVersion: c.metadata.resourceVersion! }),
+    );
+    expect((await w.take(1, 5_000)).map(brief)).toEqual([`MODIFIED x/y@${u.metadata.resourceVersion}`]);
+  });
+});
+
+describe('PostgreSQL settings', () => {
+  it('reads sslmode and hides the password', () => {
+    expect(redactPostgresUrl('postgres://u:secret@db:5432/ev?sslmode=require')).toBe('postgres://u:***@db:5432/ev');
+    expect(postgresConfig({ url: 'postgres://u:p@db/ev' }).ssl).toBe(false);
+    expect(postgresConfig({ url: 'postgres://u:p@db/ev?sslmode=require' }).ssl).toEqual({ rejectUnauthorized: false });
+    expect(postgresConfig({ url: 'postgres://u:p@db/ev?sslmode=verify-full', tls: { ca: 'CA' } }).ssl).toEqual({
+      rejectUnauthorized: true,
+      ca: 'CA',
+    });
+    expect(() => postgresConfig({ url: 'postgres://db/ev', tls: { ca: 'CA' } })).toThrow(/need a TLS PostgreSQL URL/);
+    expect(() => postgresConfig({ url: 'postgres://db/ev?sslmode=bogus' })).toThrow(/sslmode=bogus/);
+  });
+});

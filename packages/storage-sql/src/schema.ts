@@ -1,0 +1,176 @@
+/**
+ * The SQL schema, versioned. `kevents_schema` holds the version; on start the store runs, in one
+ * transaction, every migration after it (forward only; an older kevents refuses a newer schema).
+ *
+ * - `kevents_meta` (one row): `rv`, the newest resourceVersion (every write takes the next one,
+ *   under this row's lock on PostgreSQL, so resourceVersion order is commit order), and
+ *   `compacted` (every change at or below it is gone).
+ * - `kevents_objects`: the current objects, keyed by resource and `<namespace>/<name>` (byte
+ *   order: the list order), with their resourceVersion, uid and JSON without resourceVersion.
+ * - `kevents_counts`: how many objects each namespace of each resource holds (for
+ *   `remainingItemCount` without counting rows).
+ * - `kevents_changes`: the change log, one row per resourceVersion (`A`dded, `M`odified,
+ *   `D`eleted) with the new body (for D the last one), the previous resourceVersion and, for M,
+ *   the previous body; `ts` is the write time in ms (age compaction). Watches read it; lists at
+ *   an older resourceVersion undo from it the changes made since.
+ */
+export const schemaVersion = 1;
+
+/** SQLite migrations; index i takes the schema from version i to i + 1. */
+export const sqliteMigrations: readonly string[] = [
+  `
+CREATE TABLE kevents_meta (id INTEGER PRIMARY KEY CHECK (id = 1), rv INTEGER NOT NULL, compacted INTEGER NOT NULL);
+INSERT INTO kevents_meta (id, rv, compacted) VALUES (1, 0, 0);
+CREATE TABLE kevents_objects (
+  resource TEXT NOT NULL,
+  key TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  uid TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (resource, key)
+) WITHOUT ROWID;
+CREATE TABLE kevents_counts (
+  resource TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (resource, namespace)
+) WITHOUT ROWID;
+CREATE TABLE kevents_changes (
+  rv INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  key TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  body TEXT NOT NULL,
+  prev_rv INTEGER NOT NULL,
+  prev_body TEXT,
+  ts INTEGER NOT NULL
+);
+`,
+];
+
+/**
+ * PostgreSQL migrations. Keys use the "C" collation (byte order). `kevents_write(ops jsonb,
+ * history bigint)` applies a batch of writes in the caller's transaction: it locks the meta row
+ * (so writers of every replica take resourceVersions one after another and commit in that
+ * order), decides each write as the Redis write script does, logs the changes, trims the log to
+ * `history` changes and sends `NOTIFY kevents_changes` (delivered at commit) so that the other
+ * replicas' watches read at once.
+ */
+export const postgresMigrations: readonly string[] = [
+  `
+CREATE TABLE kevents_meta (id integer PRIMARY KEY CHECK (id = 1), rv bigint NOT NULL, compacted bigint NOT NULL);
+INSERT INTO kevents_meta (id, rv, compacted) VALUES (1, 0, 0);
+CREATE TABLE kevents_objects (
+  resource text COLLATE "C" NOT NULL,
+  key text COLLATE "C" NOT NULL,
+  namespace text COLLATE "C" NOT NULL,
+  rv bigint NOT NULL,
+  uid text NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (resource, key)
+);
+CREATE TABLE kevents_counts (
+  resource text COLLATE "C" NOT NULL,
+  namespace text COLLATE "C" NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (resource, namespace)
+);
+CREATE TABLE kevents_changes (
+  rv bigint PRIMARY KEY,
+  type "char" NOT NULL,
+  resource text COLLATE "C" NOT NULL,
+  key text COLLATE "C" NOT NULL,
+  namespace text COLLATE "C" NOT NULL,
+  body text NOT NULL,
+  prev_rv bigint NOT NULL,
+  prev_body text,
+  ts bigint NOT NULL
+);
+CREATE FUNCTION kevents_write(ops jsonb, history bigint) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  cur_rv bigint;
+  old_compacted bigint;
+  new_compacted bigint;
+  op jsonb;
+  kind text;
+  expect text;
+  r record;
+  found_row boolean;
+  results jsonb := '[]'::jsonb;
+  now_ms bigint := (extract(epoch from clock_timestamp()) * 1000)::bigint;
+  wrote boolean := false;
+BEGIN
+  SELECT m.rv, m.compacted INTO cur_rv, old_compacted FROM kevents_meta m WHERE m.id = 1 FOR UPDATE;
+  FOR op IN SELECT * FROM jsonb_array_elements(ops) LOOP
+    kind := op->>'op';
+    expect := op->>'e';
+    SELECT o.rv, o.uid, o.body INTO r FROM kevents_objects o WHERE o.resource = op->>'r' AND o.key = op->>'k';
+    found_row := FOUND;
+    IF kind = 'g' THEN
+      IF expect = '0' THEN
+        IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE; END IF;
+        kind := 'c';
+      ELSE
+        IF NOT found_row OR r.rv::text <> expect THEN
+          results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+        END IF;
+        kind := 'u';
+        expect := '';
+      END IF;
+    END IF;
+    IF kind = 'c' THEN
+      IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('exists', 0)); CONTINUE; END IF;
+    ELSE
+      IF NOT found_row THEN results := results || jsonb_build_array(jsonb_build_array('notfound', 0)); CONTINUE; END IF;
+      IF op ? 'pu' AND op->>'pu' <> r.uid THEN
+        results := results || jsonb_build_array(jsonb_build_array('uid', 0, r.uid)); CONTINUE;
+      END IF;
+      IF op ? 'pr' AND op->>'pr' <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('pre', 0, r.rv::text)); CONTINUE;
+      END IF;
+      IF expect <> '' AND expect <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+      END IF;
+      IF kind = 'u' AND op->>'b' = r.body THEN
+        results := results || jsonb_build_array(jsonb_build_array('noop', r.rv)); CONTINUE;
+      END IF;
+    END IF;
+    cur_rv := cur_rv + 1;
+    wrote := true;
+    IF kind = 'c' THEN
+      INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body)
+        VALUES (op->>'r', op->>'k', op->>'n', cur_rv, op->>'u', op->>'b');
+      INSERT INTO kevents_counts AS c (resource, namespace, n) VALUES (op->>'r', op->>'n', 1)
+        ON CONFLICT (resource, namespace) DO UPDATE SET n = c.n + 1;
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'A', op->>'r', op->>'k', op->>'n', op->>'b', 0, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv));
+    ELSIF kind = 'u' THEN
+      UPDATE kevents_objects SET rv = cur_rv, uid = op->>'u', body = op->>'b'
+        WHERE resource = op->>'r' AND key = op->>'k';
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'M', op->>'r', op->>'k', op->>'n', op->>'b', r.rv, r.body, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv));
+    ELSE
+      DELETE FROM kevents_objects WHERE resource = op->>'r' AND key = op->>'k';
+      UPDATE kevents_counts SET n = n - 1 WHERE resource = op->>'r' AND namespace = op->>'n';
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'D', op->>'r', op->>'k', op->>'n', r.body, r.rv, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
+    END IF;
+  END LOOP;
+  IF wrote THEN
+    new_compacted := greatest(old_compacted, cur_rv - history);
+    IF new_compacted > old_compacted THEN
+      DELETE FROM kevents_changes WHERE rv > old_compacted AND rv <= new_compacted;
+    END IF;
+    UPDATE kevents_meta SET rv = cur_rv, compacted = new_compacted WHERE id = 1;
+    PERFORM pg_notify('kevents_changes', cur_rv::text);
+  END IF;
+  RETURN results;
+END
+$fn$;
+`,
+];

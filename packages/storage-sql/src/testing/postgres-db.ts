@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The PostgreSQL the tests use (the machine's, trust auth): `KEVENTS_TEST_POSTGRES` or 127.0.0.1:5432. */
+export const testPostgresAdminUrl =
+  process.env['KEVENTS_TEST_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A throwaway database `kevents_test_<random>` on a PostgreSQL server; `drop()` removes it. */
+export class TestDatabase {
+  readonly url: string;
+  readonly name: string;
+  private readonly adminUrl: string;
+
+  private constructor(url: string, adminUrl: string, name: string) {
+    this.url = url;
+    this.adminUrl = adminUrl;
+    this.name = name;
+  }
+
+  static async create(adminUrl: string = testPostgresAdminUrl): Promise<TestDatabase> {
+    const name = `kevents_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    return new TestDatabase(u.toString(), adminUrl, name);
+  }
+
+  async drop(): Promise<void> {
+    const admin = new pg.Client({ connectionString: this.adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  }
+}
+
+/** Whether a PostgreSQL server answers at `adminUrl`. */
+export async function postgresAvailable(adminUrl: string = testPostgresAdminUrl): Promise<boolean> {
+  const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2_000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
