@@ -5,8 +5,9 @@
 //     step; after each step, the backlog (events not yet folded) and how long folding lagged
 //     behind the writes. The controller keeps up when the backlog stays small and the lag is
 //     well under a second.
-//  2. expiry: --expire (default 100,000) events written already past their TTL while no
-//     controller runs; then the time from the controller's start to an empty namespace, and
+//  2. expiry: --expire (default 100,000) events written while no controller runs, which is then
+//     started with --event-ttl=1s (retention counts from an event's last write, so they are
+//     past their TTL once written); then the time from the controller's start to an empty namespace, and
 //     the controller's peak RSS (the cache holds every event while it works).
 // Flags: --seconds=N (default 10), --rates=250,500,1000,2000, --expire=N; env CONTROLLER_NODE_OPTIONS
 // passes Node options to the controller only.
@@ -145,7 +146,7 @@ async function expiry() {
   await Promise.all(Array.from({ length: 64 }, worker));
   console.log(`wrote ${expireN} expired events in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const t1 = performance.now();
-  const c = startController(api.url, ['--controllers=retention', '--event-ttl=1h', '--workers=16']);
+  const c = startController(api.url, ['--controllers=retention', '--event-ttl=1s', '--workers=16']);
   let peak = 0;
   const rss = setInterval(() => (peak = Math.max(peak, rssMiB(c.proc.pid))), 200);
   await waitFor(

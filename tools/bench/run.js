@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
-// Pass --only=memory, --only=memory-redis, --only=redis or --only=authz to run one; other flags go
+// Pass --only=memory, --only=memory-redis, --only=redis, --only=authz or --only=sql to run one; other flags go
 // through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
@@ -20,7 +20,9 @@ const suites = [
   ['authz', 'authz.js'],
   ['tracing', 'tracing.js'],
   ['controller', 'controller.js'],
+  ['mirror', 'mirror.js'],
   ['lists', 'lists.js'],
+  ['sql', 'sql.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

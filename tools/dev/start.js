@@ -3,6 +3,9 @@
 // and kevents-controller beside it (series + retention, leader-elected, probes on :8081), started
 // once the API server answers. Extra arguments pass through to the apiserver:
 // `npm start -- --storage=redis://127.0.0.1:6379`, `npm start -- --insecure-port=9090`.
+// KEVENTS_CONTROLLER_PROBE_ADDRESS moves the controller's probes (default 127.0.0.1:8081; port 0
+// picks a free one), KEVENTS_CONTROLLER_ARGS adds controller flags (space-separated), for example
+// `KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start`.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -59,11 +62,13 @@ async function serverAnswers() {
   return false;
 }
 
+const probe = process.env.KEVENTS_CONTROLLER_PROBE_ADDRESS || '127.0.0.1:8081';
+const controllerArgs = (process.env.KEVENTS_CONTROLLER_ARGS ?? '').split(/\s+/).filter(Boolean);
 if (port > 0 && (await serverAnswers())) {
-  console.log('kevents: starting kevents-controller (health, readiness and metrics on http://127.0.0.1:8081)');
+  console.log(`kevents: starting kevents-controller (health, readiness and metrics on http://${probe})`);
   controller = spawn(
     process.execPath,
-    [controllerMain, `--server=${url}`, '--health-probe-bind-address=127.0.0.1:8081', '--log-format=text'],
+    [controllerMain, `--server=${url}`, `--health-probe-bind-address=${probe}`, '--log-format=text', ...controllerArgs],
     { stdio: 'inherit' },
   );
   controller.on('exit', (code, signal) => {

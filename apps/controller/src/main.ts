@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './node-version.js';
 import { FlagError, parseFlags, usage } from './cli/flags.js';
 import { makeLog } from './log.js';
 import { RetentionConfigError } from './retention/retention-config.js';
@@ -24,6 +25,10 @@ try {
   const a = manager.probeAddress();
   if (a) log('info', 'serving /healthz /readyz /metrics', { address: `${a.address}:${a.port}` });
 } catch (err) {
+  if (err instanceof FlagError) {
+    process.stderr.write(`Error: ${err.message}\nRun 'kevents-controller --help' for usage.\n`);
+    process.exit(2);
+  }
   if (err instanceof RetentionConfigError) process.stderr.write(`${err.message}\n`);
   else log('error', `cannot start: ${String((err as Error).message ?? err)}`);
   process.exit(1);

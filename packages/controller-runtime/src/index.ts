@@ -25,4 +25,4 @@ export { LeaderElector, leaderElectionDefaults } from './leaderelection/leader-e
 export type { LeaderElectorOptions } from './leaderelection/leader-elector.js';
 export { Manager } from './manager/manager.js';
 export type { ManagerOptions } from './manager/manager.js';
-export { RuntimeMetrics, defaultRuntimeMetrics } from './metrics/metrics.js';
+export { RuntimeMetrics, defaultRuntimeMetrics, Counter, Gauge, Histogram } from './metrics/metrics.js';

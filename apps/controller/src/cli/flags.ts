@@ -1,7 +1,8 @@
 /** One command-line flag of kevents-controller. */
 export interface FlagSpec {
   readonly name: string;
-  readonly type: 'string' | 'int' | 'bool' | 'duration';
+  /** `stringArray` may be given several times; its values are joined by newlines (see {@link flagValues}). */
+  readonly type: 'string' | 'int' | 'bool' | 'duration' | 'stringArray';
   readonly default: string;
   readonly help: string;
 }
@@ -53,7 +54,13 @@ export const controllerFlags: readonly FlagSpec[] = [
     name: 'controllers',
     type: 'string',
     default: 'series,retention',
-    help: 'Controllers to run: series, retention (comma-separated).',
+    help: 'Controllers to run: series, retention (comma-separated). The mirror runs whenever --mirror-source is given.',
+  },
+  {
+    name: 'mirror-source',
+    type: 'stringArray',
+    default: '',
+    help: "Mirror this cluster's events into the server, repeatable: NAME=KUBECONFIG (the file's current context) or NAME=in-cluster (the pod's service account). NAME, a DNS-1123 label, becomes the label kevents.io/cluster=NAME; the copies also carry the annotations kevents.io/source-uid and kevents.io/source-resource-version. A copy keeps its source name, or is named <name>.<NAME>.<uid prefix> when kevents already has another event of that name.",
   },
   {
     name: 'namespace',
@@ -62,6 +69,12 @@ export const controllerFlags: readonly FlagSpec[] = [
     help: 'Watch events in this namespace only (default: all namespaces).',
   },
   { name: 'workers', type: 'int', default: '4', help: 'Parallel reconciles per controller.' },
+  {
+    name: 'mirror-workers',
+    type: 'int',
+    default: '16',
+    help: 'Parallel writes into the server per mirror source (each source has its own work queue and connections).',
+  },
   {
     name: 'leader-elect',
     type: 'bool',
@@ -117,6 +130,7 @@ const durationRe = /^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/;
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] = controllerFlags): FlagValues {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const flags: FlagValues = Object.fromEntries(specs.map((s) => [s.name, s.default]));
+  const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '-h') {
@@ -137,20 +151,28 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] =
     if (spec.type === 'int' && !/^\d+$/.test(value)) throw bad();
     if (spec.type === 'bool' && !['true', 'false', '1', '0'].includes(value)) throw bad();
     if (spec.type === 'duration' && !durationRe.test(value)) throw bad();
-    flags[name] = spec.type === 'bool' ? String(value === 'true' || value === '1') : value;
+    if (spec.type === 'stringArray') flags[name] = flags[name] && seen.has(name) ? `${flags[name]}\n${value}` : value;
+    else flags[name] = spec.type === 'bool' ? String(value === 'true' || value === '1') : value;
+    seen.add(name);
   }
   return flags;
+}
+
+/** The values of a repeatable (`stringArray`) flag, in the order given. */
+export function flagValues(flags: FlagValues, name: string): string[] {
+  return (flags[name] ?? '').split('\n').filter(Boolean);
 }
 
 /** The `--help` text. */
 export function usage(specs: readonly FlagSpec[] = controllerFlags): string {
   const lines = specs.map((s) => {
-    const left = `  --${s.name}${s.type === 'bool' ? '' : `=${s.type}`}`;
+    const left = `  --${s.name}${s.type === 'bool' ? '' : `=${s.type === 'stringArray' ? 'string (repeatable)' : s.type}`}`;
     const def = s.default && s.name !== 'help' ? ` (default ${JSON.stringify(s.default)})` : '';
     return `${left.padEnd(40)}${s.help}${def}`;
   });
   return [
-    'kevents-controller: folds repeated events into one Event with a series, and deletes events whose retention has run out.',
+    'kevents-controller: folds repeated events into one Event with a series, deletes events whose retention has run out,',
+    "and mirrors other clusters' events into the server (--mirror-source).",
     'It speaks only the Kubernetes API, so it runs against kevents-apiserver or a real cluster.',
     '',
     'Usage:',
@@ -162,6 +184,7 @@ export function usage(specs: readonly FlagSpec[] = controllerFlags): string {
     'Examples:',
     '  kevents-controller --server=http://127.0.0.1:8080 --leader-elect=false',
     '  kevents-controller --kubeconfig=$HOME/.kube/config --retention-config=retention.yaml',
+    '  kevents-controller --server=http://127.0.0.1:8080 --mirror-source=prod=$HOME/.kube/prod.yaml --mirror-source=dev=dev.yaml',
     '',
   ].join('\n');
 }

@@ -13,9 +13,11 @@ export interface RetentionMatch {
   reasons?: string[];
   reportingControllers?: string[];
   namespaces?: string[];
+  /** Values of the `kevents.io/cluster` label (the mirror's source names); an event without it has the value ''. */
+  clusters?: string[];
 }
 
-/** One rule: events that match keep for `ttl` after their last observation. */
+/** One rule: events that match keep for `ttl` after their last write. */
 export interface RetentionRule {
   name?: string;
   match: RetentionMatch;
@@ -24,7 +26,8 @@ export interface RetentionRule {
 }
 
 /**
- * `EventRetentionConfiguration` (controller.config.kevents.io/v1alpha1): per-event TTLs. The
+ * `EventRetentionConfiguration` (controller.config.kevents.io/v1alpha1): per-event TTLs, counted
+ * from each event's last write (as kube-apiserver's `--event-ttl`). The
  * first rule whose `match` fits an event gives its TTL; events no rule matches keep the
  * `--event-ttl`. Example in docs/operations.md.
  */
@@ -48,7 +51,7 @@ export function formatFieldError(e: FieldError): string {
   return `${e.field}: ${e.type}${value}${e.detail ? `: ${e.detail}` : ''}`;
 }
 
-const matchFields = ['types', 'reasons', 'reportingControllers', 'namespaces'] as const;
+const matchFields = ['types', 'reasons', 'reportingControllers', 'namespaces', 'clusters'] as const;
 
 /** Strictly validates a decoded document as an {@link EventRetentionConfiguration}. */
 export function validateRetentionConfig(doc: unknown): FieldError[] {
@@ -208,6 +211,7 @@ function matches(m: RetentionMatch, e: Event): boolean {
     has(m.types, e.type) &&
     has(m.reasons, e.reason) &&
     has(m.reportingControllers, e.reportingController) &&
-    has(m.namespaces, e.metadata.namespace)
+    has(m.namespaces, e.metadata.namespace) &&
+    has(m.clusters, e.metadata.labels?.['kevents.io/cluster'])
   );
 }

@@ -141,20 +141,77 @@ describe('retention controller against a running kevents apiserver', () => {
     const { events } = testClients(api.url);
     const old = await events.create(testEvent('stale', 'pre', { eventTime: '2020-01-01T00:00:00.000000Z' }));
     await events.update({ ...old, series: { count: 2, lastObservedTime: microTimeNow() } });
-    // A cache that still holds the old version, long expired by it.
+    // A cache that still holds the old version, long expired by a clock 10 s ahead.
     const indexer = new Indexer<Event>();
     indexer.set(old);
-    const r = new RetentionReconciler({ events, indexer, policy: new RetentionPolicy(1_000) });
+    let shift = 10_000;
+    const r = new RetentionReconciler({
+      events,
+      indexer,
+      policy: new RetentionPolicy(1_000),
+      now: () => Date.now() + shift,
+    });
+    r.observe(old, false);
     expect(r.delayFor(old)).toBeLessThan(0);
     expect(await r.reconcile('pre/stale')).toEqual({});
     expect((await events.get('pre', 'stale')).series?.count).toBe(2);
-    // With the current version cached it goes once expired.
+    // With the current version cached (seen by a watch: written now) it goes once expired.
+    shift = 0;
     const current = await events.get('pre', 'stale');
     indexer.set(current);
+    r.observe(current, true);
     const wait = (await r.reconcile('pre/stale')).requeueAfterMs!;
     expect(wait).toBeGreaterThan(0);
     await new Promise((res) => setTimeout(res, wait + 10));
     await r.reconcile('pre/stale');
     await expect(events.get('pre', 'stale')).rejects.toThrow(/404/);
+  });
+
+  it('counts from the last write, not from eventTime: an event written now with an eventTime 30 days old lives its TTL', async () => {
+    controller = await startController(api.url, ['--leader-elect=false', '--controllers=retention', '--event-ttl=3s']);
+    const { events } = testClients(api.url);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().replace('Z', '000Z');
+    const t0 = Date.now();
+    await events.create(testEvent('old-time', 'lastwrite', { eventTime: monthAgo }));
+    // A second event created at once is the clock: it is gone when its own 3 s have passed.
+    await waitFor(
+      () =>
+        events.get('lastwrite', 'old-time').then(
+          () => false,
+          () => true,
+        ),
+      30_000,
+      () => 'lastwrite/old-time not deleted',
+    );
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(3_000 - 50);
+    // Found in the first list after a restart: counted from its creation, not its eventTime.
+    await controller.kill();
+    const listed = await events.create(testEvent('listed', 'lastwrite', { eventTime: monthAgo }));
+    const t1 = Date.parse(listed.metadata.creationTimestamp!);
+    controller = await startController(api.url, ['--leader-elect=false', '--controllers=retention', '--event-ttl=3s']);
+    expect((await events.get('lastwrite', 'listed')).metadata.uid).toBe(listed.metadata.uid);
+    await waitFor(
+      () =>
+        events.get('lastwrite', 'listed').then(
+          () => false,
+          () => true,
+        ),
+      30_000,
+      () => 'lastwrite/listed not deleted',
+    );
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(3_000 - 50);
+    expect(await controller.stop()).toBe(0);
+  }, 60_000);
+
+  it('rules select mirrored events by kevents.io/cluster', () => {
+    const p = new RetentionPolicy(1000, {
+      apiVersion: 'controller.config.kevents.io/v1alpha1',
+      kind: 'EventRetentionConfiguration',
+      rules: [{ match: { clusters: ['prod'] }, ttl: '720h' }],
+    });
+    const mirrored = testEvent('m', 'x');
+    mirrored.metadata.labels = { 'kevents.io/cluster': 'prod' };
+    expect(p.ttlFor(mirrored)).toBe(720 * 3_600_000);
+    expect(p.ttlFor(testEvent('n', 'x'))).toBe(1000);
   });
 });

@@ -215,3 +215,53 @@ describe('Informer against a running kevents apiserver', () => {
     },
   );
 });
+
+describe('informer: a paged list whose snapshot expires', () => {
+  let api: ApiserverChild;
+  beforeAll(async () => {
+    api = await ApiserverChild.start('memory', ['--watch-history=20']);
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('lists everything in one answer instead (client-go pager FullListIfExpired), with initial adds flagged', async () => {
+    const { events } = testClients(api.url);
+    for (let i = 0; i < 10; i++) await events.create(testEvent(`p-${i}`, 'pager'));
+    // Before the second page, more changes than the server keeps: the continue token expires.
+    class Busy extends ResourceClient<Event> {
+      calls = 0;
+      override async list(opts: Parameters<ResourceClient<Event>['list']>[0] = {}) {
+        if (this.calls++ === 1) for (let i = 0; i < 30; i++) await events.create(testEvent(`churn-${i}`, 'other'));
+        return super.list(opts);
+      }
+    }
+    const client = new Busy(new RestClient(testKubeConfig(api.url)), eventsResource);
+    const errors: unknown[] = [];
+    const informer = new Informer<Event>(client, {
+      namespace: 'pager',
+      pageSize: 4,
+      onError: (e) => errors.push(e),
+    });
+    const initial: boolean[] = [];
+    informer.addEventHandler({ onAdd: (_o, isInInitialList) => initial.push(isInInitialList) });
+    informer.start();
+    try {
+      await informer.waitForSync();
+      expect(informer.indexer.size).toBe(10);
+      expect(informer.stats.lists).toBe(1);
+      expect(String((errors[0] as Error).message)).toMatch(/^410 /);
+      expect(client.calls).toBe(3); // page 1, the expired page 2, one unpaged list
+      expect(initial).toEqual(new Array(10).fill(true));
+      await events.create(testEvent('later', 'pager'));
+      await waitFor(
+        () => initial.length === 11,
+        20_000,
+        () => `adds: ${initial.length}`,
+      );
+      expect(initial[10]).toBe(false);
+    } finally {
+      await informer.stop();
+    }
+  });
+});

@@ -5,7 +5,12 @@ import { Indexer, objectKey } from './indexer.js';
 
 /** Callbacks for changes seen by an {@link Informer} (client-go's `ResourceEventHandler`). */
 export interface EventHandler<T> {
-  onAdd?(obj: T): void;
+  /**
+   * `isInInitialList` (as client-go's `OnAdd`) is true for objects of the informer's first list,
+   * and for objects already cached when the handler is added: they were written before the
+   * informer started, at a time it does not know. Later adds come from a watch or a relist.
+   */
+  onAdd?(obj: T, isInInitialList: boolean): void;
   /** Also called on a periodic resync with `oldObj === newObj`. */
   onUpdate?(oldObj: T, newObj: T): void;
   /** `obj` is the last state the cache knew (its deletion may have been learned from a relist). */
@@ -29,6 +34,11 @@ export interface InformerOptions<T> {
   readonly transform?: (obj: T) => T;
   /** Called with reflector errors (for logging). */
   readonly onError?: (err: unknown) => void;
+  /**
+   * Called after every successful list and with every watch line (bookmarks included): the
+   * server answers. With {@link InformerOptions.onError} it tells whether the source is up.
+   */
+  readonly onProgress?: (resourceVersion: string) => void;
 }
 
 /** Counters an informer keeps (tests and metrics read them). */
@@ -77,7 +87,7 @@ export class Informer<T extends KubeObject> {
   /** Registers handlers; objects already cached are delivered to `onAdd` at once. */
   addEventHandler(h: EventHandler<T>): void {
     this.handlers.push(h);
-    if (h.onAdd) for (const o of this.indexer.list()) h.onAdd(o);
+    if (h.onAdd) for (const o of this.indexer.list()) h.onAdd(o, true);
   }
 
   /** True once the first list has been delivered. */
@@ -155,24 +165,38 @@ export class Informer<T extends KubeObject> {
     const items: T[] = [];
     let cont: string | undefined;
     let rv = '';
+    let paged = true;
     for (;;) {
-      const page = await this.client.list({
-        ...this.listOptions(),
-        limit: this.options.pageSize ?? 500,
-        continue: cont,
-      });
+      let page;
+      try {
+        page = await this.client.list({
+          ...this.listOptions(),
+          limit: paged ? (this.options.pageSize ?? 500) : undefined,
+          continue: cont,
+        });
+      } catch (err) {
+        // client-go's pager (FullListIfExpired): when the snapshot of a paged list has left the
+        // server's history before the last page, list everything in one answer instead.
+        if (!cont || !isExpired(err)) throw err;
+        this.options.onError?.(err);
+        paged = false;
+        cont = undefined;
+        items.length = 0;
+        continue;
+      }
       for (const o of page.items) items.push(this.options.transform ? this.options.transform(o) : o);
       rv = page.metadata.resourceVersion ?? rv;
       cont = page.metadata.continue;
       if (!cont) break;
     }
     this.stats.lists++;
+    const initial = !this.synced;
     const seen = new Set<string>();
     for (const o of items) {
       const key = objectKey(o);
       seen.add(key);
       const old = this.indexer.set(o);
-      if (!old) for (const h of this.handlers) h.onAdd?.(o);
+      if (!old) for (const h of this.handlers) h.onAdd?.(o, initial);
       else if (old.metadata.resourceVersion !== o.metadata.resourceVersion || old.metadata.uid !== o.metadata.uid)
         for (const h of this.handlers) h.onUpdate?.(old, o);
     }
@@ -183,6 +207,7 @@ export class Informer<T extends KubeObject> {
       for (const h of this.handlers) h.onDelete?.(old);
     }
     this.lastRv = rv;
+    this.options.onProgress?.(rv);
     if (!this.synced) {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w();
@@ -217,6 +242,7 @@ export class Informer<T extends KubeObject> {
             const obj = ev.object;
             const rv = obj.metadata?.resourceVersion;
             if (rv) this.lastRv = rv;
+            this.options.onProgress?.(this.lastRv);
             if (ev.type === 'BOOKMARK') return;
             const o = this.options.transform ? this.options.transform(obj) : obj;
             if (ev.type === 'DELETED') {
@@ -225,7 +251,7 @@ export class Informer<T extends KubeObject> {
             } else {
               const old = this.indexer.set(o);
               if (old) for (const h of this.handlers) h.onUpdate?.(old, o);
-              else for (const h of this.handlers) h.onAdd?.(o);
+              else for (const h of this.handlers) h.onAdd?.(o, false);
             }
           },
           (err) => {

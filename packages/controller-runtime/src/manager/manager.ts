@@ -34,6 +34,8 @@ export class Manager {
   readonly elector: LeaderElector | undefined;
   private readonly options: ManagerOptions;
   private readonly informers: Informer<KubeObject>[] = [];
+  /** Informers started with the others but not waited for (readiness ignores them too). */
+  private readonly optionalInformers: Informer<KubeObject>[] = [];
   private readonly controllers: Controller[] = [];
   private server: Server | undefined;
   private controllersStarted = false;
@@ -46,8 +48,15 @@ export class Manager {
     if (options.leaderElection) this.elector = new LeaderElector({ ...options.leaderElection, metrics: this.metrics });
   }
 
-  addInformer<T extends KubeObject>(informer: Informer<T>): void {
-    this.informers.push(informer as unknown as Informer<KubeObject>);
+  /**
+   * Adds an informer that the manager starts and stops. With `waitForSync: false` neither start
+   * nor readiness waits for its first list: an informer on another cluster that may be down
+   * (a mirror source) must not hold back the controllers of the others.
+   */
+  addInformer<T extends KubeObject>(informer: Informer<T>, opts: { waitForSync?: boolean } = {}): void {
+    (opts.waitForSync === false ? this.optionalInformers : this.informers).push(
+      informer as unknown as Informer<KubeObject>,
+    );
   }
 
   addController(controller: Controller): void {
@@ -72,7 +81,7 @@ export class Manager {
   /** Starts everything; resolves once the caches have synced (controllers may still await election). */
   async start(): Promise<void> {
     await this.listen();
-    for (const i of this.informers) i.start();
+    for (const i of [...this.informers, ...this.optionalInformers]) i.start();
     const timeout = this.options.cacheSyncTimeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -113,7 +122,7 @@ export class Manager {
         await this.leaderLoop;
         if (this.elector.isLeader()) await this.elector.release();
       }
-      await Promise.all(this.informers.map((i) => i.stop()));
+      await Promise.all([...this.informers, ...this.optionalInformers].map((i) => i.stop()));
       await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
       this.server?.closeAllConnections();
     })();

@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** prom-client's metric kinds, for controllers that add their own metrics to {@link RuntimeMetrics.registry}. */
+export { Counter, Gauge, Histogram };
+
 /** Buckets of controller-runtime's work queue histograms (10 µs .. ~10 s, exponential by 10). */
 const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1, 10];
 
