@@ -189,7 +189,7 @@ describe('retention controller against a running kevents apiserver', () => {
     const listed = await events.create(testEvent('listed', 'lastwrite', { eventTime: monthAgo }));
     const t1 = Date.parse(listed.metadata.creationTimestamp!);
     controller = await startController(api.url, ['--leader-elect=false', '--controllers=retention', '--event-ttl=3s']);
-    expect((await events.get('lastwrite', 'listed')).metadata.uid).toBe(listed.metadata.uid);
+    // (Not asserted present here: on a loaded machine the restart can take longer than the TTL.)
     await waitFor(
       () =>
         events.get('lastwrite', 'listed').then(
