@@ -188,6 +188,21 @@ memory
 {{- join "&" $parts -}}
 {{- end -}}
 
+{{/* The API group domain served (`--group-domain`): aggregation's when it is on. */}}
+{{- define "kevents.groupDomain" -}}
+{{- if .Values.aggregation.enabled -}}
+{{- if eq .Values.aggregation.groupDomain "k8s.io" -}}
+{{- fail "aggregation.groupDomain: k8s.io collides with the cluster's own events.k8s.io; use a domain of your own (default kevents.io)" -}}
+{{- end -}}
+{{- if .Values.controller.enabled -}}
+{{- fail "aggregation.enabled: set controller.enabled=false: kevents-controller reads and writes events.k8s.io only, which kevents does not serve under aggregation.groupDomain" -}}
+{{- end -}}
+{{- .Values.aggregation.groupDomain -}}
+{{- else -}}
+{{- .Values.server.groupDomain -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Config files the apiserver reads, by file name (rendered YAML). */}}
 {{- define "kevents.server.configFiles" -}}
 {{- $files := dict -}}
@@ -204,12 +219,12 @@ memory
 {{- $_ := set $jwt.issuer "audienceMatchPolicy" "MatchAny" -}}
 {{- end -}}
 {{- if not $authn -}}
-{{- $authn = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" .Values.server.groupDomain) "kind" "AuthenticationConfiguration" -}}
+{{- $authn = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" (include "kevents.groupDomain" .)) "kind" "AuthenticationConfiguration" -}}
 {{- end -}}
 {{- $_ := set $authn "jwt" (append (default (list) (get $authn "jwt")) $jwt) -}}
 {{- end -}}
 {{- if not $authn -}}
-{{- $authn = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" .Values.server.groupDomain) "kind" "AuthenticationConfiguration" -}}
+{{- $authn = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" (include "kevents.groupDomain" .)) "kind" "AuthenticationConfiguration" -}}
 {{- end -}}
 {{- if not (hasKey $authn "anonymous") -}}
 {{- if .Values.server.authentication.anonymous -}}
@@ -224,12 +239,16 @@ memory
 {{- $authz := .Values.server.authorization.config -}}
 {{- $d := .Values.server.authorization.delegateToCluster -}}
 {{- if $d.enabled -}}
-{{- $authz = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" .Values.server.groupDomain) "kind" "AuthorizationConfiguration" "authorizers" (list (dict "type" "Webhook" "name" "cluster-rbac" "webhook" (dict "timeout" $d.timeout "authorizedTTL" $d.authorizedTTL "unauthorizedTTL" $d.unauthorizedTTL "subjectAccessReviewVersion" "v1" "failurePolicy" $d.failurePolicy "connectionInfo" (dict "type" "KubeConfigFile" "kubeConfigFile" "/etc/kevents/config/cluster-rbac.kubeconfig")))) -}}
+{{- $authz = dict "apiVersion" (printf "apiserver.config.%s/v1beta1" (include "kevents.groupDomain" .)) "kind" "AuthorizationConfiguration" "authorizers" (list (dict "type" "Webhook" "name" "cluster-rbac" "webhook" (dict "timeout" $d.timeout "authorizedTTL" $d.authorizedTTL "unauthorizedTTL" $d.unauthorizedTTL "subjectAccessReviewVersion" "v1" "failurePolicy" $d.failurePolicy "connectionInfo" (dict "type" "KubeConfigFile" "kubeConfigFile" "/etc/kevents/config/cluster-rbac.kubeconfig")))) -}}
 {{- $kubeconfig := dict "apiVersion" "v1" "kind" "Config" "clusters" (list (dict "name" "cluster" "cluster" (dict "server" "https://kubernetes.default.svc/apis/authorization.k8s.io/v1/subjectaccessreviews" "certificate-authority" "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt"))) "users" (list (dict "name" "kevents" "user" (dict "tokenFile" "/var/run/secrets/kubernetes.io/serviceaccount/token"))) "contexts" (list (dict "name" "cluster" "context" (dict "cluster" "cluster" "user" "kevents"))) "current-context" "cluster" -}}
 {{- $_ := set $files "cluster-rbac.kubeconfig" (toYaml $kubeconfig) -}}
 {{- end -}}
 {{- if $authz -}}
 {{- $_ := set $files "authorization.yaml" (toYaml $authz) -}}
+{{- end -}}
+{{- if .Values.aggregation.enabled -}}
+{{- $cluster := dict "apiVersion" "v1" "kind" "Config" "clusters" (list (dict "name" "cluster" "cluster" (dict "server" "https://kubernetes.default.svc" "certificate-authority" "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt"))) "users" (list (dict "name" "kevents" "user" (dict "tokenFile" "/var/run/secrets/kubernetes.io/serviceaccount/token"))) "contexts" (list (dict "name" "cluster" "context" (dict "cluster" "cluster" "user" "kevents"))) "current-context" "cluster" -}}
+{{- $_ := set $files "cluster.kubeconfig" (toYaml $cluster) -}}
 {{- end -}}
 {{- with .Values.server.egressSelector.config -}}
 {{- $_ := set $files "egress-selector.yaml" (toYaml .) -}}
@@ -259,4 +278,32 @@ minAvailable: {{ .pdb.minAvailable }}
 {{- else }}
 maxUnavailable: {{ .pdb.maxUnavailable }}
 {{- end }}
+{{- end -}}
+
+{{/* The APIService registering events.<groupDomain>/v1 with the cluster: (dict "context" . "caBundle" PEM). */}}
+{{- define "kevents.apiService" -}}
+{{- $ := .context -}}
+{{- $a := $.Values.aggregation -}}
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata:
+  name: v1.events.{{ include "kevents.groupDomain" $ }}
+  labels:
+    {{- include "kevents.labels" (dict "context" $ "component" $.Values.server.name) | nindent 4 }}
+  {{- with $a.certManagerInjectFrom }}
+  annotations:
+    cert-manager.io/inject-ca-from: {{ . }}
+  {{- end }}
+spec:
+  group: events.{{ include "kevents.groupDomain" $ }}
+  version: v1
+  service:
+    name: {{ include "kevents.server.fullname" $ }}
+    namespace: {{ $.Release.Namespace }}
+    port: {{ $.Values.server.service.port }}
+  {{- if and .caBundle (not $a.certManagerInjectFrom) }}
+  caBundle: {{ .caBundle | b64enc }}
+  {{- end }}
+  groupPriorityMinimum: {{ $a.groupPriorityMinimum }}
+  versionPriority: {{ $a.versionPriority }}
 {{- end -}}

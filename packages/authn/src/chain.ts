@@ -13,8 +13,13 @@ import type { JwtAuthenticatorOptions } from './jwt/jwt-authenticator.js';
 import type { AuthenticationMetrics } from './metrics.js';
 import { CachedTokenAuthenticator } from './token-cache.js';
 import type { TokenCacheOptions } from './token-cache.js';
-import { unionAuthenticator } from './union.js';
+import { unionAuthenticator, unionTokenAuthenticator } from './union.js';
+import type { TokenAuthenticator } from './token.js';
+import type { TokenReviewAuthenticator } from './token-review.js';
+import type { ExtensionAuthentication } from './extension-authentication.js';
 import { X509Authenticator } from './x509.js';
+import { RequestHeaderAuthenticator } from './request-header.js';
+import type { AuthenticationHeaderNames, RequestHeaderConfig } from './request-header.js';
 
 /** What the authentication chain is built from: the config file and the flags. */
 export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
@@ -27,13 +32,25 @@ export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
   readonly anonymousFlag?: boolean;
   /** The `--client-ca-file` PEM bundle; absent: no client-certificate authentication. */
   readonly clientCA?: string;
+  /** The request-header settings (`--requestheader-*`); absent: front-proxy headers are never read. */
+  readonly requestHeader?: RequestHeaderConfig;
+  /**
+   * The delegated token authenticator (`--authentication-kubeconfig`: TokenReviews with their own
+   * cache), asked after the JWT authenticators for a bearer token.
+   */
+  readonly tokenReview?: TokenReviewAuthenticator;
+  /**
+   * The `extension-apiserver-authentication` ConfigMap's request-header and client-CA members
+   * (in place of `requestHeader` and `clientCA` when those are absent).
+   */
+  readonly extension?: ExtensionAuthentication;
   readonly tokenCache?: TokenCacheOptions;
   readonly metrics?: AuthenticationMetrics;
 }
 
 /**
- * The whole authenticator of kube-apiserver, in its order: a non-fail-fast union of the x509
- * client-certificate authenticator and the bearer-token authenticator (token cache in front of
+ * The whole authenticator of kube-apiserver, in its order: a non-fail-fast union of the
+ * request-header (front proxy) authenticator, the x509 client-certificate authenticator and the bearer-token authenticator (token cache in front of
  * the token union, whose JWT member is swappable), wrapped by the authenticated group adder,
  * then a fail-fast union with the anonymous authenticator (asked only when nothing else answered
  * and nothing failed), and the `authentication_attempts`/`authentication_duration_seconds` and
@@ -45,22 +62,39 @@ export class AuthenticationChain implements Authenticator {
   /** The anonymous settings in force (the config block, or the flag as `{enabled}`). */
   readonly anonymous: AnonymousAuthConfig;
   readonly #cache: CachedTokenAuthenticator | undefined;
+  readonly #review: TokenReviewAuthenticator | undefined;
   readonly #anonymous: AnonymousAuthenticator | undefined;
   /** A cached response with `system:authenticated` added, per cached response (built once, not per request). */
   readonly #grouped = new WeakMap<AuthenticationResponse, AuthenticationResponse>();
   readonly #top: Authenticator;
   readonly #metrics: AuthenticationMetrics | undefined;
+  /**
+   * The front-proxy headers (lower-cased names and extra prefixes), which the authentication
+   * filter removes from every request it lets through; absent without request-header settings.
+   */
+  get authenticationHeaders(): AuthenticationHeaderNames | undefined {
+    return this.#rh?.headerNames ?? this.#extension?.headerNames;
+  }
+  readonly #rh: RequestHeaderAuthenticator | undefined;
+  readonly #extension: ExtensionAuthentication | undefined;
 
   /** @throws Error when a JWT authenticator cannot be built or the CA bundle holds no certificate. */
   constructor(options: AuthenticationChainOptions) {
     this.#metrics = options.metrics;
     const members: Authenticator[] = [];
+    this.#extension = options.extension;
+    if (options.requestHeader) members.push((this.#rh = new RequestHeaderAuthenticator(options.requestHeader)));
+    else if (options.extension) members.push(options.extension.requestHeaderMember);
     if (options.clientCA !== undefined) members.push(new X509Authenticator(options.clientCA));
+    else if (options.extension) members.push(options.extension.x509Member);
+    const tokens: TokenAuthenticator[] = [];
     if (options.config) {
       this.jwt = new SwappableTokenAuthenticator(new JwtAuthenticatorSet(options.config.jwt ?? [], options));
       this.#cache = new CachedTokenAuthenticator(this.jwt, options.tokenCache);
-      members.push(new BearerTokenAuthenticator(this.#cache));
+      tokens.push(this.#cache);
     }
+    if (options.tokenReview) tokens.push((this.#review = options.tokenReview));
+    if (tokens.length) members.push(new BearerTokenAuthenticator(unionTokenAuthenticator(tokens)));
     this.anonymous = options.config?.anonymous ?? { enabled: options.anonymousFlag !== false };
     const chain: Authenticator[] = [];
     if (members.length) chain.push(authenticatedGroupAdder(unionAuthenticator(members)));
@@ -91,16 +125,37 @@ export class AuthenticationChain implements Authenticator {
    * client certificate is x509's to answer first, so such a request takes the whole chain.
    */
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null {
-    if (req.clientCertificates?.length) return this.#authenticate(req);
+    if (req.clientCertificates?.length) {
+      // The front proxy's request: the request-header member is first in the union, answers
+      // synchronously (its chain verified once per connection), and when it finds a user that
+      // user is the union's answer; anything else (no opinion, an error the union collects) takes
+      // the whole chain.
+      const rh = this.#rh ?? this.#extension?.requestHeaderMember;
+      if (rh) {
+        const start = performance.now();
+        let r: AuthenticationResponse | null | Promise<AuthenticationResponse | null> = null;
+        try {
+          r = rh.authenticate(req);
+        } catch {
+          r = null;
+        }
+        if (r && !(r instanceof Promise)) {
+          const grouped = withAuthenticatedGroup(r);
+          this.#metrics?.observeSuccess((performance.now() - start) / 1000, grouped.user.username);
+          return grouped;
+        }
+      }
+      return this.#authenticate(req);
+    }
     const start = performance.now();
-    const token = this.#cache ? bearerToken(req.headers['authorization']) : undefined;
+    const token = this.#cache || this.#review ? bearerToken(req.headers['authorization']) : undefined;
     if (token === undefined) {
       const r = this.#anonymous ? this.#anonymous.answer(req.path) : null;
       if (r) this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);
       else this.#metrics?.observe('failure', (performance.now() - start) / 1000);
       return r;
     }
-    const hit = this.#cache!.peek(token);
+    const hit = this.#cache?.peek(token) ?? this.#review?.peek(token);
     if (!hit) return this.#authenticate(req);
     let r = this.#grouped.get(hit);
     if (!r) {

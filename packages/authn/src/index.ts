@@ -19,3 +19,19 @@ export { peekIssuer } from './jwt/peek.js';
 export { credentialIdKey } from './jwt/claim-mappings.js';
 export { AuthenticationMetrics, hashLabel } from './metrics.js';
 export { AuthenticationError, invalidCredentials, expiredCredentials, authenticatorUnavailable } from './errors.js';
+export {
+  RequestHeaderAuthenticator,
+  requestHeaderDefaults,
+  authenticationHeaderNames,
+  clearAuthenticationHeaders,
+  unescapeExtraKey,
+} from './request-header.js';
+export type { RequestHeaderConfig, AuthenticationHeaderNames } from './request-header.js';
+export { TokenReviewAuthenticator, tokenReviewsPath } from './token-review.js';
+export type { TokenReviewAuthenticatorOptions, TokenReviewTransport } from './token-review.js';
+export {
+  ExtensionAuthentication,
+  extensionAuthenticationConfigMap,
+  parseExtensionAuthentication,
+} from './extension-authentication.js';
+export type { ExtensionAuthenticationData, ExtensionAuthenticationOptions } from './extension-authentication.js';

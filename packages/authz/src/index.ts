@@ -28,3 +28,10 @@ export type {
   SubjectAccessReviewVersion,
 } from './webhook/subject-access-review.js';
 export { MatchConditions } from './webhook/match-conditions.js';
+export {
+  delegatingAuthorizer,
+  alwaysAllowPathsAuthorizer,
+  alwaysAllowGroupsAuthorizer,
+  subjectAccessReviewsPath,
+} from './delegated.js';
+export type { DelegatingAuthorizerOptions } from './delegated.js';

@@ -1,11 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { AuthorizationConfiguration, Authorizer } from '@kevents/api';
-import { AuthorizationMetrics, authorizerForModes, buildAuthorizer } from '@kevents/authz';
+import {
+  AuthorizationMetrics,
+  authorizerForModes,
+  buildAuthorizer,
+  delegatingAuthorizer,
+  loadWebhookConnection,
+} from '@kevents/authz';
 import type { BuildAuthorizerOptions } from '@kevents/authz';
 import { hashLabel } from '@kevents/authn';
 import type { ServerMetrics } from '@kevents/apiserver';
 import { parseConfig } from '@kevents/config';
-import { apiserverId } from './authentication.js';
+import { apiserverId, flagList } from './authentication.js';
+import { parseDuration } from '../cli/flags.js';
 import { AuthorizationConfigReloader, ReloadableAuthorizer } from './authorization-reload.js';
 import { reloadMetrics } from './config-reload.js';
 
@@ -39,6 +46,30 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
   const registry = o.metrics.registry;
   const metrics = new AuthorizationMetrics(registry);
   const build: BuildAuthorizerOptions = { ...o.build, metrics };
+  const kubeconfig = o.flags['authorization-kubeconfig'] ?? '';
+  // With --authorization-kubeconfig (an aggregated API server): k8s.io/apiserver's delegating
+  // authorizer first, then the --authorization-config chain when given.
+  const delegate = (rest: Authorizer[]): Authorizer => {
+    const dial = build.dialFor?.('delegated');
+    const ttl = (name: string): number => parseDuration(o.flags[name] ?? '10s') ?? 10_000;
+    return delegatingAuthorizer(
+      {
+        connection: loadWebhookConnection(kubeconfig),
+        alwaysAllowPaths: flagList(o.flags['authorization-always-allow-paths'] ?? '/healthz,/readyz,/livez'),
+        alwaysAllowGroups: flagList(o.flags['authorization-always-allow-groups'] ?? 'system:masters'),
+        authorizedTTLMs: ttl('authorization-webhook-cache-authorized-ttl'),
+        unauthorizedTTLMs: ttl('authorization-webhook-cache-unauthorized-ttl'),
+        metrics,
+        ...(dial ? { dial } : {}),
+        ...(build.retryBackoff ? { retryBackoff: build.retryBackoff } : {}),
+        ...(build.wrapTransport ? { wrapTransport: build.wrapTransport } : {}),
+      },
+      rest,
+    );
+  };
+  const delegatedSummary = kubeconfig ? `SubjectAccessReviews to the cluster of ${kubeconfig}` : '';
+  if (kubeconfig && !o.file)
+    return { authorizer: delegate([]), summary: `authorization: ${delegatedSummary}`, close: () => undefined };
   if (!o.file) {
     const mode = o.flags['authorization-mode'] || 'AlwaysAllow';
     const authorizer = authorizerForModes(mode, build);
@@ -51,8 +82,9 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
     expectedKind: 'AuthorizationConfiguration',
   });
   if (!parsed.ok) throw new Error(`${o.file}: ${parsed.errors.map(String).join('; ')}`);
-  const authorizer = new ReloadableAuthorizer(buildAuthorizer(parsed.config, build));
-  const reloader = new AuthorizationConfigReloader(o.file, text, parsed.config, authorizer, {
+  const reloadable = new ReloadableAuthorizer(buildAuthorizer(parsed.config, build));
+  const authorizer = kubeconfig ? delegate([reloadable]) : reloadable;
+  const reloader = new AuthorizationConfigReloader(o.file, text, parsed.config, reloadable, {
     build,
     log: o.log,
     ...(groupDomain ? { groupDomain } : {}),
@@ -68,7 +100,7 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
   const names = (parsed.config.authorizers ?? []).map((a) => `${a.name} (${a.type})`).join(', ');
   return {
     authorizer,
-    summary: `authorization: ${names} from ${o.file}, reloaded on change`,
+    summary: `authorization: ${kubeconfig ? `${delegatedSummary}, then ` : ''}${names} from ${o.file}, reloaded on change`,
     close: () => reloader.stop(),
   };
 }

@@ -72,8 +72,11 @@ export async function startApiserver(
     log,
   });
   const authorizer = authz.authorizer;
+  const webhookDial = webhookDialFor(egress.selector);
+  const tokenReviewDial = webhookDial('delegated-authentication');
   const authn = await startAuthentication({
     flags,
+    ...(tokenReviewDial ? { tokenReviewDial } : {}),
     jwt: { httpClientFor: tracing.httpClientFor(egress.httpClientFor) },
     ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
     authorizer: authorizer.name,

@@ -12,6 +12,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The front-proxy headers an authenticator reads (`--requestheader-username-headers`, uid, group
+ * headers, lower-cased, and the lower-cased extra prefixes): an authenticator that has them (the
+ * `@kevents/authn` chain with request-header settings) gets them removed from every request the
+ * filter lets through, before any later filter or handler reads the request.
+ */
+export interface AuthenticationHeaders {
+  readonly names: readonly string[];
+  readonly prefixes: readonly string[];
+}
+
+/**
+ * Removes the front-proxy headers, as k8s.io/apiserver's `WithAuthentication` does
+ * (`headerrequest.ClearAuthenticationHeaders`) once a request is authenticated.
+ */
+export function clearAuthenticationHeaders(headers: FastifyRequest['headers'], h: AuthenticationHeaders): void {
+  for (const n of h.names) delete headers[n];
+  if (!h.prefixes.length) return;
+  for (const key of Object.keys(headers)) if (h.prefixes.some((p) => key.startsWith(p))) delete headers[key];
+}
+
 /** Options of the authentication filter. */
 export interface AuthenticationOptions {
   /** Decides who sent a request; none means every request is anonymous. */
@@ -77,6 +98,25 @@ export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): 
 }
 
 /**
+ * The request's headers with each front-proxy header as the list of its values, one per header
+ * line, as Go's `http.Header` keeps them (Node joins a repeated header with `, `, which would
+ * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`).
+ */
+function withDistinctValues(req: FastifyRequest, h: AuthenticationHeaders): AuthenticationRequest['headers'] {
+  const raw = req.raw.rawHeaders;
+  let out: Record<string, string | string[] | undefined> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!h.names.includes(name) && !h.prefixes.some((p) => name.startsWith(p))) continue;
+    out ??= { ...req.headers };
+    const prev = out[name];
+    if (Array.isArray(prev) && prev !== req.headers[name]) prev.push(raw[i + 1]!);
+    else out[name] = [raw[i + 1]!];
+  }
+  return out ?? req.headers;
+}
+
+/**
  * What the filter asks the authenticator: a request's credentials and, made on first read (by an
  * authenticator about to wait on I/O), the signal aborted when its client goes away.
  */
@@ -87,9 +127,9 @@ class FilterAuthenticationRequest implements AuthenticationRequest {
   readonly path: string;
   #controller: AbortController | undefined = undefined;
 
-  constructor(req: FastifyRequest) {
+  constructor(req: FastifyRequest, frontProxy: AuthenticationHeaders | undefined) {
     const certs = clientCertificates(req);
-    this.headers = req.headers;
+    this.headers = frontProxy && certs.length ? withDistinctValues(req, frontProxy) : req.headers;
     this.clientCertificates = certs.length ? certs : undefined;
     this.method = req.method;
     // Decoded once with the request target (kube-apiserver's `URL.Path`), as routed and authorized.
@@ -125,6 +165,9 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     return;
   }
   const log = options.logger;
+  // Read per request: the headers may change (the extension-apiserver-authentication ConfigMap).
+  const frontProxy = authenticator as { readonly authenticationHeaders?: AuthenticationHeaders };
+  const proxied = 'authenticationHeaders' in frontProxy;
   const fail = (req: FastifyRequest, err: unknown): ApiError => {
     log?.info(
       { err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path },
@@ -133,13 +176,16 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     return unauthorized();
   };
   const settle = (req: FastifyRequest, response: AuthenticationResponse | null): ApiError | undefined => {
+    const headers = proxied ? frontProxy.authenticationHeaders : undefined;
     if (response) {
       req.user = response.user;
       delete req.headers['authorization'];
+      if (headers) clearAuthenticationHeaders(req.headers, headers);
       return undefined;
     }
     if (anonymous) {
       req.user = anonymousUser;
+      if (headers) clearAuthenticationHeaders(req.headers, headers);
       return undefined;
     }
     log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
@@ -152,7 +198,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     let answer;
     let request: FilterAuthenticationRequest;
     try {
-      request = new FilterAuthenticationRequest(req);
+      request = new FilterAuthenticationRequest(req, proxied ? frontProxy.authenticationHeaders : undefined);
       answer = authenticator.authenticate(request);
     } catch (err) {
       done(fail(req, err));

@@ -2,3 +2,5 @@ export { OidcIssuer } from './oidc-issuer.js';
 export type { OidcIssuerOptions, SigningAlgorithm } from './oidc-issuer.js';
 export { generateCA, generateClientCert, generateServingCert } from '@kevents/egress/testing';
 export type { KeyPair } from '@kevents/egress/testing';
+export { TokenReviewServer } from './token-review-server.js';
+export type { ReceivedTokenReview, TokenReviewAnswer } from './token-review-server.js';

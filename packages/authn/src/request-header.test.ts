@@ -1,0 +1,132 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { X509Certificate } from 'node:crypto';
+import type { AuthenticationRequest } from '@kevents/api';
+import { AuthenticationError } from '@kevents/api';
+import { AuthenticationChain } from './chain.js';
+import {
+  RequestHeaderAuthenticator,
+  authenticationHeaderNames,
+  clearAuthenticationHeaders,
+  unescapeExtraKey,
+} from './request-header.js';
+import { generateCA, generateClientCert } from './testing/index.js';
+import type { KeyPair } from './testing/index.js';
+
+const der = (pem: string): Uint8Array => new X509Certificate(pem).raw;
+
+const request = (headers: AuthenticationRequest['headers'], certs?: readonly Uint8Array[]): AuthenticationRequest => ({
+  headers,
+  ...(certs ? { clientCertificates: certs } : {}),
+  method: 'GET',
+  path: '/apis/events.k8s.io/v1/events',
+  signal: new AbortController().signal,
+});
+
+describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
+  let frontProxyCA: KeyPair;
+  let otherCA: KeyPair;
+  let proxy: Uint8Array;
+  let other: Uint8Array;
+  let stranger: Uint8Array;
+  let serverUsage: Uint8Array;
+  beforeAll(async () => {
+    frontProxyCA = await generateCA('front-proxy-ca');
+    otherCA = await generateCA('other-ca');
+    proxy = der((await generateClientCert(frontProxyCA, 'front-proxy-client')).cert);
+    other = der((await generateClientCert(frontProxyCA, 'someone-else')).cert);
+    stranger = der((await generateClientCert(otherCA, 'front-proxy-client')).cert);
+    serverUsage = der((await generateClientCert(frontProxyCA, 'front-proxy-client', [], { usage: 'serverAuth' })).cert);
+  });
+
+  const headers = {
+    'x-remote-user': 'alice',
+    'x-remote-uid': 'uid-1',
+    'x-remote-group': ['devs', ' ', 'ops'],
+    'x-remote-extra-scopes': ['view', 'edit'],
+    'x-remote-extra-example.com%2fteam': 'blue',
+    'x-remote-extra-bad%zz': 'kept',
+  };
+
+  it('takes the user, uid, groups and extra from a verified front proxy with an allowed name', () => {
+    const a = new RequestHeaderAuthenticator({
+      clientCA: frontProxyCA.cert,
+      allowedNames: ['front-proxy-client'],
+      uidHeaders: ['X-Remote-Uid'],
+    });
+    expect(a.authenticate(request(headers, [proxy]))).toEqual({
+      user: {
+        username: 'alice',
+        uid: 'uid-1',
+        groups: ['devs', 'ops'],
+        extra: { scopes: ['view', 'edit'], 'example.com/team': ['blue'], 'bad%zz': ['kept'] },
+      },
+    });
+  });
+
+  it('ignores the headers without a client certificate', () => {
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert });
+    expect(a.authenticate(request(headers))).toBeNull();
+  });
+
+  it('fails for a certificate from another CA, a client certificate for server use, or a CN not allowed', () => {
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert, allowedNames: ['front-proxy-client'] });
+    expect(() => a.authenticate(request(headers, [stranger]))).toThrow(AuthenticationError);
+    expect(() => a.authenticate(request(headers, [stranger]))).toThrow(/x509: certificate signed by unknown authority/);
+    expect(() => a.authenticate(request(headers, [serverUsage]))).toThrow(AuthenticationError);
+    expect(() => a.authenticate(request(headers, [other]))).toThrow(
+      'x509: subject with cn=someone-else is not in the allowed list',
+    );
+    // No allowed names: any certificate the CA verifies.
+    const any = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert });
+    expect(any.authenticate(request(headers, [other]))?.user.username).toBe('alice');
+  });
+
+  it("verifies a connection's chain once, and again once a certificate of it may have expired", async () => {
+    let now = Date.now();
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert }, { now: () => now });
+    const chain = [proxy];
+    expect(a.authenticate(request(headers, chain))?.user.username).toBe('alice');
+    const notAfter = new X509Certificate(Buffer.from(proxy)).validToDate.getTime();
+    now = notAfter + 1000;
+    expect(() => a.authenticate(request(headers, chain))).toThrow(/x509: certificate has expired or is not yet valid/);
+  });
+
+  it('has no opinion without a username; reads the first header with a value', () => {
+    const a = new RequestHeaderAuthenticator({
+      clientCA: frontProxyCA.cert,
+      usernameHeaders: ['X-User-A', 'X-User-B'],
+    });
+    expect(a.authenticate(request({ 'x-remote-group': 'g' }, [proxy]))).toBeNull();
+    expect(a.authenticate(request({ 'x-user-a': '', 'x-user-b': 'bob' }, [proxy]))?.user.username).toBe('bob');
+  });
+
+  it('decodes extra keys as url.PathUnescape, after lower-casing', () => {
+    expect(unescapeExtraKey('a%2Fb')).toBe('a/b');
+    expect(unescapeExtraKey('a+b')).toBe('a+b');
+    expect(unescapeExtraKey('100%')).toBe('100%');
+    expect(unescapeExtraKey('%e2%82%ac')).toBe('€');
+  });
+
+  it('clears every named header and every header under a prefix', () => {
+    const h: Record<string, string | string[] | undefined> = {
+      'x-remote-user': 'a',
+      'x-remote-group': 'g',
+      'x-remote-extra-foo': 'b',
+      'x-remote-uid': 'u',
+      accept: 'json',
+    };
+    clearAuthenticationHeaders(h, authenticationHeaderNames({ uidHeaders: ['X-Remote-Uid'] }));
+    expect(h).toEqual({ accept: 'json' });
+  });
+
+  it('in the chain: system:authenticated is added, a failed front proxy is a 401 even with anonymous on', async () => {
+    const chain = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert } });
+    expect(chain.authenticationHeaders?.names).toEqual(['x-remote-user', 'x-remote-group']);
+    const r = await chain.authenticate(request(headers, [proxy]));
+    expect(r?.user.groups).toEqual(['devs', 'ops', 'system:authenticated']);
+    await expect(Promise.resolve(chain.authenticate(request(headers, [stranger])))).rejects.toThrow(
+      AuthenticationError,
+    );
+    expect((await chain.authenticate(request(headers)))?.user.username).toBe('system:anonymous');
+  });
+});

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Aggregated-mode cost, in one run. Two kevents processes on the memory store, both HTTPS:
+// `anon` (no authentication or authorization configured: every request is system:anonymous) and
+// `aggregated` (--requestheader-client-ca-file with an allowed name, --authorization-kubeconfig
+// pointing at a SubjectAccessReview stand-in over HTTPS that allows everything). Both loads
+// present the same front-proxy client certificate (so TLS costs the same); the aggregated load
+// also sends X-Remote-User/X-Remote-Group, so each create is authenticated from the headers
+// (the certificate chain verified once per connection) and authorized from the warm
+// SubjectAccessReview cache (10 s; the stand-in is asked about once per 10 s). Rounds run the two
+// loads in ABBA order; the result is the median of per-round throughput ratios
+// aggregated/anonymous (the issue's bar: >= 0.90) and the SubjectAccessReviews sent.
+// Usage: node tools/bench/aggregated.js [--seconds=3] [--connections=32] [--warmup=3] [--rounds=6]
+//        (after npm run build)
+import './lib/help.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { generateCA, generateClientCert } from '@kevents/authn/testing';
+import { WebhookServer, subjectAccessReviewPath } from '@kevents/authz/testing';
+import { cpuSeconds, freePort, startNode } from './lib/processes.js';
+import { benchEvent as event } from './lib/bench-event.js';
+import { apiserverMain, median, numberArg } from './lib/args.js';
+
+const seconds = numberArg('seconds', 3);
+const connections = numberArg('connections', 32);
+const warmupSeconds = numberArg('warmup', 3);
+const rounds = numberArg('rounds', 6);
+
+/** Resolves once `url` answers 200 over HTTPS (self-signed serving certificate). */
+async function waitReadyTLS(url, ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const req = httpsRequest(url, { rejectUnauthorized: false, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      });
+      req.on('error', () => resolve(false));
+      req.end();
+    });
+    if (ok) return;
+    if (Date.now() > end) throw new Error(`${url} did not become ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function create(title, port, pid, cert, headers, warm) {
+  const o = {
+    url: `https://127.0.0.1:${port}/apis/events.k8s.io/v1/namespaces/bench/events`,
+    method: 'POST',
+    body: event,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    pipelining: 1,
+    tlsOptions: { cert: cert.cert, key: cert.key },
+  };
+  if (warm) await autocannon({ ...o, duration: warm });
+  const before = cpuSeconds(pid);
+  process.stderr.write(`  ${title}: ${seconds}s with ${connections} connections ... `);
+  const r = await autocannon({ ...o, duration: seconds });
+  const after = cpuSeconds(pid);
+  const bad = r.non2xx + r.errors + r.timeouts;
+  const cpu = before !== undefined && after !== undefined ? ((after - before) / r.requests.total) * 1e6 : undefined;
+  process.stderr.write(
+    `${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${cpu ? `, server CPU ${cpu.toFixed(0)} µs/request` : ''}${bad ? `, ${bad} failed` : ''}\n`,
+  );
+  if (bad) throw new Error(`${bad} requests failed: ${title}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuPerRequestUs: cpu };
+}
+
+export async function runAggregatedBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'kevents-bench-aggregated-'));
+  const frontProxyCA = await generateCA('front-proxy-ca');
+  const proxy = await generateClientCert(frontProxyCA, 'front-proxy-client');
+  const sar = await WebhookServer.start({ token: 'delegator', path: subjectAccessReviewPath });
+  const caFile = join(dir, 'front-proxy-ca.crt');
+  writeFileSync(caFile, frontProxyCA.cert);
+  const kubeconfig = join(dir, 'cluster.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      clusters: [
+        {
+          name: 'c',
+          cluster: {
+            server: new URL(sar.url).origin,
+            'certificate-authority-data': Buffer.from(sar.ca.cert).toString('base64'),
+          },
+        },
+      ],
+      users: [{ name: 'u', user: { token: 'delegator' } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+  );
+  const common = ['--insecure-port=0', '--log-level=warn', '--watch-history=10000'];
+  const servers = {};
+  const start = async (name, extra) => {
+    const port = await freePort();
+    servers[name] = { port, process: startNode([apiserverMain, `--secure-port=${port}`, ...common, ...extra]) };
+  };
+  await start('anon', []);
+  await start('aggregated', [
+    `--requestheader-client-ca-file=${caFile}`,
+    '--requestheader-allowed-names=front-proxy-client',
+    `--authorization-kubeconfig=${kubeconfig}`,
+  ]);
+  const modes = [
+    { key: 'anonymous', title: 'create, anonymous (nothing configured)', server: 'anon', headers: {} },
+    {
+      key: 'aggregated',
+      title: 'create, front-proxy headers + warm SubjectAccessReview cache',
+      server: 'aggregated',
+      headers: { 'X-Remote-User': 'alice', 'X-Remote-Group': 'devs' },
+    },
+  ];
+  const results = { rounds: [], connections, seconds };
+  try {
+    for (const s of Object.values(servers)) await waitReadyTLS(`https://127.0.0.1:${s.port}/readyz`);
+    for (let r = 0; r < rounds; r++) {
+      process.stderr.write(`== round ${r + 1} of ${rounds}\n`);
+      const round = {};
+      for (const m of r % 2 === 0 ? modes : [...modes].reverse()) {
+        const s = servers[m.server];
+        round[m.key] = await create(
+          m.title,
+          s.port,
+          s.process.child.pid,
+          proxy,
+          m.headers,
+          r === 0 ? warmupSeconds : 0,
+        );
+      }
+      results.rounds.push(round);
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.process.stop()));
+    await sar.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const ratios = results.rounds.map((r) => r.aggregated.rps / r.anonymous.rps);
+  results.ratio = median(ratios);
+  results.ratios = ratios;
+  results.subjectAccessReviews = sar.calls;
+  results.users = [...new Set(sar.received.map((r) => r.review.spec?.user))];
+  return results;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  const r = await runAggregatedBench();
+  process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  process.stderr.write(
+    `aggregated/anonymous create throughput: median ${r.ratio.toFixed(3)} over ${r.ratios.length} rounds (${r.ratios.map((x) => x.toFixed(3)).join(', ')}); ${r.subjectAccessReviews} SubjectAccessReviews sent, users ${JSON.stringify(r.users)}\n`,
+  );
+}
