@@ -12,6 +12,8 @@ export { resolveRequestInfo, requestInfoOf, queryBool } from './request/request-
 export { parseRequestTarget } from './request/request-target.js';
 export type { RequestTarget } from './request/request-target.js';
 export { rewriteRequestTarget, requestTargetOf } from './filters/request-info.js';
+// Also brings the filters' `FastifyRequest.user` augmentation to every user of this package.
+export type { AuthenticationOptions } from './filters/authentication.js';
 export type { RequestInfo, RequestQuery } from './request/request-info.js';
 export {
   requestAttributes,
