@@ -99,6 +99,8 @@ describe('production bundles (dist/images/<app>: build output + npm ci --omit=de
     const base = `http://127.0.0.1:${port}`;
     expect(await (await waitOk(`${base}/livez`, api)).text()).toBe('ok');
     expect(await (await waitOk(`${base}/readyz`, api)).text()).toBe('ok');
+    // The web view ships in the apiserver's bundle (apps/apiserver/dist/ui), so the image serves it.
+    expect(await (await waitOk(`${base}/ui/app.js`, api)).text()).toContain('kevents.token');
 
     const ctlDir = join(root, 'controller');
     const help = start(ctlDir, 'apps/controller/dist/main.js', ['--help']);

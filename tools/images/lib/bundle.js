@@ -21,9 +21,14 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** What a bundle keeps of a workspace's build output: the JavaScript, without test helpers or type declarations. */
+/**
+ * What a bundle keeps of a workspace's build output: the JavaScript, without test helpers or type declarations,
+ * and the web view's built files the apiserver serves at /ui/ (apps/apiserver/dist/ui, copied by apps/ui/build.js).
+ */
+const webView = (rel) => rel.startsWith('ui/');
 const shipped = (rel) =>
-  rel.endsWith('.js') && !rel.startsWith('testing/') && !rel.includes('/testing/') && !rel.endsWith('.test.js');
+  webView(rel) ||
+  (rel.endsWith('.js') && !rel.startsWith('testing/') && !rel.includes('/testing/') && !rel.endsWith('.test.js'));
 
 /**
  * The bare package names the JavaScript files import (static, dynamic and re-exports), read by
@@ -58,7 +63,7 @@ export function workspaceClosure(app) {
     if (!existsSync(dist)) throw new Error(`${ws}/dist is missing: run \`npm run build\` first`);
     const files = walk(dist).filter((f) => shipped(relative(dist, f)));
     const { devDependencies: _devDeps, ...pkg } = readJson(join(repoRoot, ws, 'package.json'));
-    const imports = importedPackages(files);
+    const imports = importedPackages(files.filter((f) => !webView(relative(dist, f))));
     const deps = new Set([...Object.keys(pkg.dependencies ?? {}), ...imports]);
     result.set(ws, { pkg, files, imports });
     for (const d of deps) if (byName.has(d)) todo.push(byName.get(d));

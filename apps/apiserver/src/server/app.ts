@@ -5,6 +5,7 @@ import type { Storage } from '@kevents/storage';
 import { eventsResource } from '../registry/events/resource.js';
 import { leasesResource } from '../registry/leases/resource.js';
 import { referencedKinds } from './referenced-kinds.js';
+import { serveWebView } from './ui.js';
 import { versionInfo } from './version.js';
 
 /** Options of {@link buildServer}. */
@@ -53,7 +54,7 @@ const listed: readonly DiscoveredResource[] = referencedKinds;
 /** Builds the kevents API server (Events, Leases, discovery, OpenAPI, metrics); does not listen. */
 export function buildServer(options: ServerOptions): KeventsServer {
   const groupDomain = options.groupDomain ?? 'k8s.io';
-  return buildApiServer({
+  const server = buildApiServer({
     storage: options.storage,
     resources: keventsResources(groupDomain, options.coreView !== false),
     listedResources: listed,
@@ -73,4 +74,5 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
+  return serveWebView(server);
 }
