@@ -1,9 +1,8 @@
 import type { AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
 import { invalidCredentials } from './errors.js';
-import { parseCertificateBundle } from './x509.js';
-import { oidClientAuth, parseCertificate } from './x509-certificate.js';
+import { parseCertificateBundle, verifyClientChain } from './x509.js';
+import { parseCertificate } from './x509-certificate.js';
 import type { ParsedCertificate } from './x509-certificate.js';
-import { VerifyError, verifyCertificate } from './x509-verify.js';
 
 /**
  * The request-header settings (`--requestheader-*`, or the `extension-apiserver-authentication`
@@ -179,24 +178,8 @@ export class RequestHeaderAuthenticator implements Authenticator {
 
   /** Verifies the chain and the allowed names, remembering a success. @throws AuthenticationError */
   #verify(der: readonly Uint8Array[]): void {
-    let presented: ParsedCertificate[];
-    try {
-      presented = der.map((d) => parseCertificate(d));
-    } catch (e) {
-      throw invalidCredentials((e as Error).message, e);
-    }
+    const presented = verifyClientChain(der, this.#roots, this.#now());
     const leaf = presented[0]!;
-    try {
-      verifyCertificate(leaf, {
-        roots: this.#roots,
-        intermediates: presented.slice(1),
-        keyUsages: [oidClientAuth],
-        now: this.#now(),
-      });
-    } catch (e) {
-      if (!(e instanceof VerifyError)) throw e;
-      throw invalidCredentials(e.message, e);
-    }
     if (this.#allowed.length && !this.#allowed.includes(leaf.commonName))
       throw invalidCredentials(`x509: subject with cn=${leaf.commonName} is not in the allowed list`);
     let until = this.#rootsNotAfter;

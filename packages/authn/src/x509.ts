@@ -25,6 +25,34 @@ const certificateIdentifier = (c: ParsedCertificate): string =>
   `SN=${c.serialNumber.toString()}, SKID=${columnSeparatedHex(c.subjectKeyId)}, AKID=${columnSeparatedHex(c.authorityKeyId)}`;
 
 /**
+ * Verifies a presented client certificate chain (leaf first, DER) as kube's x509 Verifier does:
+ * Go's `x509.Verify` with the other certificates as intermediates and client-auth usage. Returns
+ * the parsed chain, leaf first. @throws AuthenticationError worded like kube's (`verifying
+ * certificate SN=... failed: x509: ...`), an expired one as such.
+ */
+export function verifyClientChain(
+  der: readonly Uint8Array[],
+  roots: Parameters<typeof verifyCertificate>[1]['roots'],
+  now: Parameters<typeof verifyCertificate>[1]['now'],
+): readonly ParsedCertificate[] {
+  let presented: ParsedCertificate[];
+  try {
+    presented = der.map((d) => parseCertificate(d));
+  } catch (e) {
+    throw invalidCredentials((e as Error).message, e);
+  }
+  const leaf = presented[0]!;
+  try {
+    verifyCertificate(leaf, { roots, intermediates: presented.slice(1), keyUsages: [oidClientAuth], now });
+  } catch (e) {
+    if (!(e instanceof VerifyError)) throw e;
+    const msg = `verifying certificate ${certificateIdentifier(leaf)} failed: ${e.message}`;
+    throw e.expired ? expiredCredentials(msg) : invalidCredentials(msg, e);
+  }
+  return presented;
+}
+
+/**
  * kube-apiserver's x509 client-certificate authenticator (`--client-ca-file`): verifies the leaf
  * the client presented as Go's `x509.Verify` does, with the CA bundle as roots and the rest of
  * the presented chain as intermediates, for client authentication (see `x509-verify.ts`); then
@@ -52,25 +80,7 @@ export class X509Authenticator implements Authenticator {
   #authenticate(req: AuthenticationRequest): AuthenticationResponse | null {
     const der = req.clientCertificates;
     if (!der || der.length === 0) return null;
-    let presented: ParsedCertificate[];
-    try {
-      presented = der.map((d) => parseCertificate(d));
-    } catch (e) {
-      throw invalidCredentials((e as Error).message, e);
-    }
-    const leaf = presented[0]!;
-    try {
-      verifyCertificate(leaf, {
-        roots: this.#roots,
-        intermediates: presented.slice(1),
-        keyUsages: [oidClientAuth],
-        now: this.#now(),
-      });
-    } catch (e) {
-      if (!(e instanceof VerifyError)) throw e;
-      const msg = `verifying certificate ${certificateIdentifier(leaf)} failed: ${e.message}`;
-      throw e.expired ? expiredCredentials(msg) : invalidCredentials(msg, e);
-    }
+    const leaf = verifyClientChain(der, this.#roots, this.#now())[0]!;
     if (leaf.commonName === '') return null;
     const fingerprint = createHash('sha256').update(leaf.raw).digest('hex');
     return {
