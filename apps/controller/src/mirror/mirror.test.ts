@@ -161,7 +161,7 @@ describe('mirror controller against real kevents apiservers', () => {
     // A restarted mirror lists the source again and writes nothing that is current.
     await mirror.kill();
     mirror = track(await startController(target.url, args));
-    const probe = probeUrl(mirror.output);
+    const probe = await probeUrl(mirror);
     await eventually(async () => {
       const n = await metric(probe, 'kevents_mirror_events_total', { cluster: 'prod', result: 'unchanged' });
       return n >= stormSize ? '' : `unchanged ${n}`;
@@ -272,7 +272,7 @@ describe('mirror controller against real kevents apiservers', () => {
     );
     for (let i = 0; i < 20; i++) await wa.create(i, 'a-ns');
     await eventually(() => mirrorDiff(a.url, target.url, 'a'), 60_000);
-    const probe = probeUrl(mirror.output);
+    const probe = await probeUrl(mirror);
     expect(await metric(probe, 'kevents_mirror_source_up', { cluster: 'b' })).toBe(0);
     proxyB.restore();
     await eventually(() => mirrorDiff(b.url, target.url, 'b'), 60_000);

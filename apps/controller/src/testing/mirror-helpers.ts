@@ -192,9 +192,16 @@ export async function metric(probeUrl: string, name: string, labels: Record<stri
   return 0;
 }
 
-/** The probe URL a controller child logged (`serving /healthz /readyz /metrics`). */
-export function probeUrl(output: string): string {
-  const m = /"msg":"serving \/healthz \/readyz \/metrics","address":"([^"]+)"/.exec(output);
-  if (!m) throw new Error(`no probe address in: ${output.slice(-2000)}`);
-  return `http://${m[1]}`;
+/**
+ * The probe URL a controller child logs (`serving /healthz /readyz /metrics`), waited for: the
+ * line comes just after "controllers started", which is what starting a child waits for.
+ */
+export async function probeUrl(child: { readonly output: string }, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const m = /"msg":"serving \/healthz \/readyz \/metrics","address":"([^"]+)"/.exec(child.output);
+    if (m) return `http://${m[1]}`;
+    if (Date.now() > end) throw new Error(`no probe address in: ${child.output.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
