@@ -162,7 +162,7 @@ export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { quoteJSON, serializeObject } from './schema/serialize.js';
 export type { UserInfo } from './auth/user-info.js';
-export { anonymousUser } from './auth/user-info.js';
+export { anonymousUser, unescapeExtraKey } from './auth/user-info.js';
 export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';
 export type { Authorizer, Decision } from './auth/authorizer.js';
 export type {

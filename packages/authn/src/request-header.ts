@@ -1,3 +1,4 @@
+import { unescapeExtraKey } from '@kevents/api';
 import type { AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
 import { invalidCredentials } from './errors.js';
 import { parseCertificateBundle, verifyClientChain } from './x509.js';
@@ -88,19 +89,8 @@ function allHeaderValues(h: Headers, names: readonly string[]): string[] {
   return out;
 }
 
-/**
- * Go's `url.PathUnescape` of an extra key; the key as given when it does not decode (a `%` not
- * followed by two hex digits, or bytes that are not UTF-8).
- */
-export function unescapeExtraKey(key: string): string {
-  if (!key.includes('%')) return key;
-  if (/%(?![0-9a-fA-F]{2})/.test(key)) return key;
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
-}
+/** The extra key reading shared with impersonation (`@kevents/api`). */
+export { unescapeExtraKey };
 
 /** Go's `newExtra`: per header under a prefix, the lower-cased rest of its name, unescaped, with its values. */
 function extra(h: Headers, prefixes: readonly string[]): Record<string, string[]> {

@@ -16,3 +16,19 @@ export interface UserInfo {
 
 /** The user of requests no authenticator claimed (`--anonymous-auth`, the `anonymous` block). */
 export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/**
+ * The key of a user's extra value as it travels in a header name (`Impersonate-Extra-<key>`,
+ * `X-Remote-Extra-<key>`): Go's `url.PathUnescape`, and the key as sent when it does not decode
+ * (a `%` not followed by two hex digits, or bytes that are not UTF-8), as kube's
+ * `unescapeExtraKey`. One reading for impersonation and the front-proxy headers alike.
+ */
+export function unescapeExtraKey(key: string): string {
+  if (!key.includes('%')) return key;
+  if (/%(?![0-9a-fA-F]{2})/.test(key)) return key;
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return key;
+  }
+}

@@ -1,6 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
+import { headerLines } from './header-lines.js';
 import type { ApiError } from '../errors/api-error.js';
 import { anonymousUser } from '@kevents/api';
 import type { AuthenticationRequest, AuthenticationResponse, Authenticator, UserInfo } from '@kevents/api';
@@ -103,15 +104,13 @@ export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): 
  * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`).
  */
 function withDistinctValues(req: FastifyRequest, h: AuthenticationHeaders): AuthenticationRequest['headers'] {
-  const raw = req.raw.rawHeaders;
   let out: Record<string, string | string[] | undefined> | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
+  for (const [name, value] of headerLines(req.raw)) {
     if (!h.names.includes(name) && !h.prefixes.some((p) => name.startsWith(p))) continue;
     out ??= { ...req.headers };
     const prev = out[name];
-    if (Array.isArray(prev) && prev !== req.headers[name]) prev.push(raw[i + 1]!);
-    else out[name] = [raw[i + 1]!];
+    if (Array.isArray(prev) && prev !== req.headers[name]) prev.push(value);
+    else out[name] = [value];
   }
   return out ?? req.headers;
 }

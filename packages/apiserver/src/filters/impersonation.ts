@@ -4,7 +4,11 @@ import { badRequest, forbidden } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import { forbiddenMessage } from './authorization.js';
 import { whileClientWaits } from './authentication.js';
+import { headerLines } from './header-lines.js';
+import type { HeaderLines } from './header-lines.js';
+import { unescapeExtraKey } from '@kevents/api';
 import type { Authorizer, Decision, RequestAttributes, UserInfo } from '@kevents/api';
+import { isDNS1123Label, isDNS1123Subdomain } from '@kevents/validation';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,54 +45,15 @@ export interface ImpersonationRequest {
   readonly fieldPath: string;
 }
 
-const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const isDNSLabel = (s: string): boolean => s.length <= 63 && dnsLabel.test(s);
-const isDNSSubdomain = (s: string): boolean => s.length <= 253 && s.split('.').every(isDNSLabel);
-
 /** serviceaccount.SplitUsername: `system:serviceaccount:<ns>:<name>` with a valid namespace and name, else undefined. */
 export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
   if (!username.startsWith(serviceAccountUsernamePrefix)) return undefined;
   const parts = username.slice(serviceAccountUsernamePrefix.length).split(':');
   if (parts.length !== 2) return undefined;
   const [namespace, name] = parts as [string, string];
-  return isDNSLabel(namespace) && isDNSSubdomain(name) ? { namespace, name } : undefined;
-}
-
-/** Go's url.PathUnescape, keeping the key as sent when an escape is malformed (kube's `unescapeExtraKey`). */
-function unescapeExtraKey(key: string): string {
-  if (!key.includes('%')) return key;
-  if (/%(?![0-9a-fA-F]{2})/.test(key)) return key;
-  const bytes: number[] = [];
-  for (let i = 0; i < key.length; i++) {
-    if (key[i] === '%') {
-      bytes.push(parseInt(key.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else {
-      for (const b of Buffer.from(key[i]!, 'utf8')) bytes.push(b);
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/** The header lines of a request as `[name, value]` pairs, names lower-cased, repeats kept apart. */
-export type HeaderLines = readonly (readonly [string, string])[];
-
-/** The lines of a request's headers (`rawHeaders`; `headers` when a request has none). */
-export function headerLines(req: {
-  readonly rawHeaders?: readonly string[];
-  readonly headers: IncomingHttpHeaders;
-}): HeaderLines {
-  const out: [string, string][] = [];
-  const raw = req.rawHeaders;
-  if (raw && raw.length) {
-    for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-    return out;
-  }
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (Array.isArray(v)) for (const x of v) out.push([k, x]);
-    else if (v !== undefined) out.push([k, v]);
-  }
-  return out;
+  return isDNS1123Label(namespace).length === 0 && isDNS1123Subdomain(name).length === 0
+    ? { namespace, name }
+    : undefined;
 }
 
 /** Go's `%v` of an ObjectReference: `{Kind Namespace Name UID APIVersion ResourceVersion FieldPath}`. */
