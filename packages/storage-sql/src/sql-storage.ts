@@ -2,16 +2,17 @@ import type { KubeObject } from '@kevents/api';
 import {
   alreadyExistsError,
   conflictError,
-  decodeContinue,
   encodeContinue,
   expiredContinueError,
   expiredListError,
   fromBody,
   isUnsetResourceVersion,
   keyAfter,
+  listStart,
   notFoundError,
   openCursorWatch,
   parseResourceVersion,
+  readListRetrying,
   resourceVersionPreconditionError,
   StorageError,
   toBody,
@@ -21,6 +22,7 @@ import {
   unavailableError,
   withResourceVersion,
 } from '@kevents/storage';
+import type { ListKind } from '@kevents/storage';
 import type {
   GuaranteedUpdateOptions,
   KeyPrefix,
@@ -82,8 +84,6 @@ export const sqlDefaults = {
 const compactBatch = 5_000;
 /** How many recent changes a process keeps in memory for its watches. */
 const feedWindow = 512;
-
-type ListKind = 'latest' | 'exact' | 'continue';
 
 interface Pending {
   readonly op: WriteOp;
@@ -159,35 +159,9 @@ export class SqlStorage implements Storage {
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
     this.checkOpen();
-    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
-    let start: string | undefined;
-    let at = -1;
-    let kind: ListKind = 'latest';
-    if (options.continue !== undefined && options.continue !== '') {
-      const token = decodeContinue(options.continue);
-      start = token.start;
-      if (token.resourceVersion >= 0) {
-        await this.waitFor(token.resourceVersion);
-        at = token.resourceVersion;
-        kind = 'continue';
-      }
-    } else if (!isUnsetResourceVersion(options.resourceVersion)) {
-      const rv = parseResourceVersion(options.resourceVersion!);
-      const match = options.resourceVersionMatch ?? '';
-      await this.waitFor(rv);
-      if (match === 'Exact' || (match === '' && limit > 0)) {
-        at = rv;
-        kind = 'exact';
-      }
-    }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.readList(prefix, at, kind, start, limit, options.predicate);
-      } catch (err) {
-        // A latest list whose own resourceVersion was compacted while it read: read again.
-        if (kind !== 'latest' || attempt >= 3 || !(err instanceof StorageError) || err.code !== 'Expired') throw err;
-      }
-    }
+    const { limit, start, at, kind, waitFor } = listStart(options);
+    if (waitFor !== undefined) await this.waitFor(waitFor);
+    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate));
   }
 
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {

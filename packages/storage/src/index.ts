@@ -41,6 +41,8 @@ export type { StorageErrorCode } from './errors.js';
 export { encodeContinue, decodeContinue, keyAfter, continueTokenVersion } from './continue.js';
 export type { ContinueToken } from './continue.js';
 export { parseResourceVersion, isUnsetResourceVersion } from './resource-version.js';
+export { listStart, readListRetrying } from './list-start.js';
+export type { ListKind, ListStart } from './list-start.js';
 export { MemoryStorage } from './memory/memory-storage.js';
 export type { MemoryStorageOptions } from './memory/options.js';
 export { toBody, fromBody, withResourceVersion } from './body.js';
