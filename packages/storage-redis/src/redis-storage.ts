@@ -10,6 +10,7 @@ import {
   listStart,
   notFoundError,
   openCursorWatch,
+  openInitialPages,
   parseResourceVersion,
   readListRetrying,
   resourceVersionPreconditionError,
@@ -23,6 +24,7 @@ import {
 import type { ListKind } from '@kevents/storage';
 import type {
   GuaranteedUpdateOptions,
+  InitialPages,
   KeyPrefix,
   ListOptions,
   ListResult,
@@ -263,11 +265,11 @@ export class RedisStorage implements Storage {
         from = rv;
       }
     }
-    let initial: T[] = [];
+    let initial: T[] | InitialPages<T> = [];
     if (options.sendInitialEvents === true) {
-      const l = await this.list<T>(prefix);
-      initial = l.items;
-      from = Number(l.resourceVersion);
+      const start = await openInitialPages<T>((o) => this.list<T>(prefix, o));
+      initial = start.pages;
+      from = start.resourceVersion;
     }
     from ??= await this.rv();
     const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));

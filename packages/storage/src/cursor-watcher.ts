@@ -1,5 +1,8 @@
 import type { KubeObject } from '@kevents/api';
 import type { KeyPrefix, Predicate, StorageWatchEvent, Watcher, WatchOptions, WatchSink } from './interface.js';
+import { initialTurns } from './initial-turns.js';
+import type { InitialTurns } from './initial-turns.js';
+import type { InitialPages } from './initial-pages.js';
 import { pullBatches } from './pull-batches.js';
 import { watchEventFor } from './watch-event.js';
 import type { LoggedChange } from './watch-event.js';
@@ -78,18 +81,26 @@ function sharedBatch<T extends KubeObject>(
   return batch;
 }
 
+const isPages = <T extends KubeObject>(initial: Iterable<T> | InitialPages<T>): initial is InitialPages<T> =>
+  typeof (initial as Partial<Iterable<T>>)[Symbol.iterator] !== 'function';
+
 /** Where a cursor watch starts and what it sends. */
 export interface CursorWatchStart<T extends KubeObject> {
   readonly prefix: KeyPrefix;
   /** Changes strictly after this resourceVersion are delivered. */
   readonly from: number;
-  /** Synthetic ADDED events first: the state at `from`. */
-  readonly initial: Iterable<T>;
+  /**
+   * Synthetic ADDED events first: the state at `from`, as objects decoded one at a time (an empty
+   * array: none) or as pages read from the store.
+   */
+  readonly initial: Iterable<T> | InitialPages<T>;
   readonly initialEventsEndBookmark: boolean;
   readonly bookmarkIntervalMs: number | undefined;
   readonly predicate: Predicate<T> | undefined;
   readonly signal: AbortSignal | undefined;
   readonly onStop: () => void;
+  /** Where each batch of initial events takes its turn ({@link initialTurns} unless a test gives its own). */
+  readonly turns: InitialTurns;
 }
 
 /**
@@ -108,7 +119,8 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
   #cursor: number;
   #stopped = false;
   #bookmarkDue = false;
-  #initial: Iterator<T> | undefined;
+  /** Initial events still to send: objects decoded one at a time, or pages read from the store. */
+  #initial: { readonly objects: Iterator<T> } | { readonly pages: InitialPages<T> } | undefined;
   #endBookmark: boolean;
   #sink: WatchSink<T> | undefined;
   #settle: { resolve: () => void; reject: (err: unknown) => void } | undefined;
@@ -122,7 +134,9 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
     this.#source = source;
     this.#start = start;
     this.#cursor = start.from;
-    this.#initial = start.initial[Symbol.iterator]();
+    const { initial } = start;
+    if (isPages(initial)) this.#initial = { pages: initial };
+    else if (!(Array.isArray(initial) && initial.length === 0)) this.#initial = { objects: initial[Symbol.iterator]() };
     this.#endBookmark = start.initialEventsEndBookmark;
     if (start.bookmarkIntervalMs !== undefined) {
       this.#timer = setInterval(() => {
@@ -251,22 +265,51 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
 
   /** The next batch: initial events, the initial-events-end bookmark, changes, a due bookmark; null when caught up. */
   #next(): readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null {
+    if (this.#initial !== undefined) return this.#start.turns.take().then(() => this.#initialBatch());
+    return this.#afterInitial();
+  }
+
+  /**
+   * Up to {@link initialBatch} initial events, from reading at most that many objects (a
+   * predicate that matches few makes a short or empty batch, and the rest waits for a later turn).
+   */
+  #initialBatch(): readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null {
+    const initial = this.#initial;
+    if (initial === undefined || this.#stopped) return [];
+    if ('pages' in initial) return initial.pages.next().then((page) => this.#initialPage(page));
+    const { objects } = initial;
     const { predicate } = this.#start;
-    if (this.#initial !== undefined) {
-      const batch: StorageWatchEvent<T>[] = [];
-      for (;;) {
-        const r = this.#initial.next();
-        if (r.done === true) {
-          this.#initial = undefined;
-          break;
-        }
-        const object = r.value;
-        if (predicate === undefined || predicate(object))
-          batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
-        if (batch.length === initialBatch) return batch;
+    const batch: StorageWatchEvent<T>[] = [];
+    for (let read = 0; read < initialBatch; read++) {
+      const r = objects.next();
+      if (r.done === true) {
+        this.#initial = undefined;
+        return batch.length > 0 ? batch : this.#afterInitial();
       }
-      if (batch.length > 0) return batch;
+      const object = r.value;
+      if (predicate === undefined || predicate(object))
+        batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
     }
+    return batch;
+  }
+
+  /** A page of initial events read from the store (undefined after the last). */
+  #initialPage(
+    page: readonly T[] | undefined,
+  ): readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null {
+    if (page === undefined) {
+      this.#initial = undefined;
+      return this.#afterInitial();
+    }
+    const { predicate } = this.#start;
+    const batch: StorageWatchEvent<T>[] = [];
+    for (const object of page)
+      if (predicate === undefined || predicate(object))
+        batch.push({ type: 'ADDED', object, resourceVersion: object.metadata.resourceVersion! });
+    return batch;
+  }
+
+  #afterInitial(): readonly StorageWatchEvent<T>[] | Promise<readonly StorageWatchEvent<T>[] | null> | null {
     if (this.#endBookmark) {
       this.#endBookmark = false;
       return [{ type: 'BOOKMARK', resourceVersion: String(this.#cursor), initialEventsEnd: true }];
@@ -315,7 +358,7 @@ export class CursorWatcher<T extends KubeObject> implements Watcher<T> {
 export function openCursorWatch<T extends KubeObject>(
   source: ChangeSource,
   live: Set<Watcher>,
-  at: { prefix: KeyPrefix; from: number; initial: Iterable<T>; bookmarkIntervalMs: number },
+  at: { prefix: KeyPrefix; from: number; initial: Iterable<T> | InitialPages<T>; bookmarkIntervalMs: number },
   options: WatchOptions<T>,
 ): CursorWatcher<T> {
   let watcher: CursorWatcher<T> | undefined = undefined;
@@ -328,6 +371,7 @@ export function openCursorWatch<T extends KubeObject>(
     predicate: options.predicate,
     signal: options.signal,
     onStop: () => watcher !== undefined && live.delete(watcher),
+    turns: initialTurns,
   });
   if (options.signal?.aborted !== true) live.add(watcher);
   return watcher;

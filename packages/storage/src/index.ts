@@ -3,6 +3,7 @@ export type {
   ObjectKey,
   KeyPrefix,
   Preconditions,
+  FieldRequirement,
   Predicate,
   ListOptions,
   ListResult,
@@ -49,5 +50,8 @@ export { toBody, fromBody, withResourceVersion } from './body.js';
 export { watchEventFor } from './watch-event.js';
 export type { LoggedChange } from './watch-event.js';
 export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';
+export { InitialTurns, initialTurns } from './initial-turns.js';
+export { openInitialPages, initialPageSize } from './initial-pages.js';
+export type { InitialPages } from './initial-pages.js';
 export { WakeList } from './wake-list.js';
 export type { ChangeSource, CursorWatchStart } from './cursor-watcher.js';

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kevents/api';
 import { fromBody } from './body.js';
+import { deepFreeze } from './deep-freeze.js';
 import type { KeyPrefix, Predicate, StorageWatchEvent } from './interface.js';
 
 /** One logged change, as a store's change log or stream holds it. */
@@ -12,15 +13,6 @@ export interface LoggedChange {
   readonly body: string;
   /** The object before a MODIFIED change. */
   readonly prev?: string | undefined;
-}
-
-/** Freezes a parsed JSON value and everything in it. */
-function deepFreeze<V>(v: V): V {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v as object)) deepFreeze(x);
-  }
-  return v;
 }
 
 /**

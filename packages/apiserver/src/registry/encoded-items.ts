@@ -9,7 +9,7 @@ export function flatten(text: string): string {
   return text;
 }
 
-/** How many characters of JSON text an {@link EncodedItems} keeps at most (2 MiB of one-byte text). */
+/** How many characters of JSON text (or bytes) an {@link EncodedItems} keeps at most (2 MiB of one-byte text). */
 export const encodedItemsMaxChars = 2 * 1024 * 1024;
 
 /**
@@ -22,10 +22,11 @@ export const encodedItemsMaxChars = 2 * 1024 * 1024;
  * becomes the older one and the older one is dropped whole, so a miss costs one `Map.set` however
  * many texts come and go (evicting one entry at a time from the front of a `Map` makes every
  * eviction walk the holes the earlier ones left, which made paging through a large store slower).
+ * The same holds for encoded watch lines (`Buffer`s, sized in bytes).
  */
-export class EncodedItems {
-  #newer = new Map<number, string>();
-  #older = new Map<number, string>();
+export class EncodedItems<V extends string | Buffer = string> {
+  #newer = new Map<number, V>();
+  #older = new Map<number, V>();
   #newerChars = 0;
   readonly #half: number;
 
@@ -34,10 +35,11 @@ export class EncodedItems {
   }
 
   /** The text of resourceVersion `rv`, or `encode()` (then kept). */
-  get(rv: number, encode: () => string): string {
+  get(rv: number, encode: () => V): V {
     const kept = this.#newer.get(rv) ?? this.#older.get(rv);
     if (kept !== undefined) return kept;
-    const text = flatten(encode());
+    const encoded = encode();
+    const text = typeof encoded === 'string' ? (flatten(encoded) as V) : encoded;
     if (text.length > this.#half) return text;
     if (this.#newerChars + text.length > this.#half) {
       this.#older = this.#newer;

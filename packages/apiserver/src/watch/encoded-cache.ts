@@ -1,4 +1,8 @@
 import type { WatchEventType } from '@kevents/api';
+import { EncodedItems } from '../registry/encoded-items.js';
+
+/** How many bytes of initial-event lines an {@link EncodedEventCache} keeps at most. */
+const initialLinesMaxBytes = 4 * 1024 * 1024;
 
 /** How many shared batches an {@link EncodedEventCache} keeps the lines of. */
 const keptBatches = 8;
@@ -11,6 +15,8 @@ const keptBatches = 8;
  */
 export class EncodedEventCache {
   readonly #lines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+  /** Lines of initial events by resourceVersion (see {@link revision}). */
+  readonly #byRevision = new EncodedItems<Buffer>(initialLinesMaxBytes);
   /** The lines of recent shared batches, the newest last. */
   #batches: { batch: readonly unknown[]; lines: readonly Buffer[] }[] = [];
 
@@ -22,6 +28,17 @@ export class EncodedEventCache {
       this.#lines.set(object, byType);
     }
     return (byType[type] ??= encode());
+  }
+
+  /**
+   * The line of an ADDED event for the object stored at resourceVersion `rv`, or the result of
+   * `encode()` (then kept while the last few MiB of such lines are). Watches that start with the
+   * state of their prefix decode their own copies of the same stored objects, so their lines are
+   * shared by resourceVersion instead of by object: watches opened together encode each object
+   * once. Only for stores whose resourceVersions name one state each (revision reads).
+   */
+  revision(rv: number, encode: () => Buffer): Buffer {
+    return this.#byRevision.get(rv, encode);
   }
 
   /**

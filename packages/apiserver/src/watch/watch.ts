@@ -1,6 +1,6 @@
 import { initialEventsEndAnnotation } from '@kevents/api';
 import type { KubeObject, WatchEvent } from '@kevents/api';
-import { isStorageError } from '@kevents/storage';
+import { hasRevisionReads, isStorageError } from '@kevents/storage';
 import type { Predicate, StorageWatchEvent, Watcher, WatchOptions } from '@kevents/storage';
 import type { FastifyReply } from 'fastify';
 import { fromStorageError } from '../errors/api-error.js';
@@ -80,6 +80,10 @@ export async function serveWatch<T extends KubeObject>(
   reply.hijack();
 
   let headersSent = false;
+  // Until the watch is live its ADDED events are mostly initial events: the same stored states
+  // for every watch of the view that starts with them, decoded by each (see EncodedEventCache.revision).
+  let live = false;
+  const revisionsShared = rep.as !== 'Table' && hasRevisionReads(ctx.store.storage);
   const encode = (type: WatchEvent['type'], e: T): unknown => {
     if (rep.as !== 'Table' || type === 'ERROR') return ctx.view.toExternal(e);
     const t = toTable(
@@ -101,9 +105,9 @@ export async function serveWatch<T extends KubeObject>(
     if (rep.as === 'Table')
       return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
     const { type, object } = ev;
-    return ctx.encoded.get(object, type, () =>
-      Buffer.from(`{"type":"${type}","object":${ctx.store.storedJSON(object)}}\n`),
-    );
+    const line = (): Buffer => Buffer.from(`{"type":"${type}","object":${ctx.store.storedJSON(object)}}\n`);
+    if (type === 'ADDED' && !live && revisionsShared) return ctx.encoded.revision(Number(ev.resourceVersion), line);
+    return ctx.encoded.get(object, type, line);
   };
   const errorLine = (err: unknown): Buffer =>
     Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
@@ -150,7 +154,6 @@ export async function serveWatch<T extends KubeObject>(
     stream.abort();
     stop();
   };
-  let live = false;
   try {
     await w.consume((batch) => {
       if (stream.closed) return stop();

@@ -33,6 +33,7 @@ import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog, PackedChange } from './change-log.js';
 import { unpackBody } from './packed-body.js';
 import { packObject } from './packed-object.js';
+import { SharedDecodes } from './shared-decodes.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
   forgetBefore,
@@ -60,6 +61,7 @@ export class MemoryStorage implements Storage, RevisionReads {
   private readonly source: ChangeSource;
   private readonly tables = new Map<string, ResourceTable>();
   private readonly watchers = new Set<Watcher>();
+  private readonly decodes = new SharedDecodes();
   private readonly historyLimit: number;
   private readonly historyMaxAgeMs: number | undefined;
   private readonly bookmarkIntervalMs: number;
@@ -216,10 +218,7 @@ export class MemoryStorage implements Storage, RevisionReads {
       else if (rv < this.log.compacted) throw tooOldResourceVersionError(String(rv), String(this.log.compacted));
       else from = rv;
     }
-    const snapshot = options.sendInitialEvents === true ? this.snapshot(prefix, from) : [];
-    const initial = (function* () {
-      for (const { body, rv } of snapshot) yield fromBody<T>(unpackBody(body), rv);
-    })();
+    const initial = options.sendInitialEvents === true ? this.initialEvents<T>(this.snapshot(prefix, from)) : [];
     return openCursorWatch<T>(
       this.source,
       this.watchers,
@@ -431,17 +430,30 @@ export class MemoryStorage implements Storage, RevisionReads {
     return inRange(table.index) - notLive;
   }
 
-  /** The objects under a prefix at the newest resourceVersion, for synthetic ADDED events. */
-  private snapshot(prefix: KeyPrefix, at: number): { body: string; rv: number }[] {
-    const out: { body: string; rv: number }[] = [];
+  /** The objects of a {@link snapshot}, decoded one at a time as a watch sends them (shared with other watches). */
+  private *initialEvents<T extends KubeObject>({ bodies, rvs }: { bodies: string[]; rvs: number[] }): Generator<T> {
+    for (let i = 0; i < bodies.length; i++) yield this.decodes.get<T>(bodies[i]!, rvs[i]!);
+  }
+
+  /**
+   * The objects under a prefix at resourceVersion `at`, for synthetic ADDED events: their stored
+   * bodies (shared with the store, not copied) and resourceVersions, in two arrays rather than an
+   * object per item, so that many watches opened at once do not each leave thousands of small
+   * objects for the collector to promote.
+   */
+  private snapshot(prefix: KeyPrefix, at: number): { bodies: string[]; rvs: number[] } {
+    const bodies: string[] = [];
+    const rvs: number[] = [];
     const table = this.tables.get(prefix.resource);
-    if (table === undefined) return out;
+    if (table === undefined) return { bodies, rvs };
     const { begin, end } = this.bounds(prefix);
     for (const e of table.index.range(begin, end)) {
       const v = liveAt(e, at);
-      if (v !== undefined) out.push({ body: v.body, rv: v.rv });
+      if (v === undefined) continue;
+      bodies.push(v.body);
+      rvs.push(v.rv);
     }
-    return out;
+    return { bodies, rvs };
   }
 }
 
