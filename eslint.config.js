@@ -9,6 +9,7 @@ const depConstraints = [
   { sourceTag: 'type:validation', onlyDependOnLibsWithTags: ['type:api', 'type:cel'] },
   { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:validation'] },
   { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:managed-fields', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:storage-impl', onlyDependOnLibsWithTags: ['type:api', 'type:storage'] },
   { sourceTag: 'type:egress', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:egress', 'type:metrics'] },
@@ -16,7 +17,7 @@ const depConstraints = [
   { sourceTag: 'type:controller-runtime', onlyDependOnLibsWithTags: ['type:api'] },
   {
     sourceTag: 'type:apiserver',
-    onlyDependOnLibsWithTags: ['type:api', 'type:validation', 'type:storage', 'type:metrics'],
+    onlyDependOnLibsWithTags: ['type:api', 'type:validation', 'type:storage', 'type:metrics', 'type:managed-fields'],
   },
   {
     sourceTag: 'scope:server',
@@ -32,6 +33,7 @@ const depConstraints = [
       'type:tracing',
       'type:apiserver',
       'type:metrics',
+      'type:managed-fields',
     ],
   },
   { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime'] },
