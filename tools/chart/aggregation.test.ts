@@ -60,7 +60,22 @@ describeRender('chart rendering: aggregation', () => {
     const config = byKind(r, 'ConfigMap').get('test-kevents-server-config') as any;
     expect(parse(config.data['cluster.kubeconfig']).clusters[0].cluster.server).toBe('https://kubernetes.default.svc');
     expect(parse(config.data['authentication.yaml']).apiVersion).toBe('apiserver.config.kevents.io/v1beta1');
-    expect(byKind(r, 'Deployment').has('test-kevents-controller')).toBe(false);
+    // The controller works on events.kevents.io and coordination.kevents.io, granted by the cluster's RBAC.
+    const controller = (byKind(r, 'Deployment').get('test-kevents-controller') as any).spec.template.spec;
+    expect(controller.containers[0].args).toEqual(
+      expect.arrayContaining(['--group-domain=kevents.io', '--mirror-source=local=in-cluster']),
+    );
+    const grant = byKind(r, 'ClusterRole').get('test-kevents-controller-kevents') as any;
+    expect(grant.rules).toEqual([
+      { apiGroups: ['events.kevents.io'], resources: ['events'], verbs: ['get', 'list', 'watch', 'update', 'delete'] },
+      { apiGroups: ['', 'events.kevents.io'], resources: ['events'], verbs: ['get', 'create', 'update'] },
+      { apiGroups: ['coordination.kevents.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+    ]);
+    const grantee = byKind(r, 'ClusterRoleBinding').get('test-kevents-controller-kevents') as any;
+    expect(grantee.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:kevents-controller' },
+    ]);
+    expect(args).toContain('--client-ca-file=/etc/kevents/client-ca/ca.crt');
     expect(r.notes).toContain('kubectl get events.events.kevents.io -A');
     expect(r.notes).not.toContain('AlwaysAllow');
   });
@@ -81,12 +96,21 @@ describeRender('chart rendering: aggregation', () => {
     ).rejects.toThrow('set aggregation.caBundle');
   });
 
-  it('refuses k8s.io and the controller under aggregation', async () => {
+  it('refuses k8s.io', async () => {
     await expect(
       renderChart({ valuesFiles: [values], values: { aggregation: { enabled: true, groupDomain: 'k8s.io' } } }),
     ).rejects.toThrow("collides with the cluster's own events.k8s.io");
-    await expect(renderChart({ valuesFiles: [values], values: { controller: { enabled: true } } })).rejects.toThrow(
-      'set controller.enabled=false',
-    );
+  });
+
+  it('gives the controller no --group-domain for k8s.io, and without the controller takes the client CA from the cluster', async () => {
+    const plain = await renderChart({});
+    const args: string[] = (byKind(plain, 'Deployment').get('test-kevents-controller') as any).spec.template.spec
+      .containers[0].args;
+    expect(args.some((a) => a.startsWith('--group-domain'))).toBe(false);
+    const alone = await renderChart({ valuesFiles: [values], values: { controller: { enabled: false } } });
+    const server: string[] = (byKind(alone, 'Deployment').get('test-kevents-server') as any).spec.template.spec
+      .containers[0].args;
+    expect(server.some((a) => a.startsWith('--client-ca-file'))).toBe(false);
+    expect(byKind(alone, 'ClusterRole').has('test-kevents-controller-kevents')).toBe(false);
   });
 });

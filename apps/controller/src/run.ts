@@ -25,9 +25,13 @@ import { parseMirrorSources, sourceKubeConfig } from './mirror/mirror-source.js'
 import { seriesIndex, seriesKey } from './series/series-key.js';
 import { SeriesReconciler } from './series/series-reconciler.js';
 
-const eventsRef = { group: 'events.k8s.io', version: 'v1', resource: 'events', namespaced: true } as const;
+/** events.<domain>/v1 Events: the server's (`--group-domain`), or a source cluster's (`k8s.io`). */
+const eventsRef = (domain: string) =>
+  ({ group: `events.${domain}`, version: 'v1', resource: 'events', namespaced: true }) as const;
 const coreEventsRef = { group: '', version: 'v1', resource: 'events', namespaced: true } as const;
-const leasesRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true } as const;
+/** coordination.<domain>/v1 Leases of the server (`--group-domain`). */
+const leasesRef = (domain: string) =>
+  ({ group: `coordination.${domain}`, version: 'v1', resource: 'leases', namespaced: true }) as const;
 
 const ms = (d: string): number => parseDuration(d)! / 1e6;
 
@@ -54,7 +58,9 @@ function withoutManagedFields(e: Event): Event {
 export function buildController(flags: FlagValues, log: Log): Manager {
   const kc = kubeConfigFromFlags(flags);
   const rest = new RestClient(kc, { userAgent: 'kevents-controller' });
-  const events = new ResourceClient<Event>(rest, eventsRef);
+  // The server's groups (kevents-apiserver --group-domain); mirror sources are clusters: events.k8s.io.
+  const domain = flags['group-domain'] || 'k8s.io';
+  const events = new ResourceClient<Event>(rest, eventsRef(domain));
   const enabled = new Set(
     flags['controllers']!.split(',')
       .map((s) => s.trim())
@@ -98,7 +104,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
               timeoutMs: Math.max(1000, lease.renewDeadlineMs / 2),
               userAgent: 'kevents-controller/leader-election',
             }),
-            leasesRef,
+            leasesRef(domain),
           ),
           onNewLeader: (id) => log('info', 'new leader observed', { leader: id }),
           onError: (err) => log('warn', 'leader election', { error: String((err as Error).message ?? err) }),
@@ -156,7 +162,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
     for (const source of sources) {
       const cluster = source.name;
       const srcRest = new RestClient(sourceKubeConfig(source), { userAgent: `kevents-controller/mirror-${cluster}` });
-      const sourceInformer = new Informer<Event>(new ResourceClient<Event>(srcRest, eventsRef), {
+      const sourceInformer = new Informer<Event>(new ResourceClient<Event>(srcRest, eventsRef('k8s.io')), {
         transform: withoutManagedFields,
         onError: (err) => {
           mirrorMetrics.sourceUp.set({ cluster }, 0);
@@ -171,7 +177,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
         cluster,
         source: sourceInformer.indexer,
         target: informer.indexer,
-        events: new ResourceClient<Event>(targetRest, eventsRef),
+        events: new ResourceClient<Event>(targetRest, eventsRef(domain)),
         coreEvents: new ResourceClient<CoreEvent>(targetRest, coreEventsRef),
         metrics: mirrorMetrics,
         targetNamespace: flags['namespace'] || undefined,

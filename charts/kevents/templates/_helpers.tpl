@@ -194,9 +194,6 @@ memory
 {{- if eq .Values.aggregation.groupDomain "k8s.io" -}}
 {{- fail "aggregation.groupDomain: k8s.io collides with the cluster's own events.k8s.io; use a domain of your own (default kevents.io)" -}}
 {{- end -}}
-{{- if .Values.controller.enabled -}}
-{{- fail "aggregation.enabled: set controller.enabled=false: kevents-controller reads and writes events.k8s.io only, which kevents does not serve under aggregation.groupDomain" -}}
-{{- end -}}
 {{- .Values.aggregation.groupDomain -}}
 {{- else -}}
 {{- .Values.server.groupDomain -}}

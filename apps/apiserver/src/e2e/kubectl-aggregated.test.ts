@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
-import type { Server } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
 import { ServerMetrics } from '@kevents/apiserver';
-import { generateCA, generateClientCert, generateServingCert } from '@kevents/authn/testing';
-import type { KeyPair } from '@kevents/authn/testing';
+import { generateCA, generateClientCert, generateServingCert, startFrontProxy } from '@kevents/authn/testing';
+import type { FrontProxy, KeyPair } from '@kevents/authn/testing';
 import { WebhookServer, subjectAccessReviewPath } from '@kevents/authz/testing';
 import { startAuthentication } from '../server/authentication.js';
 import type { AuthenticationSetup } from '../server/authentication.js';
@@ -25,70 +21,12 @@ const write = (name: string, text: string): string => {
 };
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/**
- * A stand-in for kube-aggregator's proxy: serves TLS, authenticates the caller by its client
- * certificate (CN the user, O the groups, plus `system:authenticated`), drops the caller's
- * credentials and any front-proxy headers it sent, and forwards the request to kevents over TLS
- * with the front-proxy client certificate and `X-Remote-User`/`X-Remote-Group`, streaming the
- * answer back (watches included).
- */
-async function startFrontProxy(o: {
-  serving: KeyPair;
-  clusterClientCA: string;
-  frontProxyClient: KeyPair;
-  backend: string;
-}): Promise<{ url: string; forwarded: IncomingHttpHeaders[]; close(): Promise<void> }> {
-  const forwarded: IncomingHttpHeaders[] = [];
-  const server: Server = createHttpsServer(
-    { cert: o.serving.cert, key: o.serving.key, ca: o.clusterClientCA, requestCert: true, rejectUnauthorized: true },
-    (req, res) => {
-      const peer = (req.socket as TLSSocket).getPeerCertificate();
-      const org = peer.subject.O;
-      const groups = [...(org === undefined ? [] : Array.isArray(org) ? org : [org]), 'system:authenticated'];
-      const headers: IncomingHttpHeaders = {};
-      for (const [k, v] of Object.entries(req.headers))
-        if (!/^(authorization|host|connection|x-remote-.*)$/.test(k)) headers[k] = v;
-      headers['x-remote-user'] = String(peer.subject.CN);
-      (headers as Record<string, string[]>)['x-remote-group'] = groups;
-      forwarded.push(headers);
-      const up = httpsRequest(
-        `${o.backend}${req.url ?? '/'}`,
-        {
-          method: req.method ?? 'GET',
-          headers,
-          cert: o.frontProxyClient.cert,
-          key: o.frontProxyClient.key,
-          rejectUnauthorized: false,
-          agent: false,
-        },
-        (upRes) => {
-          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-          upRes.pipe(res);
-        },
-      );
-      up.on('error', () => res.destroy());
-      res.on('close', () => up.destroy());
-      req.pipe(up);
-    },
-  );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `https://127.0.0.1:${port}`,
-    forwarded,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
-}
-
 describe('kubectl through a stand-in aggregator (front-proxy headers, delegated authorization)', () => {
   let sar: WebhookServer;
   let authn: AuthenticationSetup;
   let authz: AuthorizationSetup;
   let kevents: TestServer;
-  let proxy: Awaited<ReturnType<typeof startFrontProxy>>;
+  let proxy: FrontProxy;
   let kubectl: Kubectl;
   let auth: string[];
   let clusterCA: KeyPair;

@@ -33,6 +33,12 @@ export const controllerFlags: readonly FlagSpec[] = [
     help: 'Do not verify the server certificate of --server (tests only).',
   },
   {
+    name: 'group-domain',
+    type: 'string',
+    default: 'k8s.io',
+    help: 'API group domain of the server (as kevents-apiserver --group-domain): reads and writes events.<domain> and takes the leader lease in coordination.<domain>. Mirror sources are clusters and are always read through events.k8s.io.',
+  },
+  {
     name: 'event-ttl',
     type: 'duration',
     default: '1h',

@@ -31,7 +31,7 @@ export interface MirrorReconcilerOptions {
   readonly source: Indexer<Event>;
   /** kevents' events (the controller's shared cache), indexed by {@link mirrorIndex}. */
   readonly target: Indexer<Event>;
-  /** kevents' events.k8s.io/v1 Events. */
+  /** kevents' events.k8s.io/v1 Events (events.<domain>/v1 with a `--group-domain`: copies take its group version). */
   readonly events: ResourceClient<Event>;
   /** kevents' core v1 Events (for kubelet-style events). */
   readonly coreEvents: ResourceClient<CoreEvent>;
@@ -188,8 +188,10 @@ export class MirrorReconciler implements Reconciler {
    */
   private async write(e: Event, verb: 'create' | 'update'): Promise<Event> {
     if (!isLegacy(e)) {
+      const { group, version } = this.o.events.ref;
+      const typed = { ...e, apiVersion: `${group}/${version}` };
       try {
-        return verb === 'create' ? await this.o.events.create(e) : await this.o.events.update(e);
+        return verb === 'create' ? await this.o.events.create(typed) : await this.o.events.update(typed);
       } catch (err) {
         if (!(err instanceof ApiError) || err.httpStatus !== 422) throw err;
       }

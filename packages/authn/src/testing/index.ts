@@ -4,3 +4,5 @@ export { generateCA, generateClientCert, generateServingCert } from '@kevents/eg
 export type { KeyPair } from '@kevents/egress/testing';
 export { TokenReviewServer } from './token-review-server.js';
 export type { ReceivedTokenReview, TokenReviewAnswer } from './token-review-server.js';
+export { startFrontProxy } from './front-proxy.js';
+export type { FrontProxy, FrontProxyOptions } from './front-proxy.js';

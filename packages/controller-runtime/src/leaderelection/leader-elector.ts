@@ -15,7 +15,11 @@ const jitterFactor = 1.2;
 
 /** Options of a {@link LeaderElector}. */
 export interface LeaderElectorOptions {
-  /** A client for `coordination.k8s.io/v1` leases; give it a RestClient of its own (its own connection pool). */
+  /**
+   * A client for `coordination.k8s.io/v1` leases (or the same resource under another group, such as
+   * a kevents-apiserver's `coordination.<group-domain>`: new leases take the client's group version);
+   * give it a RestClient of its own (its own connection pool).
+   */
   readonly leases: ResourceClient<Lease>;
   readonly namespace: string;
   readonly name: string;
@@ -188,7 +192,7 @@ export class LeaderElector {
       try {
         this.observe(
           await this.o.leases.create({
-            apiVersion: 'coordination.k8s.io/v1',
+            apiVersion: `${this.o.leases.ref.group}/${this.o.leases.ref.version}`,
             kind: 'Lease',
             metadata: { name: this.o.name, namespace: this.o.namespace },
             spec: desired,
