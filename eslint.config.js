@@ -1,7 +1,7 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-/** Layers point one way: see ../shared/ARCHITECTURE.md §3 and docs/architecture.md. */
+/** Layers point one way: see docs/architecture.md, "Which way dependencies point". */
 const depConstraints = [
   { sourceTag: 'type:api', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:metrics', onlyDependOnLibsWithTags: [] },

@@ -6,6 +6,7 @@
 // KEVENTS_CONTROLLER_PROBE_ADDRESS moves the controller's probes (default 127.0.0.1:8081; port 0
 // picks a free one), KEVENTS_CONTROLLER_ARGS adds controller flags (space-separated), for example
 // `KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start`.
+import './node-version.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

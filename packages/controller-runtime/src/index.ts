@@ -1,3 +1,5 @@
+// First: a clear error on a Node.js too old for undici, before undici is evaluated.
+import './node-version.js';
 export { ControllerRuntimeError, ApiError, isNotFound, isConflict, isExpired } from './errors.js';
 export type { ControllerRuntimeErrorCode } from './errors.js';
 export { RestClient } from './client/rest-client.js';

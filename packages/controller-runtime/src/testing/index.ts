@@ -1,3 +1,15 @@
-export { freePort, waitFor, ChildRun, ApiserverChild, RedisChild, haveRedisServer } from './processes.js';
+// First: a clear error on a Node.js too old for undici, before undici is evaluated.
+import '../node-version.js';
+export {
+  freePort,
+  waitFor,
+  ChildRun,
+  ApiserverChild,
+  RedisChild,
+  haveRedisServer,
+  apiserverMain,
+  apiserverMainEnv,
+} from './processes.js';
+export type { ApiserverChildOptions } from './processes.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { testKubeConfig, testClients, testEvent, eventsResource, leasesResource } from './clients.js';

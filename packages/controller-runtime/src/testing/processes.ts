@@ -1,16 +1,55 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 
 /**
- * Test helpers that run real components as child processes: a built kevents-apiserver
- * (`apps/apiserver/dist/main.js`, found by path: no package dependency on the app) and
+ * Test helpers that run real components as child processes: a built kevents-apiserver and
  * redis-server. Every child is killed when the test process exits.
  */
-const apiserverMain = fileURLToPath(new URL('../../../../apps/apiserver/dist/main.js', import.meta.url));
+
+/** The environment variable that names kevents-apiserver's entry script when no `main` option does. */
+export const apiserverMainEnv = 'KEVENTS_APISERVER_MAIN';
+
+/**
+ * The entry script {@link ApiserverChild} runs: `main` when given, else the file named by
+ * `KEVENTS_APISERVER_MAIN`, else the `kevents-apiserver` bin of the `kevents-apiserver` package as
+ * Node resolves it from this module (in the kevents repository, the workspace link to
+ * `apps/apiserver`). The package is not a dependency: a project that installed this one from a
+ * registry passes `main` (or sets the variable) to run its own build. Throws when none is found.
+ */
+export function apiserverMain(main?: string): string {
+  if (main) return resolve(main);
+  const fromEnv = process.env[apiserverMainEnv];
+  if (fromEnv) return resolve(fromEnv);
+  let manifest: string;
+  try {
+    manifest = createRequire(import.meta.url).resolve('kevents-apiserver/package.json');
+  } catch {
+    throw new Error(
+      `kevents-apiserver is not installed here: pass ApiserverChild.startWith({ main }) or set ${apiserverMainEnv} to its main.js`,
+    );
+  }
+  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin?.[
+    'kevents-apiserver'
+  ];
+  if (!bin) throw new Error(`${manifest} declares no kevents-apiserver bin`);
+  return join(dirname(manifest), bin);
+}
+
+/** Options of {@link ApiserverChild.startWith}. */
+export interface ApiserverChildOptions {
+  /** The `--storage` flag (default `memory`). */
+  readonly storage?: string;
+  /** More flags. */
+  readonly args?: readonly string[];
+  /** The plain-HTTP port (default: a free one). */
+  readonly port?: number;
+  /** kevents-apiserver's entry script (default: {@link apiserverMain}'s search). */
+  readonly main?: string;
+}
 
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -94,25 +133,35 @@ export class ApiserverChild extends ChildRun {
   readonly port: number;
   readonly storage: string;
   readonly args: readonly string[];
-  private constructor(proc: ChildProcess, port: number, storage: string, args: readonly string[]) {
+  /** The entry script this child runs. */
+  readonly main: string;
+  private constructor(proc: ChildProcess, port: number, storage: string, args: readonly string[], main: string) {
     super(proc);
     this.port = port;
     this.storage = storage;
     this.args = args;
+    this.main = main;
   }
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
   /** Starts `kevents-apiserver --storage=<storage>` (on `port` when given) and waits for /healthz. */
-  static async start(storage = 'memory', args: readonly string[] = [], port?: number): Promise<ApiserverChild> {
-    if (!existsSync(apiserverMain)) throw new Error(`${apiserverMain} is missing: run \`npm run build\` first`);
-    const p = port ?? (await freePort());
+  static start(storage = 'memory', args: readonly string[] = [], port?: number): Promise<ApiserverChild> {
+    return ApiserverChild.startWith({ storage, args, ...(port === undefined ? {} : { port }) });
+  }
+  /** {@link ApiserverChild.start} with every option, the entry script included. */
+  static async startWith(options: ApiserverChildOptions = {}): Promise<ApiserverChild> {
+    const main = apiserverMain(options.main);
+    const storage = options.storage ?? 'memory';
+    const args = options.args ?? [];
+    if (!existsSync(main)) throw new Error(`${main} is missing: build kevents-apiserver first (\`npm run build\`)`);
+    const p = options.port ?? (await freePort());
     const proc = spawn(
       process.execPath,
-      [apiserverMain, `--insecure-port=${p}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...args],
+      [main, `--insecure-port=${p}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const a = new ApiserverChild(proc, p, storage, args);
+    const a = new ApiserverChild(proc, p, storage, args, main);
     try {
       await waitFor(
         async () => {
@@ -136,7 +185,7 @@ export class ApiserverChild extends ChildRun {
   /** Stops this server and starts the same one again on the same port. */
   async restart(): Promise<ApiserverChild> {
     await this.stop();
-    return ApiserverChild.start(this.storage, this.args, this.port);
+    return ApiserverChild.startWith({ storage: this.storage, args: this.args, port: this.port, main: this.main });
   }
 }
 
