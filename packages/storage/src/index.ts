@@ -3,7 +3,6 @@ export type {
   ObjectKey,
   KeyPrefix,
   Preconditions,
-  FieldRequirement,
   Predicate,
   ListOptions,
   ListResult,
