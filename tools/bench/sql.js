@@ -3,11 +3,13 @@
 //   1. creates (POST events.k8s.io/v1, 16 connections) against a bare fastify echo server,
 //      alternated for --rounds rounds; the median ratio (targets: >= 35% SQLite, >= 25% PostgreSQL);
 //   2. --events (default 1,000,000) events loaded straight into the store (the package's
-//      createSqlStorage, in this process), in 1,000 namespaces `ns-NNN` of 1,000 events (each
-//      regarding one of 100 pods) and a namespace `small` of 10; then a fresh kevents-apiserver
+//      createSqlStorage, in this process, in the core/v1 shape the apiserver stores), in 1,000
+//      namespaces `ns-NNN` of 1,000 events (each regarding one of 100 pods, names and uids of
+//      their own) and a namespace `small` of 10; then a fresh kevents-apiserver
 //      on it: its RSS (target < 250 MB), listing `small` (p50 <= 5 ms), a page of 500 of a
 //      namespace and of the whole resource (p50 <= 15 ms), `--field-selector regarding.name=X` in
-//      a namespace (p50 <= 5 ms), and the disk used against the events' JSON (<= 1.5x);
+//      a namespace (p50 <= 5 ms), and the disk used against the events' JSON (<= 1.5x; for SQLite
+//      also after the deletes and a VACUUM);
 //   3. retention: --retention (default 100,000) events deleted through the API, 8 at a time,
 //      while a loop of gets measures their p99 (target < 20 ms).
 // PostgreSQL: the machine's (KEVENTS_BENCH_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres);
@@ -34,6 +36,7 @@ if (!existsSync(main) || !existsSync(sqlDist)) {
   process.exit(1);
 }
 const { createSqlStorage } = await import(sqlDist);
+const { eventToCore } = await import(join(root, 'packages/api/dist/index.js'));
 const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name) => process.argv.includes(`--${name}`);
 const stores = arg('store', 'sqlite,postgres').split(',');
@@ -123,6 +126,12 @@ async function p50Of(url, path, n = 200) {
   return { p50: median(ms), p99: pct(ms, 99) };
 }
 
+/** How many items a list answers (the field-selector lists must find the pod's events). */
+async function itemsOf(url, path) {
+  const r = await fetch(url + path);
+  return (await r.json()).items.length;
+}
+
 async function newPostgresDb() {
   const name = `kevents_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -162,7 +171,12 @@ function eventObject(ns, i) {
       uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       creationTimestamp: '2026-01-02T03:04:05Z',
     },
-    regarding: { ...e.regarding, namespace: ns, name: `web-${i % 100}` },
+    regarding: {
+      ...e.regarding,
+      namespace: ns,
+      name: `web-${i % 100}`,
+      uid: `00000000-0000-4000-9000-${ns.replace(/\D/g, '').padStart(8, '0')}${String(i % 100).padStart(4, '0')}`,
+    },
   };
 }
 
@@ -182,7 +196,8 @@ async function fill(url) {
       if (i >= total + jobs.length) return;
       const [ns, n] =
         i < jobs.length ? jobs[i] : [`ns-${String(Math.floor((i - jobs.length) / perNs)).padStart(3, '0')}`, i];
-      const obj = eventObject(ns, n);
+      // Stored as the apiserver stores an Event: in the core/v1 shape (involvedObject, ...).
+      const obj = eventToCore(eventObject(ns, n));
       bytes += JSON.stringify(obj).length;
       await s.create({ resource: 'events', namespace: ns, name: obj.metadata.name }, obj);
       if (i % 100_000 === 0 && i > 0) log(`    ${i} events, ${Math.round(i / ((performance.now() - t0) / 1000))}/s`);
@@ -267,6 +282,14 @@ for (const store of stores) {
         a.url,
         `/api/v1/namespaces/ns-042/events?fieldSelector=involvedObject.name%3Dweb-7,involvedObject.kind%3DPod`,
       );
+      // What `kubectl describe pod` asks for: the pod's name, namespace, kind and uid.
+      const podUid = eventObject('ns-042', 7).regarding.uid;
+      const describePath = `/api/v1/namespaces/ns-042/events?fieldSelector=involvedObject.name%3Dweb-7,involvedObject.namespace%3Dns-042,involvedObject.kind%3DPod,involvedObject.uid%3D${podUid}`;
+      r.describe = await p50Of(a.url, describePath);
+      r.fieldItems = [
+        await itemsOf(a.url, `${base}/namespaces/ns-042/events?fieldSelector=regarding.name%3Dweb-7`),
+        await itemsOf(a.url, describePath),
+      ];
       await new Promise((res) => setTimeout(res, 2_000));
       r.rss = rssOf(a.pid);
       if (store === 'sqlite') {
@@ -313,6 +336,17 @@ for (const store of stores) {
     } finally {
       await a.stop();
     }
+    if (store === 'sqlite') {
+      // The file as a bulk load leaves it (pages of random inserts, part empty) against the
+      // same events after a VACUUM, which packs them: what an operator's VACUUM gives back.
+      const f = join(dir, store, 'events.db');
+      const s = await createSqlStorage({ url: target.url });
+      await s.backend.maintenance('VACUUM');
+      await s.backend.maintenance('PRAGMA wal_checkpoint(TRUNCATE)');
+      await s.close();
+      const left = r.fill.count - r.retention.deleted;
+      r.vacuumed = { disk: statSync(f).size, bytes: (r.fill.bytes * left) / r.fill.count };
+    }
   } finally {
     await db?.drop();
   }
@@ -334,6 +368,8 @@ row('page of 500 of a 1,000-event namespace p50 ms', (r) => f2(r.nsPage?.p50));
 row('page of 500 of all events p50 ms', (r) => f2(r.allPage?.p50));
 row('regarding.name=X in a namespace p50 ms', (r) => f2(r.field?.p50));
 row('core involvedObject.name=X,kind=Pod p50 ms', (r) => f2(r.coreField?.p50));
+row('core name, namespace, kind and uid (kubectl describe) p50 ms', (r) => f2(r.describe?.p50));
+row('items found by those two field selectors', (r) => (r.fieldItems ? r.fieldItems.join(', ') : '-'));
 row('disk / events JSON', (r) =>
   r.disk && r.fill
     ? `${(r.disk / r.fill.bytes).toFixed(2)} (${(r.disk / 1e6).toFixed(0)} MB / ${(r.fill.bytes / 1e6).toFixed(0)} MB)`
@@ -343,6 +379,9 @@ row('PostgreSQL: kevents_objects with its indexes / events JSON', (r) =>
   r.diskObjects && r.fill
     ? `${(r.diskObjects / r.fill.bytes).toFixed(2)} (${(r.diskObjects / 1e6).toFixed(0)} MB)`
     : '-',
+);
+row('SQLite: disk / events JSON after the deletes and a VACUUM', (r) =>
+  r.vacuumed ? `${(r.vacuumed.disk / r.vacuumed.bytes).toFixed(2)} (${(r.vacuumed.disk / 1e6).toFixed(0)} MB)` : '-',
 );
 row('retention: deletes, s, gets p50 / p99 ms', (r) =>
   r.retention

@@ -1,4 +1,6 @@
+import type { KubeObject } from '@kevents/api';
 import type { LoggedChange } from '@kevents/storage';
+import { indexedFields } from './schema.js';
 
 /**
  * One write of a batch. `key` is the object's storage key (`<namespace>/<name>`, or `<name>`
@@ -16,10 +18,16 @@ export interface WriteOp {
   readonly preUid: string | undefined;
   readonly preRv: string | undefined;
   readonly expect: string;
+  /**
+   * The values of {@link indexedFields} in the object (null: absent or not a string); empty for
+   * a delete. PostgreSQL stores them; SQLite reads them from the body (virtual columns).
+   */
+  readonly fields: readonly (string | null)[];
 }
 
 /**
- * The answer to one write: `ok` (written at `rv`; for a delete `detail` is the last body), `noop`
+ * The answer to one write: `ok` (written at `rv`; for a delete `detail` is the last body, for an
+ * update the body it replaced), `noop`
  * (identical object, its `rv`), or a refusal: `exists`, `notfound`, `uid` (`detail`: the stored
  * uid), `pre` (`detail`: the stored resourceVersion), `conflict`.
  */
@@ -33,6 +41,7 @@ export interface WriteResult {
 export interface StoredRow {
   readonly key: string;
   readonly rv: number;
+  /** The object's uid ('' in pages, which do not need it). */
   readonly uid: string;
   readonly body: string;
 }
@@ -50,6 +59,22 @@ export interface FirstChange {
   readonly now: boolean;
 }
 
+/** The values of {@link indexedFields} in `obj`: the string at each label's dotted path, else null. */
+export function indexedValues(obj: KubeObject): (string | null)[] {
+  return indexedFields.map(({ label }) => {
+    let v: unknown = obj;
+    for (const part of label.split('.'))
+      v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    return typeof v === 'string' ? v : null;
+  });
+}
+
+/** The column of an indexed field, checked against {@link indexedFields} (it is written into the SQL). */
+export function matchColumn(column: string): string {
+  if (!indexedFields.some((f) => f.column === column)) throw new Error(`not an indexed field column: ${column}`);
+  return column;
+}
+
 /** What {@link SqlBackend.page} reads. */
 export interface PageRequest {
   readonly resource: string;
@@ -63,6 +88,11 @@ export interface PageRequest {
   readonly at: number;
   /** Also count the current keys from `lower` to `end`. */
   readonly count: boolean;
+  /**
+   * Only the objects whose {@link indexedFields} column `column` holds `value` (the first
+   * changes are still of every key of the range).
+   */
+  readonly match?: { readonly column: string; readonly value: string };
 }
 
 /** One snapshot's answer to a {@link PageRequest}. */
@@ -107,8 +137,11 @@ export interface SqlBackend {
   rvBefore(ms: number): Promise<number>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
-  /** Calls `fn` whenever another process may have written (PostgreSQL NOTIFY); returns a stop function. */
-  listen(fn: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `fn` whenever another process may have written (PostgreSQL NOTIFY), with the newest
+   * resourceVersion written when known; returns a stop function.
+   */
+  listen(fn: (rv: number | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -148,6 +181,24 @@ const refuse = (status: WriteResult['status'], rv = 0, detail?: string): Decisio
   kind: 'refuse',
   result: detail === undefined ? { status, rv } : { status, rv, detail },
 });
+
+/**
+ * The changes a batch wrote, from its writes and their answers (a delete's and an update's
+ * `detail` is the body they replaced): what the change log holds for them, without reading it.
+ */
+export function batchChanges(ops: readonly WriteOp[], results: readonly WriteResult[]): SqlChange[] {
+  const out: SqlChange[] = [];
+  ops.forEach((op, i) => {
+    const r = results[i]!;
+    if (r.status !== 'ok') return;
+    const added = op.op === 'c' || (op.op === 'g' && op.expect === '0');
+    const base = { rv: r.rv, resource: op.resource, namespace: op.namespace, key: op.key };
+    if (op.op === 'd') out.push({ ...base, type: 'DELETED', body: r.detail ?? '', prev: undefined });
+    else if (added) out.push({ ...base, type: 'ADDED', body: op.body, prev: undefined });
+    else out.push({ ...base, type: 'MODIFIED', body: op.body, prev: r.detail });
+  });
+  return out;
+}
 
 /** Change types as the change log stores them. */
 export const changeType = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED' } as const;

@@ -84,6 +84,19 @@ export class ChangeFeed {
     }
   }
 
+  /**
+   * Takes the changes of this process's write batch, contiguous and in order, without reading
+   * the log, when they come right after the window's head (or were read already); returns false
+   * (read the log instead) when another write came between.
+   */
+  appendOwn(changes: readonly SqlChange[]): boolean {
+    if (this.closed || changes.length === 0 || changes[0]!.rv > this.head + 1) return false;
+    const head = this.head;
+    for (const c of changes) this.append(c);
+    if (this.head > head) this.waiters.notify();
+    return true;
+  }
+
   /** The changes in `(after, head]` that are in the window, at most `max` (the same frozen array for the same request). */
   slice(after: number, max: number): readonly SqlChange[] {
     const start = Math.max(after, this.base);

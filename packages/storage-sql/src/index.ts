@@ -4,6 +4,7 @@ export { createSqlStorage, isSqlUrl, sqlitePath } from './options.js';
 export type { SqlStoreOptions } from './options.js';
 export { SqliteBackend } from './sqlite.js';
 export type { SqliteOptions } from './sqlite.js';
+export { SqliteThreadBackend } from './sqlite-thread.js';
 export { PostgresBackend, postgresConfig, redactPostgresUrl } from './postgres.js';
 export type { PostgresOptions, PostgresTlsOptions } from './postgres.js';
 export { decide } from './backend.js';

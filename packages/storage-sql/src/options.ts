@@ -1,11 +1,13 @@
 import { SqlStorage, sqlDefaults, type SqlStorageOptions } from './sql-storage.js';
 import { SqliteBackend } from './sqlite.js';
+import { SqliteThreadBackend } from './sqlite-thread.js';
 import { PostgresBackend, type PostgresTlsOptions } from './postgres.js';
 
 /** Settings of {@link createSqlStorage}: a URL and the store's settings (which the URL's query may also give). */
 export interface SqlStoreOptions extends SqlStorageOptions {
   /**
-   * `sqlite:///ABS/PATH.db[?synchronous=normal]` or
+   * `sqlite:///ABS/PATH.db[?synchronous=normal][&thread=false]` (`thread=false`: SQLite on the
+   * event loop instead of its writer thread) or
    * `postgres://USER:PASS@HOST:5432/DB[?sslmode=require|verify-ca|verify-full]` (also
    * `postgresql://`). Both take `historyLimit`, `historyMaxAgeMs` and `pollIntervalMs`;
    * PostgreSQL also `poolSize`.
@@ -49,7 +51,10 @@ export async function createSqlStorage(options: SqlStoreOptions): Promise<SqlSto
       throw new Error('--storage-cafile, --storage-certfile and --storage-keyfile do not apply to SQLite');
     const sync = query.get('synchronous') ?? 'full';
     if (sync !== 'full' && sync !== 'normal') throw new Error(`synchronous=${sync}: use full or normal`);
-    const backend = await SqliteBackend.open({ path: sqlitePath(options.url), synchronous: sync });
+    const thread = query.get('thread') ?? 'true';
+    if (thread !== 'true' && thread !== 'false') throw new Error(`thread=${thread}: use true or false`);
+    const sqlite = { path: sqlitePath(options.url), synchronous: sync } as const;
+    const backend = thread === 'true' ? await SqliteThreadBackend.open(sqlite) : await SqliteBackend.open(sqlite);
     storage = new SqlStorage(backend, {
       ...settings,
       pollIntervalMs: num('pollIntervalMs', options.pollIntervalMs) ?? 0,
@@ -64,7 +69,6 @@ export async function createSqlStorage(options: SqlStoreOptions): Promise<SqlSto
       options.connectWaitMs,
     );
     storage = new SqlStorage(backend, {
-      writeBatchesInFlight: 4,
       ...settings,
       pollIntervalMs: num('pollIntervalMs', options.pollIntervalMs) ?? sqlDefaults.pollIntervalMs,
     });

@@ -13,8 +13,32 @@
  *   `D`eleted) with the new body (for D the last one), the previous resourceVersion and, for M,
  *   the previous body; `ts` is the write time in ms (age compaction). Watches read it; lists at
  *   an older resourceVersion undo from it the changes made since.
+ *
+ * Version 2 adds to `kevents_objects` the columns of {@link indexedFields} (filled from the
+ * stored bodies) and an index on each. On SQLite the table is rebuilt: `uid`, `f_uid` and
+ * `f_name` are virtual columns read from the body (only the indexes store the two fields, and
+ * the object's uid is read when a write needs it), and the `namespace` column, which nothing
+ * read, is gone: 80 bytes less per object. On PostgreSQL: `kevents_write` that fills them and
+ * answers an update with the body it replaced and updates each namespace's count once per
+ * batch, lz4 compression for bodies large enough to be
+ * compressed (over ~2 kB; where the server has lz4, else pglz), and autovacuum of the change log
+ * every 10,000 dead or inserted rows (a fast load otherwise leaves most of it dead rows).
  */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
+
+/**
+ * Field labels the store keeps in columns of their own, each indexed with the key (so that a
+ * namespace's matches read in list order): the string at the label's dotted path in the stored
+ * object, or NULL. These are the labels `kubectl describe` and `kubectl events --for` select on
+ * (`involvedObject.uid`, `involvedObject.name`; `regarding.*` in events.k8s.io/v1). A list whose
+ * predicate carries one of them as an `=` requirement (Predicate `fields`) reads only the rows
+ * with that value. The index of column `f_X` is `kevents_objects_X`. In the order the store
+ * prefers them (the most selective first).
+ */
+export const indexedFields: readonly { readonly label: string; readonly column: string }[] = [
+  { label: 'involvedObject.uid', column: 'f_uid' },
+  { label: 'involvedObject.name', column: 'f_name' },
+];
 
 /** SQLite migrations; index i takes the schema from version i to i + 1. */
 export const sqliteMigrations: readonly string[] = [
@@ -47,6 +71,23 @@ CREATE TABLE kevents_changes (
   prev_body TEXT,
   ts INTEGER NOT NULL
 );
+`,
+  `
+CREATE TABLE kevents_objects_2 (
+  resource TEXT NOT NULL,
+  key TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  uid TEXT GENERATED ALWAYS AS (coalesce(json_extract(body, '$.metadata.uid'), '')) VIRTUAL,
+  f_uid TEXT GENERATED ALWAYS AS (CASE json_type(body, '$.involvedObject.uid') WHEN 'text' THEN json_extract(body, '$.involvedObject.uid') END) VIRTUAL,
+  f_name TEXT GENERATED ALWAYS AS (CASE json_type(body, '$.involvedObject.name') WHEN 'text' THEN json_extract(body, '$.involvedObject.name') END) VIRTUAL,
+  PRIMARY KEY (resource, key)
+) WITHOUT ROWID;
+INSERT INTO kevents_objects_2 (resource, key, rv, body) SELECT resource, key, rv, body FROM kevents_objects ORDER BY resource, key;
+DROP TABLE kevents_objects;
+ALTER TABLE kevents_objects_2 RENAME TO kevents_objects;
+CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
+CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
 `,
 ];
 
@@ -162,6 +203,118 @@ BEGIN
     END IF;
   END LOOP;
   IF wrote THEN
+    new_compacted := greatest(old_compacted, cur_rv - history);
+    IF new_compacted > old_compacted THEN
+      DELETE FROM kevents_changes WHERE rv > old_compacted AND rv <= new_compacted;
+    END IF;
+    UPDATE kevents_meta SET rv = cur_rv, compacted = new_compacted WHERE id = 1;
+    PERFORM pg_notify('kevents_changes', cur_rv::text);
+  END IF;
+  RETURN results;
+END
+$fn$;
+`,
+  `
+ALTER TABLE kevents_objects ADD COLUMN f_uid text COLLATE "C", ADD COLUMN f_name text COLLATE "C";
+UPDATE kevents_objects SET (f_uid, f_name) = (
+  SELECT CASE jsonb_typeof(j #> '{involvedObject,uid}') WHEN 'string' THEN j #>> '{involvedObject,uid}' END,
+         CASE jsonb_typeof(j #> '{involvedObject,name}') WHEN 'string' THEN j #>> '{involvedObject,name}' END
+  FROM (SELECT body::jsonb AS j) b);
+CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
+CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
+DO $do$ BEGIN
+  ALTER TABLE kevents_objects ALTER COLUMN body SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+  NULL; -- a server built without lz4 keeps pglz
+END $do$;
+ALTER TABLE kevents_changes SET (
+  autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
+  autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000
+);
+CREATE OR REPLACE FUNCTION kevents_write(ops jsonb, history bigint) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  cur_rv bigint;
+  old_compacted bigint;
+  new_compacted bigint;
+  op jsonb;
+  kind text;
+  expect text;
+  r record;
+  found_row boolean;
+  results jsonb := '[]'::jsonb;
+  now_ms bigint := (extract(epoch from clock_timestamp()) * 1000)::bigint;
+  wrote boolean := false;
+  cnt_r text[] := '{}';
+  cnt_n text[] := '{}';
+  cnt_d bigint[] := '{}';
+BEGIN
+  SELECT m.rv, m.compacted INTO cur_rv, old_compacted FROM kevents_meta m WHERE m.id = 1 FOR UPDATE;
+  FOR op IN SELECT * FROM jsonb_array_elements(ops) LOOP
+    kind := op->>'op';
+    expect := op->>'e';
+    SELECT o.rv, o.uid, o.body INTO r FROM kevents_objects o WHERE o.resource = op->>'r' AND o.key = op->>'k';
+    found_row := FOUND;
+    IF kind = 'g' THEN
+      IF expect = '0' THEN
+        IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE; END IF;
+        kind := 'c';
+      ELSE
+        IF NOT found_row OR r.rv::text <> expect THEN
+          results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+        END IF;
+        kind := 'u';
+        expect := '';
+      END IF;
+    END IF;
+    IF kind = 'c' THEN
+      IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('exists', 0)); CONTINUE; END IF;
+    ELSE
+      IF NOT found_row THEN results := results || jsonb_build_array(jsonb_build_array('notfound', 0)); CONTINUE; END IF;
+      IF op ? 'pu' AND op->>'pu' <> r.uid THEN
+        results := results || jsonb_build_array(jsonb_build_array('uid', 0, r.uid)); CONTINUE;
+      END IF;
+      IF op ? 'pr' AND op->>'pr' <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('pre', 0, r.rv::text)); CONTINUE;
+      END IF;
+      IF expect <> '' AND expect <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+      END IF;
+      IF kind = 'u' AND op->>'b' = r.body THEN
+        results := results || jsonb_build_array(jsonb_build_array('noop', r.rv)); CONTINUE;
+      END IF;
+    END IF;
+    cur_rv := cur_rv + 1;
+    wrote := true;
+    IF kind = 'c' THEN
+      INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body, f_uid, f_name)
+        VALUES (op->>'r', op->>'k', op->>'n', cur_rv, op->>'u', op->>'b', op->'f'->>0, op->'f'->>1);
+      cnt_r := cnt_r || (op->>'r');
+      cnt_n := cnt_n || (op->>'n');
+      cnt_d := cnt_d || 1::bigint;
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'A', op->>'r', op->>'k', op->>'n', op->>'b', 0, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv));
+    ELSIF kind = 'u' THEN
+      UPDATE kevents_objects SET rv = cur_rv, uid = op->>'u', body = op->>'b', f_uid = op->'f'->>0, f_name = op->'f'->>1
+        WHERE resource = op->>'r' AND key = op->>'k';
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'M', op->>'r', op->>'k', op->>'n', op->>'b', r.rv, r.body, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
+    ELSE
+      DELETE FROM kevents_objects WHERE resource = op->>'r' AND key = op->>'k';
+      cnt_r := cnt_r || (op->>'r');
+      cnt_n := cnt_n || (op->>'n');
+      cnt_d := cnt_d || (-1)::bigint;
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'D', op->>'r', op->>'k', op->>'n', r.body, r.rv, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
+    END IF;
+  END LOOP;
+  IF wrote THEN
+    -- The namespaces' counts once per batch (one new version of each count row, not one per write).
+    INSERT INTO kevents_counts AS c (resource, namespace, n)
+      SELECT t.r, t.n, sum(t.d) FROM unnest(cnt_r, cnt_n, cnt_d) AS t(r, n, d) GROUP BY t.r, t.n
+      ON CONFLICT (resource, namespace) DO UPDATE SET n = c.n + EXCLUDED.n;
     new_compacted := greatest(old_compacted, cur_rv - history);
     IF new_compacted > old_compacted THEN
       DELETE FROM kevents_changes WHERE rv > old_compacted AND rv <= new_compacted;

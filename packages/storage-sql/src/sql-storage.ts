@@ -31,14 +31,26 @@ import type {
   ObjectKey,
   Preconditions,
   Predicate,
+  RevisionPage,
+  RevisionReads,
   Storage,
+  StoredRevision,
   UpdateFunction,
   Watcher,
   WatchOptions,
   WriteOptions,
 } from '@kevents/storage';
-import type { FirstChange, SqlBackend, StoredRow, WriteOp, WriteResult } from './backend.js';
+import {
+  batchChanges,
+  indexedValues,
+  type FirstChange,
+  type SqlBackend,
+  type StoredRow,
+  type WriteOp,
+  type WriteResult,
+} from './backend.js';
 import { ChangeFeed, sqlChangeSource } from './change-feed.js';
+import { indexedFields } from './schema.js';
 
 /** Settings of {@link SqlStorage} (the database's own are the backend's). */
 export interface SqlStorageOptions {
@@ -62,9 +74,11 @@ export interface SqlStorageOptions {
   /** At most this many writes go to the database in one transaction (default 256). */
   readonly maxWriteBatch?: number;
   /**
-   * How many write batches may be under way at once (default 1). PostgreSQL takes 4: a batch
-   * waits on the resourceVersion lock while the one before it commits, so the round trip and the
-   * work in this process overlap the commit.
+   * How many write batches may be under way at once (default 1: the next batch gathers every
+   * write that arrives while one commits). More than one made PostgreSQL creates slower: the
+   * batches wait on each other's resourceVersion lock anyway, and each is smaller, so there are
+   * more transactions and commits for the same writes (1,452–2,467 against 1,876–3,817 creates/s
+   * with 4 and with 1, alternated in one run; docs/benchmarks.md).
    */
   readonly writeBatchesInFlight?: number;
 }
@@ -100,9 +114,11 @@ const storageKey = (namespace: string, name: string): string => (namespace === '
  * transaction each (a group commit: one fsync for many writes). Lists read the current objects
  * and undo, from the change log, the changes newer than the list's resourceVersion, so pages stay
  * consistent for as long as the log keeps the history. Watches read the log through one
- * process-wide {@link ChangeFeed}.
+ * process-wide {@link ChangeFeed}. It offers {@link RevisionReads}: one counter in the database
+ * gives every state its resourceVersion, never reused, so callers keep what they encoded for a
+ * resourceVersion (the apiserver's pages and gets skip decoding and encoding again).
  */
-export class SqlStorage implements Storage {
+export class SqlStorage implements Storage, RevisionReads {
   readonly description: string;
   readonly backend: SqlBackend;
   private readonly feed: ChangeFeed;
@@ -145,7 +161,10 @@ export class SqlStorage implements Storage {
   /** Starts the change feed (and, on PostgreSQL, listening for the other replicas' writes). */
   async start(): Promise<void> {
     await this.feed.start();
-    this.stopListening = await this.backend.listen(() => void this.feed.poke());
+    // A notification of a write this process has already read (its own, mostly) needs no read.
+    this.stopListening = await this.backend.listen((rv) => {
+      if (rv === undefined || rv > this.feed.head) void this.feed.poke();
+    });
   }
 
   async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
@@ -157,24 +176,55 @@ export class SqlStorage implements Storage {
     return fromBody<T>(row.body, row.rv);
   }
 
+  async getRevision<T extends KubeObject>(
+    key: ObjectKey,
+    options: { resourceVersion?: string } = {},
+  ): Promise<StoredRevision<T>> {
+    this.checkOpen();
+    if (!isUnsetResourceVersion(options.resourceVersion))
+      await this.waitFor(parseResourceVersion(options.resourceVersion!));
+    const row = await this.backend.get(key.resource, storageKey(key.namespace, key.name));
+    if (row === undefined) throw notFoundError(key);
+    return new SqlRevision<T>(row.body, row.rv);
+  }
+
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
+    const predicate = options.predicate;
+    const read = (e: StoredRow): T | undefined => {
+      const obj = fromBody<T>(e.body, e.rv);
+      return predicate === undefined || predicate(obj) ? obj : undefined;
+    };
+    return this.listWith(prefix, options, read, predicate);
+  }
+
+  async listRevisions<T extends KubeObject>(
+    prefix: KeyPrefix,
+    options: Omit<ListOptions<T>, 'predicate'> = {},
+  ): Promise<RevisionPage<T>> {
+    return this.listWith(prefix, options, (e) => new SqlRevision<T>(e.body, e.rv), undefined);
+  }
+
+  private async listWith<I>(
+    prefix: KeyPrefix,
+    options: Omit<ListOptions, 'predicate'>,
+    read: (e: StoredRow) => I | undefined,
+    predicate: Predicate<never> | undefined,
+  ): Promise<Omit<ListResult, 'items'> & { items: I[] }> {
     this.checkOpen();
     const { limit, start, at, kind, waitFor } = listStart(options);
     if (waitFor !== undefined) await this.waitFor(waitFor);
-    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate));
+    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, read, predicate));
   }
 
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
     this.checkOpen();
-    const r = await this.write(this.op('c', key, toBody(obj), obj.metadata?.uid, undefined, ''));
+    const r = await this.write(this.op('c', key, obj, undefined, ''));
     return withResourceVersion(obj, r.rv);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const r = await this.write(
-      this.op('u', key, toBody(obj), obj.metadata?.uid, options.preconditions, obj.metadata?.resourceVersion ?? ''),
-    );
+    const r = await this.write(this.op('u', key, obj, options.preconditions, obj.metadata?.resourceVersion ?? ''));
     return withResourceVersion(obj, r.rv);
   }
 
@@ -191,14 +241,7 @@ export class SqlStorage implements Storage {
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
       this.checkOpen();
       const r = await this.write(
-        this.op(
-          'g',
-          key,
-          toBody(next),
-          next.metadata?.uid,
-          options.preconditions,
-          cur === undefined ? '0' : String(cur.rv),
-        ),
+        this.op('g', key, next, options.preconditions, cur === undefined ? '0' : String(cur.rv)),
         true,
       );
       if (r.status === 'conflict') continue;
@@ -208,7 +251,7 @@ export class SqlStorage implements Storage {
 
   async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const r = await this.write(this.op('d', key, '', undefined, options.preconditions, ''));
+    const r = await this.write(this.op('d', key, undefined, options.preconditions, ''));
     return fromBody<T>(r.detail!, r.rv);
   }
 
@@ -281,11 +324,12 @@ export class SqlStorage implements Storage {
   private op(
     op: WriteOp['op'],
     key: ObjectKey,
-    body: string,
-    uid: string | undefined,
+    obj: KubeObject | undefined,
     pre: Preconditions | undefined,
     expect: string,
   ): WriteOp {
+    const body = obj === undefined ? '' : toBody(obj);
+    const uid = obj?.metadata?.uid;
     return {
       op,
       resource: key.resource,
@@ -296,6 +340,7 @@ export class SqlStorage implements Storage {
       preUid: pre?.uid,
       preRv: pre?.resourceVersion,
       expect,
+      fields: obj === undefined ? [] : indexedValues(obj),
     };
   }
 
@@ -345,12 +390,10 @@ export class SqlStorage implements Storage {
     const batch = this.queue.splice(0, this.maxBatch);
     this.inFlight++;
     try {
-      const results = await this.backend.write(
-        batch.map((p) => p.op),
-        this.historyLimit,
-      );
+      const ops = batch.map((p) => p.op);
+      const results = await this.backend.write(ops, this.historyLimit);
       batch.forEach((p, i) => p.resolve(results[i]!));
-      void this.feed.poke();
+      if (!this.feed.appendOwn(batchChanges(ops, results))) void this.feed.poke();
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {
@@ -385,14 +428,15 @@ export class SqlStorage implements Storage {
    * changed after `at` takes the state that change replaced, so every page is exactly the state
    * at the list's resourceVersion whatever was written since.
    */
-  private async readList<T extends KubeObject>(
+  private async readList<I>(
     prefix: KeyPrefix,
     at: number,
     kind: ListKind,
     start: string | undefined,
     limit: number,
-    predicate: Predicate<T> | undefined,
-  ): Promise<ListResult<T>> {
+    read: (e: StoredRow) => I | undefined,
+    predicate: Predicate<never> | undefined,
+  ): Promise<Omit<ListResult, 'items'> & { items: I[] }> {
     const ns = prefix.namespace ?? '';
     // A namespace's keys are `<ns>/<name>`: the range [`<ns>/`, `<ns>0`), as '0' follows '/'. A
     // continue key is clamped into it, so no token reads another namespace.
@@ -407,9 +451,10 @@ export class SqlStorage implements Storage {
         lowerExclusive = true;
       } else lower = start;
     }
+    const match = indexedMatch(predicate);
     const chunk = limit > 0 ? Math.min(Math.max(limit + 1, predicate === undefined ? 1 : 500), 5_000) : 2_000;
     const wantCount = limit > 0 && predicate === undefined;
-    const items: T[] = [];
+    const items: I[] = [];
     let last: string | undefined;
     let more = false;
     let total: number | undefined;
@@ -423,6 +468,7 @@ export class SqlStorage implements Storage {
         limit: chunk,
         at,
         count: firstChunk && wantCount,
+        ...(match === undefined ? {} : { match }),
       });
       if (at >= 0 && at < res.compacted) {
         if (kind === 'continue') throw expiredContinueError(encodeContinue(start!, -1));
@@ -452,9 +498,9 @@ export class SqlStorage implements Storage {
           full = true;
           break;
         }
-        const obj = fromBody<T>(e.body, e.rv);
-        if (predicate !== undefined && !predicate(obj)) continue;
-        items.push(obj);
+        const item = read(e);
+        if (item === undefined) continue;
+        items.push(item);
         last = e.key;
       }
       if (full) {
@@ -467,9 +513,39 @@ export class SqlStorage implements Storage {
     }
     const resourceVersion = String(at);
     if (!more || last === undefined) return { items, resourceVersion };
-    const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    const result = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
     if (predicate !== undefined || total === undefined) return result;
     return { ...result, remainingItemCount: total - items.length };
+  }
+}
+
+/**
+ * The indexed column and value to read a predicate's list by: its first `=` requirement (with a
+ * value: an absent field reads as '') on an {@link indexedFields} label, in the order they are
+ * listed there.
+ */
+function indexedMatch(predicate: Predicate<never> | undefined): { column: string; value: string } | undefined {
+  const fields = predicate?.fields;
+  if (fields === undefined) return undefined;
+  for (const f of indexedFields) {
+    const r = fields.find((x) => x.field === f.label && x.op === '=' && x.value !== '');
+    if (r !== undefined) return { column: f.column, value: r.value };
+  }
+  return undefined;
+}
+
+/** A stored state, decoded on demand: a resourceVersion names one state for good (one counter in the database). */
+class SqlRevision<T extends KubeObject> implements StoredRevision<T> {
+  readonly resourceVersion: number;
+  private readonly body: string;
+
+  constructor(body: string, rv: number) {
+    this.body = body;
+    this.resourceVersion = rv;
+  }
+
+  decode(): T {
+    return fromBody<T>(this.body, this.resourceVersion);
   }
 }
 

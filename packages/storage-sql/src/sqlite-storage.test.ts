@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { isStorageError } from '@kevents/storage';
 import { keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
-import { createSqlStorage } from './index.js';
+import { createSqlStorage, type SqliteThreadBackend } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-sqlite-'));
 let n = 0;
@@ -41,10 +41,9 @@ describe('SqlStorage on SQLite', () => {
     const big = 'x'.repeat(4_000);
     await s.create(keyOf('ns', 'first'), testObject('ns', 'first', { note: big }));
     // Stand-in for a full disk: the file may not grow past its current size.
-    const db = (s.backend as unknown as { db: { exec(sql: string): void; prepare(sql: string): { get(): unknown } } })
-      .db;
-    const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
-    db.exec(`PRAGMA max_page_count = ${pages + 2}`);
+    const db = s.backend as SqliteThreadBackend;
+    const pages = Number((await db.maintenance('PRAGMA page_count'))[0]!['page_count']);
+    await db.maintenance(`PRAGMA max_page_count = ${pages + 2}`);
     let err: unknown;
     const created: string[] = [];
     for (let i = 0; i < 50 && err === undefined; i++) {
@@ -59,7 +58,7 @@ describe('SqlStorage on SQLite', () => {
     expect((err as Error).message).toMatch(/^sqlite: the disk is full: /);
     expect((await s.list({ resource: 'events' })).items).toHaveLength(created.length + 1);
     expect(await s.currentResourceVersion()).toBe(String(created.length + 1));
-    db.exec('PRAGMA max_page_count = 1073741823'); // room again
+    await db.maintenance('PRAGMA max_page_count = 1073741823'); // room again
     await s.create(keyOf('ns', 'after'), testObject('ns', 'after', { note: big }));
     await s.close();
   });

@@ -3,6 +3,7 @@ export type {
   ObjectKey,
   KeyPrefix,
   Preconditions,
+  FieldRequirement,
   Predicate,
   ListOptions,
   ListResult,

@@ -22,8 +22,27 @@ export interface Preconditions {
   readonly resourceVersion?: string;
 }
 
-/** Filters objects in list and watch; also decides ADDED/DELETED transitions in a watch. */
-export type Predicate<T extends KubeObject = KubeObject> = (obj: T) => boolean;
+/**
+ * One requirement of a field selector, on an internal field label (as the resource's strategy
+ * reads it): the field's value is (`=`) or is not (`!=`) `value`.
+ */
+export interface FieldRequirement {
+  readonly field: string;
+  readonly op: '=' | '!=';
+  readonly value: string;
+}
+
+/**
+ * Filters objects in list and watch; also decides ADDED/DELETED transitions in a watch.
+ *
+ * `fields`, optional, is a hint: field-selector requirements that every object the predicate
+ * accepts meets. A store that keeps a field label's value where it can look it up (the SQL store
+ * indexes some) may read only the objects that meet one of them; it still applies the predicate,
+ * which alone decides. A store may ignore the hint.
+ */
+export type Predicate<T extends KubeObject = KubeObject> = ((obj: T) => boolean) & {
+  readonly fields?: readonly FieldRequirement[];
+};
 
 /**
  * How a list reads: `resourceVersion` and `resourceVersionMatch` follow the Kubernetes table

@@ -31,9 +31,10 @@ export function buildPredicate<T extends KubeObject>(
       return { ...r, field: internal };
     });
     if (labels.empty && mapped.length === 0) return undefined;
-    return (obj: T) =>
+    const predicate = (obj: T): boolean =>
       labels.matches(obj.metadata.labels) &&
       mapped.every((r) => (fieldValueOf(scope, obj, r.field) === r.value) === (r.op === '='));
+    return Object.assign(predicate, { fields: mapped });
   } catch (err) {
     if (err instanceof SelectorParseError) throw badRequest(err.message);
     throw err;
