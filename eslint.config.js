@@ -15,6 +15,7 @@ const depConstraints = [
   { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:api', 'type:cel', 'type:egress', 'type:metrics'] },
   { sourceTag: 'type:tracing', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:controller-runtime', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:cli', onlyDependOnLibsWithTags: ['type:api'] },
   {
     sourceTag: 'type:apiserver',
     onlyDependOnLibsWithTags: ['type:api', 'type:validation', 'type:storage', 'type:metrics', 'type:managed-fields'],
@@ -34,9 +35,10 @@ const depConstraints = [
       'type:apiserver',
       'type:metrics',
       'type:managed-fields',
+      'type:cli',
     ],
   },
-  { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime'] },
+  { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime', 'type:cli'] },
   // The web view runs in the browser and speaks only the public REST API: its bundle (src/main.tsx's graph) imports
   // no workspace package; its browser tests use the auth packages' test helpers (an OIDC issuer).
   { sourceTag: 'scope:ui', onlyDependOnLibsWithTags: ['type:auth'] },

@@ -73,6 +73,7 @@ describe('production bundles (dist/images/<app>: build output + npm ci --omit=de
     expect([...ctl.workspaces.keys()].sort()).toEqual([
       'apps/controller',
       'packages/api',
+      'packages/cli',
       'packages/controller-runtime',
     ]);
     expect([...api.workspaces.keys()]).not.toContain('packages/controller-runtime');
@@ -88,6 +89,7 @@ describe('production bundles (dist/images/<app>: build output + npm ci --omit=de
     expect(readdirSync(join(root, 'controller', 'node_modules'))).not.toContain('fastify');
     expect(readdirSync(join(root, 'controller', 'node_modules', '@kevents')).sort()).toEqual([
       'api',
+      'cli',
       'controller-runtime',
     ]);
   });

@@ -2,7 +2,8 @@
 import './node-version.js';
 import { loadConfigFile } from '@kevents/config';
 import type { ConfigKind } from '@kevents/api';
-import { apiserverFlags, FlagError, parseFlags, usage } from './cli/flags.js';
+import { FlagError } from '@kevents/cli';
+import { parseApiserverFlags, usage } from './cli/flags.js';
 import { formatConfigErrors, runValidateConfig } from './validate-config/index.js';
 import { startApiserver } from './server/start.js';
 
@@ -19,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseFlags(argv, apiserverFlags);
+    parsed = parseApiserverFlags(argv);
   } catch (err) {
     if (err instanceof FlagError) {
       io.stderr(`Error: ${err.message}\nRun 'kevents-apiserver --help' for usage.\n`);
@@ -27,26 +28,22 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const { flags, args } = parsed;
-  if (flags['help'] === 'true') {
+  const { options, args, changed } = parsed;
+  if (parsed.help) {
     io.stdout(usage());
     return 0;
-  }
-  if (flags['log-format'] !== 'json' && flags['log-format'] !== 'text') {
-    io.stderr(`Error: invalid argument "${flags['log-format']}" for "--log-format" flag: must be json or text\n`);
-    return 2;
   }
   if (args.length) {
     io.stderr(`Error: unknown command "${args[0]}"\nRun 'kevents-apiserver --help' for usage.\n`);
     return 2;
   }
   const configFlags: [string, ConfigKind][] = [
-    ['authentication-config', 'AuthenticationConfiguration'],
-    ['authorization-config', 'AuthorizationConfiguration'],
-    ['egress-selector-config-file', 'EgressSelectorConfiguration'],
-    ['tracing-config-file', 'TracingConfiguration'],
+    [options.authenticationConfig, 'AuthenticationConfiguration'],
+    [options.authorizationConfig, 'AuthorizationConfiguration'],
+    [options.egressSelectorConfigFile, 'EgressSelectorConfiguration'],
+    [options.tracingConfigFile, 'TracingConfiguration'],
   ];
-  if (flags['authorization-config'] && argv.some((a) => /^--authorization-mode(=|$)/.test(a))) {
+  if (options.authorizationConfig && changed.has('authorization-mode')) {
     io.stderr(
       'kevents-apiserver: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined\n',
     );
@@ -54,10 +51,9 @@ async function main(argv: string[]): Promise<number> {
   }
   let bad = false;
   const configs: Partial<Record<ConfigKind, { file: string; config: unknown }>> = {};
-  for (const [flag, kind] of configFlags) {
-    const file = flags[flag];
+  for (const [file, kind] of configFlags) {
     if (!file) continue;
-    const res = await loadConfigFile(file, { groupDomain: flags['group-domain'], expectedKind: kind });
+    const res = await loadConfigFile(file, { groupDomain: options.groupDomain, expectedKind: kind });
     if (!res.ok) {
       for (const line of formatConfigErrors(file, res.errors)) io.stderr(`${line}\n`);
       bad = true;
@@ -69,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     io.stderr('kevents-apiserver: refusing to start with an invalid configuration file\n');
     return 1;
   }
-  if (configs.AuthenticationConfiguration && argv.some((a) => a.startsWith('--anonymous-auth'))) {
+  if (configs.AuthenticationConfiguration && changed.has('anonymous-auth')) {
     const cfg = configs.AuthenticationConfiguration.config as { anonymous?: unknown };
     if (cfg.anonymous) {
       io.stderr(
@@ -78,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  await startApiserver(flags, configs);
+  await startApiserver(options, configs);
   return -1;
 }
 

@@ -1,35 +1,37 @@
 #!/usr/bin/env node
 import './node-version.js';
-import { FlagError, parseFlags, usage } from './cli/flags.js';
-import { makeLog } from './log.js';
+import { createLogger, FlagError } from '@kevents/cli';
+import { parseControllerFlags, usage } from './cli/flags.js';
 import { RetentionConfigError } from './retention/retention-config.js';
 import { buildController } from './run.js';
 
-let flags;
-try {
-  flags = parseFlags(process.argv.slice(2));
-} catch (err) {
-  if (!(err instanceof FlagError)) throw err;
+function flagError(err: FlagError): never {
   process.stderr.write(`Error: ${err.message}\nRun 'kevents-controller --help' for usage.\n`);
   process.exit(2);
 }
-if (flags['help'] === 'true') {
+
+let parsed;
+try {
+  parsed = parseControllerFlags(process.argv.slice(2));
+} catch (err) {
+  if (!(err instanceof FlagError)) throw err;
+  flagError(err);
+}
+if (parsed.help) {
   process.stdout.write(usage());
   process.exit(0);
 }
-const log = makeLog(flags['log-format']!);
+const { options } = parsed;
+const log = createLogger({ component: 'kevents-controller', level: options.logLevel, format: options.logFormat });
 try {
-  const manager = buildController(flags, log);
+  const manager = buildController(options, log);
   manager.stopOnSignals();
   await manager.start();
   const a = manager.probeAddress();
-  if (a) log('info', 'serving /healthz /readyz /metrics', { address: `${a.address}:${a.port}` });
+  if (a) log.info({ address: `${a.address}:${a.port}` }, 'serving /healthz /readyz /metrics');
 } catch (err) {
-  if (err instanceof FlagError) {
-    process.stderr.write(`Error: ${err.message}\nRun 'kevents-controller --help' for usage.\n`);
-    process.exit(2);
-  }
+  if (err instanceof FlagError) flagError(err);
   if (err instanceof RetentionConfigError) process.stderr.write(`${err.message}\n`);
-  else log('error', `cannot start: ${String((err as Error).message ?? err)}`);
+  else log.error(`cannot start: ${String((err as Error).message ?? err)}`);
   process.exit(1);
 }

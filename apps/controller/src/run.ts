@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { parseDuration, type CoreEvent, type Event, type Lease } from '@kevents/api';
+import type { CoreEvent, Event, Lease } from '@kevents/api';
+import { keventsVersion, type Logger } from '@kevents/cli';
 import {
   BucketRateLimiter,
   Controller,
@@ -13,9 +14,8 @@ import {
   RuntimeMetrics,
   objectKey,
 } from '@kevents/controller-runtime';
-import { flagValues, type FlagValues } from './cli/flags.js';
+import type { ControllerOptions } from './cli/flags.js';
 import { kubeConfigFromFlags } from './cli/kubeconfig.js';
-import type { Log } from './log.js';
 import { loadRetentionConfig, RetentionPolicy } from './retention/retention-config.js';
 import { RetentionReconciler } from './retention/retention-reconciler.js';
 import { MirrorMetrics } from './mirror/mirror-metrics.js';
@@ -32,8 +32,6 @@ const coreEventsRef = { group: '', version: 'v1', resource: 'events', namespaced
 /** coordination.<domain>/v1 Leases of the server (`--group-domain`). */
 const leasesRef = (domain: string) =>
   ({ group: `coordination.${domain}`, version: 'v1', resource: 'leases', namespaced: true }) as const;
-
-const ms = (d: string): number => parseDuration(d)! / 1e6;
 
 /**
  * What the controllers keep of an event in the cache: everything but `managedFields` and the
@@ -54,47 +52,43 @@ function withoutManagedFields(e: Event): Event {
   return { ...e, metadata };
 }
 
-/** Builds the manager, informer and controllers the flags ask for (not started). */
-export function buildController(flags: FlagValues, log: Log): Manager {
-  const kc = kubeConfigFromFlags(flags);
+const message = (err: unknown): string => String((err as Error).message ?? err);
+
+/** Builds the manager, informer and controllers the options ask for (not started), and logs what it built. */
+export function buildController(options: ControllerOptions, log: Logger): Manager {
+  const kc = kubeConfigFromFlags(options);
   const rest = new RestClient(kc, { userAgent: 'kevents-controller' });
   // The server's groups (kevents-apiserver --group-domain); mirror sources are clusters: events.k8s.io.
-  const domain = flags['group-domain'] || 'k8s.io';
+  const domain = options.groupDomain || 'k8s.io';
   const events = new ResourceClient<Event>(rest, eventsRef(domain));
-  const enabled = new Set(
-    flags['controllers']!.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+  const enabled = new Set(options.controllers);
   for (const c of enabled)
     if (c !== 'series' && c !== 'retention') throw new Error(`unknown controller "${c}" in --controllers`);
-  const sources = parseMirrorSources(flagValues(flags, 'mirror-source'));
+  const sources = parseMirrorSources(options.mirrorSource);
   const metrics = new RuntimeMetrics();
   const informer = new Informer<Event>(events, {
-    namespace: flags['namespace'] || undefined,
+    namespace: options.namespace || undefined,
     transform: slim,
-    onError: (err) => log('warn', 'events informer', { error: String((err as Error).message ?? err) }),
+    onError: (err) => log.warn({ error: message(err) }, 'events informer'),
   });
   // Mirrored events are copies: they never join a series (their source's own series is kept).
   informer.indexer.addIndex(seriesIndex, (e) => (isMirrored(e) ? [] : [seriesKey(e)]));
   const onError = (name: string) => (key: string, err: unknown) =>
-    log('warn', 'reconcile failed', { controller: name, key, error: String((err as Error).message ?? err) });
-  const workers = Number(flags['workers']);
-
-  const leaderElect = flags['leader-elect'] === 'true';
+    log.warn({ controller: name, key, error: message(err) }, 'reconcile failed');
+  const { workers, leaderElect } = options;
   const lease = {
-    namespace: flags['leader-election-namespace']!,
-    name: flags['leader-election-id']!,
-    identity: flags['leader-election-identity'] || `${hostname()}_${randomUUID()}`,
-    leaseDurationMs: ms(flags['leader-elect-lease-duration']!),
-    renewDeadlineMs: ms(flags['leader-elect-renew-deadline']!),
-    retryPeriodMs: ms(flags['leader-elect-retry-period']!),
+    namespace: options.leaderElectionNamespace,
+    name: options.leaderElectionId,
+    identity: options.leaderElectionIdentity || `${hostname()}_${randomUUID()}`,
+    leaseDurationMs: options.leaderElectLeaseDurationMs,
+    renewDeadlineMs: options.leaderElectRenewDeadlineMs,
+    retryPeriodMs: options.leaderElectRetryPeriodMs,
   };
-  const probe = flags['health-probe-bind-address'] === '0' ? '' : flags['health-probe-bind-address'];
+  const probe = options.healthProbeBindAddress === '0' ? '' : options.healthProbeBindAddress;
   const manager = new Manager({
     probeAddress: probe,
     metrics,
-    log: (msg, fields) => log('info', msg, fields),
+    log: (msg, fields) => log.info(fields ?? {}, msg),
     leaderElection: leaderElect
       ? {
           ...lease,
@@ -106,8 +100,8 @@ export function buildController(flags: FlagValues, log: Log): Manager {
             }),
             leasesRef(domain),
           ),
-          onNewLeader: (id) => log('info', 'new leader observed', { leader: id }),
-          onError: (err) => log('warn', 'leader election', { error: String((err as Error).message ?? err) }),
+          onNewLeader: (id) => log.info({ leader: id }, 'new leader observed'),
+          onError: (err) => log.warn({ error: message(err) }, 'leader election'),
         }
       : undefined,
   });
@@ -117,7 +111,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
     const reconciler = new SeriesReconciler({
       events,
       indexer: informer.indexer,
-      windowMs: ms(flags['series-window']!),
+      windowMs: options.seriesWindowMs,
     });
     const c = new Controller({
       name: 'series',
@@ -134,8 +128,8 @@ export function buildController(flags: FlagValues, log: Log): Manager {
     manager.addController(c);
   }
   if (enabled.has('retention')) {
-    const config = flags['retention-config'] ? loadRetentionConfig(flags['retention-config']) : undefined;
-    const policy = new RetentionPolicy(ms(flags['event-ttl']!), config);
+    const config = options.retentionConfig ? loadRetentionConfig(options.retentionConfig) : undefined;
+    const policy = new RetentionPolicy(options.eventTtlMs, config);
     const reconciler = new RetentionReconciler({ events, indexer: informer.indexer, policy });
     const c = new Controller({
       name: 'retention',
@@ -154,7 +148,10 @@ export function buildController(flags: FlagValues, log: Log): Manager {
       onDelete: (e) => reconciler.forget(e),
     });
     manager.addController(c);
-    log('info', 'retention rules', { rules: policy.describe() });
+    log.info(
+      { ...(options.retentionConfig ? { file: options.retentionConfig } : {}), rules: policy.describe() },
+      options.retentionConfig ? `retention rules from ${options.retentionConfig}` : 'retention rules',
+    );
   }
   if (sources.length > 0) {
     informer.indexer.addIndex(mirrorIndex, mirrorIndexValues);
@@ -166,7 +163,7 @@ export function buildController(flags: FlagValues, log: Log): Manager {
         transform: withoutManagedFields,
         onError: (err) => {
           mirrorMetrics.sourceUp.set({ cluster }, 0);
-          log('warn', 'mirror source', { cluster, error: String((err as Error).message ?? err) });
+          log.warn({ cluster, error: message(err) }, 'mirror source');
         },
         onProgress: () => mirrorMetrics.sourceUp.set({ cluster }, 1),
       });
@@ -180,12 +177,12 @@ export function buildController(flags: FlagValues, log: Log): Manager {
         events: new ResourceClient<Event>(targetRest, eventsRef(domain)),
         coreEvents: new ResourceClient<CoreEvent>(targetRest, coreEventsRef),
         metrics: mirrorMetrics,
-        targetNamespace: flags['namespace'] || undefined,
+        targetNamespace: options.namespace || undefined,
       });
       const c = new Controller({
         name: `mirror-${cluster}`,
         reconciler,
-        maxConcurrentReconciles: Number(flags['mirror-workers']),
+        maxConcurrentReconciles: options.mirrorWorkers,
         metrics,
         // client-go's per-item backoff, capped at 30 s, and an overall bucket sized for a catch-up
         // (client-go's default bucket, 10 retries/s, would take minutes after a short outage).
@@ -207,25 +204,36 @@ export function buildController(flags: FlagValues, log: Log): Manager {
       });
       manager.addInformer(sourceInformer, { waitForSync: false });
       manager.addController(c);
-      log('info', 'mirror source', { cluster, server: srcRest.server, watches: sourceInformer.describe() });
+      log.info(
+        { cluster, server: srcRest.server, watches: sourceInformer.describe() },
+        `mirror source ${cluster}: ${srcRest.server}`,
+      );
       void sourceInformer.waitForSync().then(() =>
-        log('info', 'mirror source synced', {
-          cluster,
-          server: srcRest.server,
-          watches: sourceInformer.describe(),
-          resourceVersion: sourceInformer.lastSyncResourceVersion,
-          events: sourceInformer.indexer.size,
-        }),
+        log.info(
+          {
+            cluster,
+            server: srcRest.server,
+            watches: sourceInformer.describe(),
+            resourceVersion: sourceInformer.lastSyncResourceVersion,
+            events: sourceInformer.indexer.size,
+          },
+          'mirror source synced',
+        ),
       );
     }
   }
-  log('info', 'kevents-controller starting', {
-    server: rest.server,
-    watches: informer.describe(),
-    controllers: [...enabled, ...sources.map((s) => `mirror-${s.name}`)],
-    leaderElection: leaderElect
-      ? `on: lease ${lease.namespace}/${lease.name} as ${lease.identity}`
-      : 'off: this instance leads',
-  });
+  log.info(
+    {
+      version: keventsVersion,
+      node: process.version,
+      server: rest.server,
+      watches: informer.describe(),
+      controllers: [...enabled, ...sources.map((s) => `mirror-${s.name}`)],
+      leaderElection: leaderElect
+        ? `on: lease ${lease.namespace}/${lease.name} as ${lease.identity}`
+        : 'off: this instance leads',
+    },
+    `kevents-controller ${keventsVersion} starting against ${rest.server}`,
+  );
   return manager;
 }

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
-import { configApiVersions, parseDuration, type ConfigKind } from '@kevents/api';
+import { configApiVersions, parseGoDuration, type ConfigKind } from '@kevents/api';
 import { FieldError, FieldPath, notSupported, required, typeInvalid, forbidden } from '@kevents/validation';
 import {
   authenticationShape,
@@ -135,9 +135,9 @@ function decodeValue(node: Node, shape: FieldShape, path: FieldPath, errors: Fie
       break;
     case 'duration': {
       if (typeof v === 'string') {
-        const ns = parseDuration(v);
-        if (ns !== undefined) return ns;
-        errors.push(typeInvalid(path, v, `time: invalid duration ${JSON.stringify(v)}`));
+        const d = parseGoDuration(v);
+        if (d.ok) return d.nanos;
+        errors.push(typeInvalid(path, v, d.error));
         return undefined;
       }
       break;

@@ -861,7 +861,13 @@ describe('strict decoding', () => {
     [
       'bad duration',
       webhook(goodWebhook.replace('3s', '3 seconds')),
-      [['authorizers[0].webhook.timeout', 'FieldValueTypeInvalid', 'time: invalid duration "3 seconds"']],
+      [
+        [
+          'authorizers[0].webhook.timeout',
+          'FieldValueTypeInvalid',
+          'time: unknown unit " seconds" in duration "3 seconds"',
+        ],
+      ],
     ],
     [
       'wrong apiVersion',

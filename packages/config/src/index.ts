@@ -4,7 +4,7 @@ export { parseConfig, loadConfigFile } from './load.js';
 export type { LoadOptions, LoadResult } from './load.js';
 export { defaultAuthorization, convertEgress } from './defaults.js';
 export { ConfigWatcher } from './watch.js';
-export type { ReloadOutcome, WatchOptions } from './watch.js';
+export type { ApplyOutcome, ReloadOutcome, WatchOptions } from './watch.js';
 export { ConfigError } from './errors.js';
 export type { ConfigErrorCode } from './errors.js';
 export { authenticationShape, authorizationShape, egressShape, tracingShape } from './schema.js';

@@ -12,6 +12,7 @@ import { startAuthorization } from '../server/authorization.js';
 import type { AuthorizationSetup } from '../server/authorization.js';
 import { Kubectl, sampleEvent, startTestServer, waitForOutput } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-aggregated-e2e-'));
 const write = (name: string, text: string): string => {
@@ -59,12 +60,16 @@ describe('kubectl through a stand-in aggregator (front-proxy headers, delegated 
       }),
     );
     const metrics = new ServerMetrics();
-    authz = await startAuthorization({ flags: { 'authorization-kubeconfig': kubeconfig }, metrics, log: silent });
+    authz = await startAuthorization({
+      options: apiserverOptions({ authorizationKubeconfig: kubeconfig }),
+      metrics,
+      log: silent,
+    });
     authn = await startAuthentication({
-      flags: {
-        'requestheader-client-ca-file': write('front-proxy-ca.crt', frontProxyCA.cert),
-        'requestheader-allowed-names': 'front-proxy-client',
-      },
+      options: apiserverOptions({
+        requestheaderClientCaFile: write('front-proxy-ca.crt', frontProxyCA.cert),
+        requestheaderAllowedNames: ['front-proxy-client'],
+      }),
       authorizer: authz.authorizer.name,
       metrics,
       log: silent,

@@ -10,6 +10,7 @@ import { startAuthentication } from '../server/authentication.js';
 import type { AuthenticationSetup } from '../server/authentication.js';
 import { Kubectl, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-authn-e2e-'));
 const write = (name: string, text: string): string => {
@@ -52,7 +53,7 @@ beforeAll(async () => {
   clientCert = write('carol.crt', client.cert);
   clientKey = write('carol.key', client.key);
   authn = await startAuthentication({
-    flags: { 'client-ca-file': write('client-ca.crt', clientCA.cert) },
+    options: apiserverOptions({ clientCaFile: write('client-ca.crt', clientCA.cert) }),
     file: configFile,
     authorizer: 'AlwaysAllow',
     metrics,
@@ -194,7 +195,7 @@ describe('kubectl with a client certificate issued by an intermediate CA', () =>
     const ownServingCA = await generateCA('kevents chain serving CA');
     const ownServing = await generateServingCert(ownServingCA);
     chainAuthn = await startAuthentication({
-      flags: { 'client-ca-file': write('root-only-client-ca.crt', root.cert) },
+      options: apiserverOptions({ clientCaFile: write('root-only-client-ca.crt', root.cert) }),
       authorizer: 'AlwaysAllow',
       metrics: new ServerMetrics(),
       log: silent,

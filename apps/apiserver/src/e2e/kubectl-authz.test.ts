@@ -14,6 +14,7 @@ import { startAuthorization } from '../server/authorization.js';
 import type { AuthorizationSetup } from '../server/authorization.js';
 import { Kubectl, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-authz-e2e-'));
 const write = (name: string, text: string): string => {
@@ -96,9 +97,15 @@ beforeAll(async () => {
   const serving = await generateServingCert(servingCA);
   serverCAPem = servingCA.cert;
   serverCA = write('server-ca.crt', servingCA.cert);
-  authz = await startAuthorization({ flags: {}, file: authzFile, metrics, log: silent, reload: { pollMs: 50 } });
+  authz = await startAuthorization({
+    options: apiserverOptions(),
+    file: authzFile,
+    metrics,
+    log: silent,
+    reload: { pollMs: 50 },
+  });
   authn = await startAuthentication({
-    flags: {},
+    options: apiserverOptions(),
     file: authnFile,
     authorizer: authz.authorizer.name,
     metrics,

@@ -14,6 +14,7 @@ import { startAuthorization } from '../server/authorization.js';
 import type { AuthorizationSetup } from '../server/authorization.js';
 import { Kubectl, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-impersonation-e2e-'));
 const write = (name: string, text: string): string => {
@@ -102,9 +103,9 @@ beforeAll(async () => {
   serverCAPem = servingCA.cert;
   serverCA = write('server-ca.crt', servingCA.cert);
   const metrics = new ServerMetrics();
-  authz = await startAuthorization({ flags: {}, file: authzFile, metrics, log: silent });
+  authz = await startAuthorization({ options: apiserverOptions(), file: authzFile, metrics, log: silent });
   authn = await startAuthentication({
-    flags: {},
+    options: apiserverOptions(),
     file: authnFile,
     authorizer: authz.authorizer.name,
     metrics,

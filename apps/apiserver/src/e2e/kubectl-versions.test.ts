@@ -22,6 +22,7 @@ import { startAuthorization } from '../server/authorization.js';
 import type { AuthorizationSetup } from '../server/authorization.js';
 import { request, sampleEvent, startTestServer, waitForOutput } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const cacheDir = process.env['KEVENTS_KUBECTL_CACHE'] || join(homedir(), '.cache', 'kevents-kubectl');
 const allMinors = Array.from({ length: 16 }, (_, i) => 20 + i);
@@ -236,7 +237,7 @@ beforeAll(async () => {
     }),
   );
   const metrics = new ServerMetrics();
-  authz = await startAuthorization({ flags: {}, file: authzFile, metrics, log: silent });
+  authz = await startAuthorization({ options: apiserverOptions(), file: authzFile, metrics, log: silent });
   [open, guarded] = await Promise.all([startTestServer(), startTestServer({ authorizer: authz.authorizer, metrics })]);
 });
 

@@ -15,6 +15,7 @@ import { startAuthentication } from './authentication.js';
 import type { AuthenticationSetup } from './authentication.js';
 import { startAuthorization } from './authorization.js';
 import type { AuthorizationSetup } from './authorization.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const dir = mkdtempSync(join(tmpdir(), 'kevents-aggregated-'));
@@ -106,25 +107,25 @@ describe('aggregated API server: request-header authentication and delegated aut
     );
     const metrics = new ServerMetrics();
     authz = await startAuthorization({
-      flags: {
-        'authorization-kubeconfig': kubeconfig,
-        'authorization-always-allow-paths': '/healthz,/readyz,/livez',
-        'authorization-always-allow-groups': 'system:masters',
-        'authorization-webhook-cache-authorized-ttl': '10s',
-        'authorization-webhook-cache-unauthorized-ttl': '10s',
-      },
+      options: apiserverOptions({
+        authorizationKubeconfig: kubeconfig,
+        authorizationAlwaysAllowPaths: ['/healthz', '/readyz', '/livez'],
+        authorizationAlwaysAllowGroups: ['system:masters'],
+        authorizationWebhookCacheAuthorizedTtlMs: 10_000,
+        authorizationWebhookCacheUnauthorizedTtlMs: 10_000,
+      }),
       metrics,
       log: silent,
     });
     authn = await startAuthentication({
-      flags: {
-        'requestheader-client-ca-file': caFile,
-        'requestheader-allowed-names': 'front-proxy-client',
-        'requestheader-username-headers': 'X-Remote-User',
-        'requestheader-group-headers': 'X-Remote-Group',
-        'requestheader-extra-headers-prefix': 'X-Remote-Extra-',
-        'requestheader-uid-headers': 'X-Remote-Uid',
-      },
+      options: apiserverOptions({
+        requestheaderClientCaFile: caFile,
+        requestheaderAllowedNames: ['front-proxy-client'],
+        requestheaderUsernameHeaders: ['X-Remote-User'],
+        requestheaderGroupHeaders: ['X-Remote-Group'],
+        requestheaderExtraHeadersPrefix: ['X-Remote-Extra-'],
+        requestheaderUidHeaders: ['X-Remote-Uid'],
+      }),
       authorizer: authz.authorizer.name,
       metrics,
       log: silent,

@@ -9,6 +9,7 @@ import { startAuthentication } from './authentication.js';
 import type { AuthenticationSetup } from './authentication.js';
 import { startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-authn-reload-'));
 const file = join(dir, 'authn.yaml');
@@ -37,7 +38,7 @@ beforeAll(async () => {
   b = await OidcIssuer.start({ alg: 'ES256' });
   writeFileSync(file, doc(a));
   authn = await startAuthentication({
-    flags: {},
+    options: apiserverOptions(),
     file,
     authorizer: 'AlwaysAllow',
     metrics,

@@ -15,12 +15,12 @@ import {
 } from '@kevents/authn';
 import { loadWebhookConnection, webhookTransport } from '@kevents/authz';
 import type { WebhookConnection, WebhookDialer } from '@kevents/authz';
-import { parseDuration } from '../cli/flags.js';
 import type { JwtAuthenticatorOptions, RequestHeaderConfig } from '@kevents/authn';
 import type { ServerMetrics } from '@kevents/apiserver';
-import { parseConfig } from '@kevents/config';
-import { AuthenticationConfigReloader } from './authentication-reload.js';
-import { reloadMetrics } from './config-reload.js';
+import { ConfigWatcher } from '@kevents/config';
+import type { ApiserverOptions } from '../cli/flags.js';
+import { AuthenticationConfigApplier } from './authentication-reload.js';
+import { reloadMetrics, reportReloads } from './reload-metrics.js';
 
 /** What the servers need from authentication, and how to stop it. */
 export interface AuthenticationSetup {
@@ -52,29 +52,20 @@ export function apiserverId(host = hostname()): string {
   return `apiserver-${out}`;
 }
 
-/** A comma-separated flag as a list (pflag's string slice), blanks dropped. */
-export const flagList = (v: string | undefined): string[] =>
-  (v ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-
 /**
  * The request-header settings of the `--requestheader-*` flags (k8s.io/apiserver's
  * `RequestHeaderAuthenticationOptions`); undefined without `--requestheader-client-ca-file`.
  */
-export async function requestHeaderFromFlags(
-  flags: Readonly<Record<string, string>>,
-): Promise<RequestHeaderConfig | undefined> {
-  const file = flags['requestheader-client-ca-file'] ?? '';
+export async function requestHeaderFromFlags(options: ApiserverOptions): Promise<RequestHeaderConfig | undefined> {
+  const file = options.requestheaderClientCaFile;
   if (!file) return undefined;
   return {
     clientCA: await readFile(file, 'utf8'),
-    allowedNames: flagList(flags['requestheader-allowed-names']),
-    usernameHeaders: flagList(flags['requestheader-username-headers'] ?? 'X-Remote-User'),
-    uidHeaders: flagList(flags['requestheader-uid-headers']),
-    groupHeaders: flagList(flags['requestheader-group-headers'] ?? 'X-Remote-Group'),
-    extraHeaderPrefixes: flagList(flags['requestheader-extra-headers-prefix'] ?? 'X-Remote-Extra-'),
+    allowedNames: [...options.requestheaderAllowedNames],
+    usernameHeaders: [...options.requestheaderUsernameHeaders],
+    uidHeaders: [...options.requestheaderUidHeaders],
+    groupHeaders: [...options.requestheaderGroupHeaders],
+    extraHeaderPrefixes: [...options.requestheaderExtraHeadersPrefix],
   };
 }
 
@@ -85,10 +76,10 @@ export async function requestHeaderFromFlags(
  * timeout, answers cached for `--authentication-token-webhook-cache-ttl`.
  */
 export function tokenReviewFromFlags(
-  flags: Readonly<Record<string, string>>,
+  options: ApiserverOptions,
   dial?: WebhookDialer,
 ): TokenReviewAuthenticator | undefined {
-  const file = flags['authentication-kubeconfig'] ?? '';
+  const file = options.authenticationKubeconfig;
   if (!file) return undefined;
   const conn = loadWebhookConnection(file);
   const transport = webhookTransport(
@@ -97,7 +88,7 @@ export function tokenReviewFromFlags(
   );
   return new TokenReviewAuthenticator({
     transport: (body) => transport(body),
-    cacheTtlMs: parseDuration(flags['authentication-token-webhook-cache-ttl'] ?? '10s') ?? 10_000,
+    cacheTtlMs: options.authenticationTokenWebhookCacheTtlMs,
   });
 }
 
@@ -135,7 +126,7 @@ export function kubeGet(conn: WebhookConnection, path: string): Promise<{ status
 export interface StartAuthenticationOptions {
   /** How JWT authenticators reach their issuers (the egress seam); default direct HTTPS. */
   readonly jwt?: Omit<JwtAuthenticatorOptions, 'metrics'>;
-  readonly flags: Readonly<Record<string, string>>;
+  readonly options: ApiserverOptions;
   /** How TokenReviews reach the cluster (the egress `controlplane` dialer); default direct. */
   readonly tokenReviewDial?: WebhookDialer;
   /** `--authentication-config` (already validated by main). */
@@ -158,15 +149,15 @@ export interface StartAuthenticationOptions {
  * the automatic reload of the config file.
  */
 export async function startAuthentication(o: StartAuthenticationOptions): Promise<AuthenticationSetup> {
-  const { flags, log } = o;
-  const caFile = flags['client-ca-file'] ?? '';
+  const { options, log } = o;
+  const caFile = options.clientCaFile;
   const clientCA = caFile ? await readFile(caFile, 'utf8') : undefined;
-  const requestHeader = await requestHeaderFromFlags(flags);
-  const tokenReview = tokenReviewFromFlags(flags, o.tokenReviewDial);
+  const requestHeader = await requestHeaderFromFlags(options);
+  const tokenReview = tokenReviewFromFlags(options, o.tokenReviewDial);
   // k8s.io/apiserver's lookup: what the flags leave out comes from the cluster's ConfigMap.
   let extension: ExtensionAuthentication | undefined;
-  const kubeconfig = flags['authentication-kubeconfig'] ?? '';
-  if (kubeconfig && flags['authentication-skip-lookup'] !== 'true' && (clientCA === undefined || !requestHeader)) {
+  const kubeconfig = options.authenticationKubeconfig;
+  if (kubeconfig && !options.authenticationSkipLookup && (clientCA === undefined || !requestHeader)) {
     const conn = loadWebhookConnection(kubeconfig);
     extension = new ExtensionAuthentication({
       get: () => kubeGet(conn, extensionAuthenticationConfigMap.path),
@@ -178,17 +169,17 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
     await extension.load();
     extension.start();
   }
-  let config: AuthenticationConfiguration | undefined;
-  let text = '';
-  if (o.file) {
-    text = await readFile(o.file, 'utf8');
-    const parsed = parseConfig<AuthenticationConfiguration>(text, {
-      ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
-      expectedKind: 'AuthenticationConfiguration',
-    });
-    if (!parsed.ok) throw new Error(`${o.file}: ${parsed.errors.map(String).join('; ')}`);
-    config = parsed.config;
-  }
+  // Applies a reloaded file once the chain exists (the watcher starts after it).
+  let applier: AuthenticationConfigApplier | undefined;
+  const watcher = o.file
+    ? await ConfigWatcher.load<AuthenticationConfiguration>(o.file, {
+        ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
+        expectedKind: 'AuthenticationConfiguration',
+        ...(o.reload?.pollMs !== undefined ? { intervalMs: o.reload.pollMs } : {}),
+        apply: (config) => applier!.apply(config),
+      })
+    : undefined;
+  const config = watcher?.current;
   if (!config && clientCA === undefined && !requestHeader && !tokenReview)
     return {
       tls: {},
@@ -196,7 +187,7 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
       close: () => undefined,
     };
 
-  let anonymousFlag = flags['anonymous-auth'] !== 'false';
+  let anonymousFlag = options.anonymousAuth;
   if (anonymousFlag && !config?.anonymous && o.authorizer === 'AlwaysAllow') {
     log.warn(
       {},
@@ -216,29 +207,32 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
     anonymousFlag,
     metrics,
   });
-  let reloader: AuthenticationConfigReloader | undefined;
-  if (o.file && config) {
-    reloader = new AuthenticationConfigReloader(o.file, text, config, chain, {
+  if (watcher && config) {
+    applier = new AuthenticationConfigApplier({
+      chain,
+      initial: config,
       jwt: { ...o.jwt, metrics },
+      file: watcher.path,
       log,
-      ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
-      ...o.reload,
-      metrics: reloadMetrics(
-        'authentication',
-        o.metrics.registry,
-        o.metrics.configReloads.AuthenticationConfiguration,
-        hashLabel(id),
-      ),
+      ...(o.reload?.healthTimeoutMs !== undefined ? { healthTimeoutMs: o.reload.healthTimeoutMs } : {}),
+      ...(o.reload?.retireAfterMs !== undefined ? { retireAfterMs: o.reload.retireAfterMs } : {}),
     });
-    reloader.start();
+    const metricsOfReloads = reloadMetrics(
+      'authentication',
+      o.metrics.registry,
+      o.metrics.configReloads.AuthenticationConfiguration,
+      hashLabel(id),
+    );
+    reportReloads(watcher, 'authentication config', metricsOfReloads, log);
+    watcher.watch();
   }
   const parts = [
     config ? `${config.jwt?.length ?? 0} JWT issuer(s) from ${o.file}` : undefined,
     requestHeader
-      ? `front-proxy headers (${requestHeader.usernameHeaders!.join(',')}) from clients verified by ${flags['requestheader-client-ca-file']}${requestHeader.allowedNames!.length ? ` named ${requestHeader.allowedNames!.join(',')}` : ''}`
+      ? `front-proxy headers (${requestHeader.usernameHeaders!.join(',')}) from clients verified by ${options.requestheaderClientCaFile}${requestHeader.allowedNames!.length ? ` named ${requestHeader.allowedNames!.join(',')}` : ''}`
       : undefined,
     clientCA !== undefined ? `client certificates from ${caFile}` : undefined,
-    tokenReview ? `TokenReviews to the cluster of ${flags['authentication-kubeconfig']}` : undefined,
+    tokenReview ? `TokenReviews to the cluster of ${options.authenticationKubeconfig}` : undefined,
     extension?.summary,
     chain.anonymous.enabled
       ? chain.anonymous.conditions?.length
@@ -254,7 +248,8 @@ export async function startAuthentication(o: StartAuthenticationOptions): Promis
         : {},
     summary: `authentication: ${parts.join('; ')}`,
     close: () => {
-      reloader?.stop();
+      watcher?.close();
+      applier?.stop();
       extension?.stop();
       chain.close();
     },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServerMetrics } from '@kevents/apiserver';
 import { startAuthorization } from './authorization.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kevents-authz-setup-'));
@@ -73,7 +74,11 @@ const attrs = (groups: string[]) => ({
 describe('startAuthorization', () => {
   it('uses --authorization-mode without a file, system:masters first', async () => {
     const metrics = new ServerMetrics();
-    const s = await startAuthorization({ flags: { 'authorization-mode': 'AlwaysDeny' }, metrics, log: silent });
+    const s = await startAuthorization({
+      options: apiserverOptions({ authorizationMode: ['AlwaysDeny'] }),
+      metrics,
+      log: silent,
+    });
     expect(await s.authorizer.authorize(attrs(['system:masters']))).toEqual({ decision: 'Allow', reason: '' });
     expect(await s.authorizer.authorize(attrs(['dev']))).toEqual({
       decision: 'Deny',
@@ -82,7 +87,7 @@ describe('startAuthorization', () => {
     expect(await metrics.text()).toContain(
       'apiserver_authorization_decisions_total{type="AlwaysDeny",name="alwaysdeny",decision="denied"} 1',
     );
-    const allow = await startAuthorization({ flags: {}, metrics: new ServerMetrics(), log: silent });
+    const allow = await startAuthorization({ options: apiserverOptions(), metrics: new ServerMetrics(), log: silent });
     expect(allow.authorizer.name).toBe('AlwaysAllow');
   });
 });

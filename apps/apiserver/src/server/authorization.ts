@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { AuthorizationConfiguration, Authorizer } from '@kevents/api';
 import {
   AuthorizationMetrics,
@@ -10,11 +9,11 @@ import {
 import type { BuildAuthorizerOptions } from '@kevents/authz';
 import { hashLabel } from '@kevents/authn';
 import type { ServerMetrics } from '@kevents/apiserver';
-import { parseConfig } from '@kevents/config';
-import { apiserverId, flagList } from './authentication.js';
-import { parseDuration } from '../cli/flags.js';
-import { AuthorizationConfigReloader, ReloadableAuthorizer } from './authorization-reload.js';
-import { reloadMetrics } from './config-reload.js';
+import { ConfigWatcher } from '@kevents/config';
+import type { ApiserverOptions } from '../cli/flags.js';
+import { apiserverId } from './authentication.js';
+import { authorizationApply, ReloadableAuthorizer } from './authorization-reload.js';
+import { reloadMetrics, reportReloads } from './reload-metrics.js';
 
 /** What the servers need from authorization, and how to stop it. */
 export interface AuthorizationSetup {
@@ -26,7 +25,7 @@ export interface AuthorizationSetup {
 
 /** Options of {@link startAuthorization}. */
 export interface StartAuthorizationOptions {
-  readonly flags: Readonly<Record<string, string>>;
+  readonly options: ApiserverOptions;
   /** `--authorization-config` (already validated by main); `--authorization-mode` is used only without it. */
   readonly file?: string;
   readonly metrics: ServerMetrics;
@@ -46,19 +45,19 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
   const registry = o.metrics.registry;
   const metrics = new AuthorizationMetrics(registry);
   const build: BuildAuthorizerOptions = { ...o.build, metrics };
-  const kubeconfig = o.flags['authorization-kubeconfig'] ?? '';
+  const { options } = o;
+  const kubeconfig = options.authorizationKubeconfig;
   // With --authorization-kubeconfig (an aggregated API server): k8s.io/apiserver's delegating
   // authorizer first, then the --authorization-config chain when given.
   const delegate = (rest: Authorizer[]): Authorizer => {
     const dial = build.dialFor?.('delegated');
-    const ttl = (name: string): number => parseDuration(o.flags[name] ?? '10s') ?? 10_000;
     return delegatingAuthorizer(
       {
         connection: loadWebhookConnection(kubeconfig),
-        alwaysAllowPaths: flagList(o.flags['authorization-always-allow-paths'] ?? '/healthz,/readyz,/livez'),
-        alwaysAllowGroups: flagList(o.flags['authorization-always-allow-groups'] ?? 'system:masters'),
-        authorizedTTLMs: ttl('authorization-webhook-cache-authorized-ttl'),
-        unauthorizedTTLMs: ttl('authorization-webhook-cache-unauthorized-ttl'),
+        alwaysAllowPaths: [...options.authorizationAlwaysAllowPaths],
+        alwaysAllowGroups: [...options.authorizationAlwaysAllowGroups],
+        authorizedTTLMs: options.authorizationWebhookCacheAuthorizedTtlMs,
+        unauthorizedTTLMs: options.authorizationWebhookCacheUnauthorizedTtlMs,
         metrics,
         ...(dial ? { dial } : {}),
         ...(build.retryBackoff ? { retryBackoff: build.retryBackoff } : {}),
@@ -71,36 +70,34 @@ export async function startAuthorization(o: StartAuthorizationOptions): Promise<
   if (kubeconfig && !o.file)
     return { authorizer: delegate([]), summary: `authorization: ${delegatedSummary}`, close: () => undefined };
   if (!o.file) {
-    const mode = o.flags['authorization-mode'] || 'AlwaysAllow';
+    const mode = options.authorizationMode.join(',') || 'AlwaysAllow';
     const authorizer = authorizerForModes(mode, build);
     return { authorizer, summary: `authorization: --authorization-mode=${mode}`, close: () => undefined };
   }
-  const groupDomain = o.flags['group-domain'];
-  const text = await readFile(o.file, 'utf8');
-  const parsed = parseConfig<AuthorizationConfiguration>(text, {
+  const groupDomain = options.groupDomain;
+  // `apply` swaps the chain built below; the watcher polls only from watcher.watch() on.
+  const watcher = await ConfigWatcher.load<AuthorizationConfiguration>(o.file, {
     ...(groupDomain ? { groupDomain } : {}),
     expectedKind: 'AuthorizationConfiguration',
+    ...(o.reload?.pollMs !== undefined ? { intervalMs: o.reload.pollMs } : {}),
+    apply: (config) => apply(config),
   });
-  if (!parsed.ok) throw new Error(`${o.file}: ${parsed.errors.map(String).join('; ')}`);
-  const reloadable = new ReloadableAuthorizer(buildAuthorizer(parsed.config, build));
+  const initial = watcher.current;
+  const reloadable = new ReloadableAuthorizer(buildAuthorizer(initial, build));
   const authorizer = kubeconfig ? delegate([reloadable]) : reloadable;
-  const reloader = new AuthorizationConfigReloader(o.file, text, parsed.config, reloadable, {
-    build,
-    log: o.log,
-    ...(groupDomain ? { groupDomain } : {}),
-    ...o.reload,
-    metrics: reloadMetrics(
-      'authorization',
-      registry,
-      o.metrics.configReloads.AuthorizationConfiguration,
-      hashLabel(apiserverId()),
-    ),
-  });
-  reloader.start();
-  const names = (parsed.config.authorizers ?? []).map((a) => `${a.name} (${a.type})`).join(', ');
+  const apply = authorizationApply({ target: reloadable, initial, build, file: o.file, log: o.log });
+  const metricsOfReloads = reloadMetrics(
+    'authorization',
+    registry,
+    o.metrics.configReloads.AuthorizationConfiguration,
+    hashLabel(apiserverId()),
+  );
+  reportReloads(watcher, 'authorization config', metricsOfReloads, o.log);
+  watcher.watch();
+  const names = (initial.authorizers ?? []).map((a) => `${a.name} (${a.type})`).join(', ');
   return {
     authorizer,
     summary: `authorization: ${kubeconfig ? `${delegatedSummary}, then ` : ''}${names} from ${o.file}, reloaded on change`,
-    close: () => reloader.stop(),
+    close: () => watcher.close(),
   };
 }

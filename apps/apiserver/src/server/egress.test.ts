@@ -13,6 +13,7 @@ import { WebhookServer } from '@kevents/authz/testing';
 import { issuerHttpClientFor, startEgress, webhookDialFor } from './egress.js';
 import { startAuthorization } from './authorization.js';
 import type { EgressSetup } from './egress.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-egress-app-'));
 const write = (name: string, text: string): string => {
@@ -299,7 +300,7 @@ describe('webhook authorizer traffic through the controlplane selection', () => 
       }),
     );
     return startAuthorization({
-      flags: {},
+      options: apiserverOptions(),
       file,
       metrics: new ServerMetrics(() => []),
       log: quiet,

@@ -12,6 +12,7 @@ import { buildServer } from './app.js';
 import type { KeventsServer } from './app.js';
 import { startAuthentication } from './authentication.js';
 import type { AuthenticationSetup } from './authentication.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const dir = mkdtempSync(join(tmpdir(), 'kevents-extension-cm-'));
@@ -83,7 +84,7 @@ describe('the extension-apiserver-authentication ConfigMap (--authentication-kub
       }),
     );
     authn = await startAuthentication({
-      flags: { 'authentication-kubeconfig': kubeconfig },
+      options: apiserverOptions({ authenticationKubeconfig: kubeconfig }),
       authorizer: 'delegated',
       metrics: new ServerMetrics(),
       log: silent,
@@ -148,7 +149,7 @@ describe('the extension-apiserver-authentication ConfigMap (--authentication-kub
     try {
       await expect(
         startAuthentication({
-          flags: { 'authentication-kubeconfig': kubeconfig },
+          options: apiserverOptions({ authenticationKubeconfig: kubeconfig }),
           authorizer: 'delegated',
           metrics: new ServerMetrics(),
           log: silent,
@@ -159,7 +160,7 @@ describe('the extension-apiserver-authentication ConfigMap (--authentication-kub
     }
     // Skipping the lookup starts without it.
     const skipped = await startAuthentication({
-      flags: { 'authentication-kubeconfig': kubeconfig, 'authentication-skip-lookup': 'true' },
+      options: apiserverOptions({ authenticationKubeconfig: kubeconfig, authenticationSkipLookup: true }),
       authorizer: 'delegated',
       metrics: new ServerMetrics(),
       log: silent,

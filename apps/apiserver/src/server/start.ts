@@ -1,6 +1,6 @@
 import type { ConfigKind } from '@kevents/api';
 import { buildServer } from './app.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '@kevents/cli';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
@@ -11,39 +11,35 @@ import { startTracing } from './tracing.js';
 import { keventsVersion } from './version.js';
 import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Socket } from 'node:net';
-import { parseDuration } from '../cli/flags.js';
+import type { ApiserverOptions } from '../cli/flags.js';
 
 const loopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 /**
- * Starts kevents-apiserver from parsed flags: builds the store, listens on the HTTPS and/or HTTP
+ * Starts kevents-apiserver from its options (the parsed flags): builds the store, listens on the HTTPS and/or HTTP
  * ports, logs what listens where, and shuts down gracefully on SIGTERM/SIGINT (see
  * {@link gracefulShutdown}); a second signal exits at once with code 1, as kube-apiserver does.
  */
 export async function startApiserver(
-  flags: Record<string, string>,
+  options: ApiserverOptions,
   configs: Partial<Record<ConfigKind, { file: string }>>,
 ): Promise<void> {
-  const log = createLogger({
-    level: flags['log-level'] ?? 'info',
-    format: flags['log-format'] === 'text' ? 'text' : 'json',
-  });
-  const host = flags['bind-address'] ?? '127.0.0.1';
-  const securePort = Number(flags['secure-port']);
-  const insecurePort = Number(flags['insecure-port']);
+  const log = createLogger({ component: 'kevents-apiserver', level: options.logLevel, format: options.logFormat });
+  const host = options.bindAddress;
+  const { securePort, insecurePort } = options;
   if (insecurePort > 0 && !loopback(host)) {
     throw new Error(`--insecure-port is refused on the non-loopback address ${host}; use --secure-port`);
   }
   if (securePort === 0 && insecurePort === 0)
     throw new Error('nothing to serve: --secure-port and --insecure-port are both 0');
   const untracedStorage = await createStorage({
-    storage: flags['storage'] ?? 'memory',
-    historyLimit: Number(flags['watch-history']),
-    caFile: flags['storage-cafile'] ?? '',
-    certFile: flags['storage-certfile'] ?? '',
-    keyFile: flags['storage-keyfile'] ?? '',
+    storage: options.storage,
+    historyLimit: options.watchHistory,
+    caFile: options.storageCafile,
+    certFile: options.storageCertfile,
+    keyFile: options.storageKeyfile,
     log,
   });
   const watches = new WatchHub();
@@ -54,18 +50,18 @@ export async function startApiserver(
   );
   const egress = await startEgress({
     ...(configs.EgressSelectorConfiguration ? { file: configs.EgressSelectorConfiguration.file } : {}),
-    ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
+    ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
     registry: metrics.registry,
     log,
   });
   const tracing = await startTracing({
     ...(configs.TracingConfiguration ? { file: configs.TracingConfiguration.file } : {}),
-    ...(flags['group-domain'] ? { groupDomain: flags['group-domain'] } : {}),
+    ...(options.groupDomain ? { groupDomain: options.groupDomain } : {}),
     ...(egress.selector ? { egress: egress.selector } : {}),
   });
   const storage = tracing.storage(untracedStorage);
   const authz = await startAuthorization({
-    flags,
+    options,
     ...(configs.AuthorizationConfiguration ? { file: configs.AuthorizationConfiguration.file } : {}),
     build: { dialFor: webhookDialFor(egress.selector), wrapTransport: tracing.webhookTransport },
     metrics,
@@ -75,7 +71,7 @@ export async function startApiserver(
   const webhookDial = webhookDialFor(egress.selector);
   const tokenReviewDial = webhookDial('delegated-authentication');
   const authn = await startAuthentication({
-    flags,
+    options,
     ...(tokenReviewDial ? { tokenReviewDial } : {}),
     jwt: { httpClientFor: tracing.httpClientFor(egress.httpClientFor) },
     ...(configs.AuthenticationConfiguration ? { file: configs.AuthenticationConfiguration.file } : {}),
@@ -83,10 +79,10 @@ export async function startApiserver(
     metrics,
     log,
   });
-  const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '1m0s') ?? 60_000;
+  const { requestTimeoutMs } = options;
   const limits = {
-    maxConnections: Number(flags['max-connections'] ?? 10_000),
-    http2MaxStreamsPerConnection: Number(flags['http2-max-streams-per-connection'] ?? 0),
+    maxConnections: options.maxConnections,
+    http2MaxStreamsPerConnection: options.http2MaxStreamsPerConnection,
     requestTimeoutMs,
   };
   const shared = {
@@ -95,8 +91,8 @@ export async function startApiserver(
     storage,
     authorizer,
     ...(authn.authenticator ? { authenticator: authn.authenticator } : {}),
-    groupDomain: flags['group-domain'],
-    minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
+    groupDomain: options.groupDomain,
+    minRequestTimeoutSeconds: options.minRequestTimeout,
     watches,
     metrics,
     logger: log.child({ listener: 'http' }),
@@ -113,7 +109,7 @@ export async function startApiserver(
     });
   };
   if (securePort > 0) {
-    const tls = await servingCert(flags['tls-cert-file'] ?? '', flags['tls-private-key-file'] ?? '', host);
+    const tls = await servingCert(options.tlsCertFile, options.tlsPrivateKeyFile, host);
     if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
     const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key, ...authn.tls } });
     trackConnections(server);
@@ -167,10 +163,10 @@ export async function startApiserver(
       storage,
       log,
       signal,
-      delayMs: parseDuration(flags['shutdown-delay-duration'] ?? '0s') ?? 0,
+      delayMs: options.shutdownDelayDurationMs,
       requestTimeoutMs,
-      watchGraceMs: parseDuration(flags['shutdown-watch-termination-grace-period'] ?? '0s') ?? 0,
-      sendRetryAfter: flags['shutdown-send-retry-after'] === 'true',
+      watchGraceMs: options.shutdownWatchTerminationGracePeriodMs,
+      sendRetryAfter: options.shutdownSendRetryAfter,
     });
     await tracing.shutdown().catch((err: unknown) => log.warn({ err: String(err) }, 'tracing: flushing spans failed'));
     log.info(outcome, 'stopped');

@@ -11,6 +11,7 @@ import { buildServer } from './app.js';
 import type { KeventsServer } from './app.js';
 import { startAuthentication, tokenReviewFromFlags } from './authentication.js';
 import type { AuthenticationSetup } from './authentication.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const dir = mkdtempSync(join(tmpdir(), 'kevents-token-review-'));
@@ -75,7 +76,7 @@ describe('delegated authentication: TokenReviews to the cluster (--authenticatio
     );
     const metrics = new ServerMetrics();
     authn = await startAuthentication({
-      flags: { 'authentication-kubeconfig': kubeconfig, 'authentication-token-webhook-cache-ttl': '10s' },
+      options: apiserverOptions({ authenticationKubeconfig: kubeconfig, authenticationTokenWebhookCacheTtlMs: 10_000 }),
       authorizer: 'AlwaysAllow',
       metrics,
       log: silent,
@@ -136,7 +137,7 @@ describe('delegated authentication: TokenReviews to the cluster (--authenticatio
   });
 
   it('keeps an answer for the TTL only, and gives the user uid, groups and extra', async () => {
-    const flagged = tokenReviewFromFlags({ 'authentication-kubeconfig': kubeconfig })!;
+    const flagged = tokenReviewFromFlags(apiserverOptions({ authenticationKubeconfig: kubeconfig }))!;
     const before = cluster.calls;
     expect(await flagged.authenticateToken('bob-token')).toEqual({
       user: { username: 'bob', uid: 'bob-uid', groups: ['devs'], extra: { 'example.com/x': ['1'] } },

@@ -18,6 +18,7 @@ import { startTracing } from './tracing.js';
 import type { TracingSetup } from './tracing.js';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
+import { apiserverOptions } from '../cli/flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-tracing-'));
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -55,7 +56,7 @@ beforeAll(async () => {
     }),
   );
   authn = await startAuthentication({
-    flags: {},
+    options: apiserverOptions(),
     file: configFile,
     authorizer: 'AlwaysAllow',
     metrics: new ServerMetrics(),
@@ -309,7 +310,7 @@ describe('tracing of webhook authorizer calls', () => {
       }),
     );
     const authz = await startAuthorization({
-      flags: {},
+      options: apiserverOptions(),
       file: authzFile,
       metrics: new ServerMetrics(),
       log: silent,

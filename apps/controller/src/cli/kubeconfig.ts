@@ -1,31 +1,43 @@
 import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
-import type { FlagValues } from './flags.js';
+import type { ControllerOptions } from './flags.js';
 
 /**
- * The client-node KubeConfig the flags describe: `--server` (with `--token` or client
+ * The client-node KubeConfig the options describe: `--server` (with `--token` or client
  * certificate flags), else `--kubeconfig` (and `--context`), else client-node's defaults
  * ($KUBECONFIG, in-cluster service account, ~/.kube/config).
  */
-export function kubeConfigFromFlags(flags: FlagValues): k8s.KubeConfig {
+export function kubeConfigFromFlags(
+  options: Pick<
+    ControllerOptions,
+    | 'server'
+    | 'token'
+    | 'clientCertificate'
+    | 'clientKey'
+    | 'certificateAuthority'
+    | 'insecureSkipTlsVerify'
+    | 'kubeconfig'
+    | 'context'
+  >,
+): k8s.KubeConfig {
   const kc = new k8s.KubeConfig();
-  if (flags['server']) {
+  if (options.server) {
     const read = (f: string): string | undefined => (f ? readFileSync(f, 'utf8') : undefined);
     kc.loadFromOptions({
       clusters: [
         {
           name: 'server',
-          server: flags['server'],
-          caData: b64(read(flags['certificate-authority']!)),
-          skipTLSVerify: flags['insecure-skip-tls-verify'] === 'true' || flags['server'].startsWith('http:'),
+          server: options.server,
+          caData: b64(read(options.certificateAuthority)),
+          skipTLSVerify: options.insecureSkipTlsVerify || options.server.startsWith('http:'),
         },
       ],
       users: [
         {
           name: 'user',
-          token: flags['token'] || undefined,
-          certData: b64(read(flags['client-certificate']!)),
-          keyData: b64(read(flags['client-key']!)),
+          token: options.token || undefined,
+          certData: b64(read(options.clientCertificate)),
+          keyData: b64(read(options.clientKey)),
         },
       ],
       contexts: [{ name: 'server', cluster: 'server', user: 'user' }],
@@ -33,9 +45,9 @@ export function kubeConfigFromFlags(flags: FlagValues): k8s.KubeConfig {
     });
     return kc;
   }
-  if (flags['kubeconfig']) kc.loadFromFile(flags['kubeconfig']);
+  if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
   else kc.loadFromDefault();
-  if (flags['context']) kc.setCurrentContext(flags['context']);
+  if (options.context) kc.setCurrentContext(options.context);
   if (!kc.getCurrentCluster()) throw new Error('no cluster: give --server or --kubeconfig');
   return kc;
 }

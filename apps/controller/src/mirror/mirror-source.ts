@@ -1,5 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
-import { FlagError } from '../cli/flags.js';
+import { FlagError } from '@kevents/cli';
 
 /** One `--mirror-source=NAME=KUBECONFIG`. */
 export interface MirrorSource {

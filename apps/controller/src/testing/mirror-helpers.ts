@@ -199,8 +199,8 @@ export async function metric(probeUrl: string, name: string, labels: Record<stri
 export async function probeUrl(child: { readonly output: string }, ms = 10_000): Promise<string> {
   const end = Date.now() + ms;
   for (;;) {
-    const m = /"msg":"serving \/healthz \/readyz \/metrics","address":"([^"]+)"/.exec(child.output);
-    if (m) return `http://${m[1]}`;
+    const line = child.output.split('\n').find((l) => l.includes('"msg":"serving /healthz /readyz /metrics"'));
+    if (line) return `http://${(JSON.parse(line) as { address: string }).address}`;
     if (Date.now() > end) throw new Error(`no probe address in: ${child.output.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
