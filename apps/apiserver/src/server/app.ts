@@ -1,9 +1,8 @@
-import { buildApiServer, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
+import { buildApiServer, leasesResource, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Authenticator, Authorizer } from '@kevents/api';
 import type { ApiServer, ApiServerOptions, DiscoveredResource } from '@kevents/apiserver';
 import type { Storage } from '@kevents/storage';
 import { eventsResource } from '../registry/events/resource.js';
-import { leasesResource } from '../registry/leases/resource.js';
 import { referencedKinds } from './referenced-kinds.js';
 import { serveWebView } from './ui.js';
 import { versionInfo } from './version.js';

@@ -29,12 +29,18 @@ export type FieldType =
   /** Free-form JSON (`fieldsV1`). */
   | { readonly kind: 'any' };
 
-/** One field of an object. */
+/** One field of an object (build one with {@link field}). */
 export interface FieldSchema {
+  /** The JSON name. */
   readonly name: string;
   readonly type: FieldType;
   readonly emit: Emit;
+  /** The OpenAPI description. */
   readonly description: string;
+  /**
+   * Listed in the OpenAPI schema's `required`; enforced (`Required value`) in kinds whose
+   * schema is {@link ObjectSchema.structural}.
+   */
   readonly required?: boolean;
   /** The Go field name, for decode error texts (`Go struct field Event.count`). */
   readonly goName?: string;
@@ -49,9 +55,35 @@ export interface ObjectSchema {
   readonly fields: readonly FieldSchema[];
   /** Group/version/kind for top-level kinds (the `x-kubernetes-group-version-kind` extension). */
   readonly gvk?: { readonly group: string; readonly version: string; readonly kind: string };
+  /**
+   * On a top-level kind: objects are also validated against the schema's `required` fields and
+   * string `enum`s, as kube-apiserver validates a custom resource against its structural schema
+   * (`spec.color: Required value`, `spec.color: Unsupported value: "x": supported values: "a",
+   * "b"`), in every object under it but the root's `metadata` (which the strategy validates, as
+   * `ValidateObjectMeta` does for custom resources). `@kevents/apiserver`'s `defineResource`
+   * adds it to the strategy's validation: a violation is a 422 Invalid, after the checks that
+   * come first (decoding, NotFound, uid and resourceVersion conflicts). Built-in kinds (Events,
+   * Leases) leave it unset: Go's decoder and validation of a built-in type enforce neither.
+   */
+  readonly structural?: boolean;
 }
 
-/** Builds a field. */
+/**
+ * Builds a field (the schema kit: `field`, the type helpers below and {@link typeMetaFields},
+ * `kindSchema` and `kindListSchema` describe a new kind without field literals).
+ *
+ * @param name - the JSON name (`holderIdentity`)
+ * @param type - the value's type: {@link str}, {@link int32}, {@link obj}, {@link arrayOf}, ...
+ * @param emit - how a zero value is written, as Go's `omitempty` would ({@link Emit})
+ * @param description - the OpenAPI description
+ * @param extra - `required` (listed as required in OpenAPI; enforced when the kind is
+ *   `structural`) and `goName` (the Go field name in decode errors, when not the JSON name
+ *   capitalized)
+ * @example
+ * ```ts
+ * field('color', enumOf(['red', 'green']), 'omitempty', 'color of the widget.', { required: true })
+ * ```
+ */
 export function field(
   name: string,
   type: FieldType,
@@ -62,13 +94,28 @@ export function field(
   return { name, type, emit, description, ...extra };
 }
 
+/** A string; `format` is OpenAPI's (`date-time`, `byte`, ...). */
 export const str = (format?: string): FieldType => (format ? { kind: 'string', format } : { kind: 'string' });
+/**
+ * A string that must be one of `values`: OpenAPI's `enum`, enforced when the kind is
+ * `structural` (`Unsupported value: "x": supported values: "a", "b"`).
+ */
+export const enumOf = (values: readonly string[]): FieldType => ({ kind: 'string', enum: values });
+/** A Go `int32` (a larger number or a fraction is a decode error). */
 export const int32: FieldType = { kind: 'integer', format: 'int32' };
+/** A Go `int64`. */
 export const int64: FieldType = { kind: 'integer', format: 'int64' };
+/** A Go `bool`. */
 export const bool: FieldType = { kind: 'boolean' };
+/** A `metav1.Time` (RFC 3339, seconds). */
 export const time: FieldType = { kind: 'time', precision: 'seconds' };
+/** A `metav1.MicroTime` (RFC 3339 with six fractional digits). */
 export const microTime: FieldType = { kind: 'time', precision: 'micros' };
+/** A nested object of another schema (a function, so schemas may refer to each other). */
 export const obj = (schema: () => ObjectSchema): FieldType => ({ kind: 'object', schema });
+/** A `map[string]V`. */
 export const mapOf = (values: FieldType): FieldType => ({ kind: 'map', values });
+/** A `[]T`. */
 export const arrayOf = (items: FieldType): FieldType => ({ kind: 'array', items });
+/** Free-form JSON (`fieldsV1`, `runtime.RawExtension`). */
 export const anyJSON: FieldType = { kind: 'any' };

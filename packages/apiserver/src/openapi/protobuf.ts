@@ -297,7 +297,7 @@ export function openAPIV2DocumentType(): protobuf.Type {
  * `openapi.v2.Document`, protobuf-encoded. Maps keep the document's order; `x-` extensions and
  * `default`/`enum`/`example` values are `Any` messages holding YAML text, as gnostic compiles them.
  */
-export function openAPIV2ToProtobuf(doc: Json): Buffer {
+export function openAPIV2ToProtobuf(doc: unknown): Buffer {
   const type = openAPIV2DocumentType();
   const plain = document(doc, '$') as Obj;
   return Buffer.from(type.encode(type.fromObject(plain)).finish());

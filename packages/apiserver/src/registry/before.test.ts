@@ -35,7 +35,7 @@ describe('checkNamespace', () => {
 });
 
 describe('beforeCreate', () => {
-  it('sets uid and creationTimestamp, clears what the server owns, copies metadata', () => {
+  it('sets uid and creationTimestamp, clears what the server owns, keeps generation, copies metadata', () => {
     const meta = {
       name: 'a',
       uid: 'u',
@@ -59,11 +59,12 @@ describe('beforeCreate', () => {
       namespace: 'ns',
       uid: o.metadata.uid,
       creationTimestamp: o.metadata.creationTimestamp,
+      // rest.BeforeCreate leaves generation to the strategy: kinds without a spec keep what was sent.
+      generation: 3,
       labels: { a: 'b' },
     });
     expect('deletionTimestamp' in o.metadata).toBe(false);
     expect('deletionGracePeriodSeconds' in o.metadata).toBe(false);
-    expect('generation' in o.metadata).toBe(false);
     expect('selfLink' in o.metadata).toBe(false);
   });
 
@@ -128,6 +129,18 @@ describe('beforeUpdate', () => {
       deletionTimestamp: 'd1',
       deletionGracePeriodSeconds: 0,
     });
+  });
+
+  it('takes the stored generation, whatever the body says (rest.BeforeUpdate)', () => {
+    const o = obj({ name: 'a', generation: 9 });
+    beforeUpdate(o, obj({ name: 'a', generation: 4 }));
+    expect(o.metadata.generation).toBe(4);
+    const zero = obj({ name: 'a', generation: 9 });
+    beforeUpdate(zero, obj({ name: 'a', generation: 0 }));
+    expect(zero.metadata.generation).toBe(0);
+    const none = obj({ name: 'a', generation: 9 });
+    beforeUpdate(none, obj({ name: 'a' }));
+    expect('generation' in none.metadata).toBe(false);
   });
 
   it('keeps a body uid, a body generateName, and clears deletion fields the stored object lacks', () => {

@@ -14,7 +14,9 @@ export function checkNamespace(obj: KubeObject, namespace: string): void {
 
 /**
  * `rest.BeforeCreate`: server-set metadata for a new object. The store sets resourceVersion;
- * a client-set one is refused, as Kubernetes' storage refuses it.
+ * a client-set one is refused, as Kubernetes' storage refuses it. `generation` is left as sent,
+ * as kube-apiserver leaves it: only a strategy that tracks its spec sets it (to 1, see
+ * `withSpecGeneration`); Events and Leases keep what the client sent (never negative: validation).
  */
 export function beforeCreate(obj: KubeObject, namespace: string, generate: NameGenerator): void {
   obj.metadata = { ...obj.metadata };
@@ -25,20 +27,23 @@ export function beforeCreate(obj: KubeObject, namespace: string, generate: NameG
   obj.metadata.creationTimestamp = timeNow();
   delete obj.metadata.deletionTimestamp;
   delete obj.metadata.deletionGracePeriodSeconds;
-  delete obj.metadata.generation;
   delete obj.metadata.selfLink;
 }
 
-/** `rest.BeforeUpdate`: keep the system fields of the stored object. */
+/**
+ * `rest.BeforeUpdate`: keep the system fields of the stored object. A request cannot change
+ * `generation`: it is the stored one (a strategy's `prepareForUpdate`, which runs next, may bump it).
+ */
 export function beforeUpdate(obj: KubeObject, old: KubeObject): void {
   obj.metadata = { ...obj.metadata };
+  if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation;
+  else delete obj.metadata.generation;
   if (!obj.metadata.uid) obj.metadata.uid = old.metadata.uid;
   if (old.metadata.creationTimestamp) obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
   if (old.metadata.generateName !== undefined && obj.metadata.generateName === undefined) {
     obj.metadata.generateName = old.metadata.generateName;
   }
   delete obj.metadata.selfLink;
-  delete obj.metadata.generation;
   if (old.metadata.deletionTimestamp) obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
   else delete obj.metadata.deletionTimestamp;
   if (old.metadata.deletionGracePeriodSeconds !== undefined) {

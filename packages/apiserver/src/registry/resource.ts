@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kevents/api';
 import type { ResourceStrategy } from './strategy.js';
+import { withStructuralValidation } from './structural-validation.js';
 import type { VersionedView } from './view.js';
 
 /**
@@ -13,5 +14,10 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly views: readonly VersionedView<T>[];
 }
 
-/** Declares a resource (keeps the object type of strategy and views tied together). */
-export const defineResource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceDefinition<T> => def;
+/**
+ * Declares a resource (keeps the object type of strategy and views tied together). When a
+ * view's schema is `structural`, the strategy also validates that schema's `required` fields and
+ * enums for requests through that view ({@link withStructuralValidation}).
+ */
+export const defineResource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceDefinition<T> =>
+  def.views.some((v) => v.schema.structural) ? { ...def, strategy: withStructuralValidation(def.strategy) } : def;

@@ -51,7 +51,8 @@ import type { ConnectionLimits } from './connection-limits.js';
 import { ServerLifecycle } from './lifecycle.js';
 import { ServerMetrics } from './metrics.js';
 import type { RequestLabels } from './metrics.js';
-import { listNamespaces, synthesizeNamespace } from './namespaces.js';
+import { defaultNamespaceUIDSeed, listNamespaces, synthesizeNamespace } from './namespaces.js';
+import { defaultVersionInfo } from './version.js';
 
 /** Options of {@link buildApiServer}. */
 export interface ApiServerOptions {
@@ -63,10 +64,22 @@ export interface ApiServerOptions {
   readonly listedResources?: readonly DiscoveredResource[];
   /** Serve core/v1 namespaces, implicit (any DNS label is an Active namespace), read-only. Default true. */
   readonly namespaces?: boolean;
+  /**
+   * The seed of implicit namespaces' uids: a namespace's uid is a name-based UUID of
+   * `<seed>/namespace/<name>`, the same on every server with the same seed. Default `kevents`.
+   */
+  readonly namespaceUIDSeed?: string;
   /** The group domain that operation ids strip (`k8s.io`). */
   readonly groupDomain?: string;
-  /** `/version`. */
-  readonly version: VersionInfo;
+  /** `/version`; default {@link defaultVersionInfo}`()`. */
+  readonly version?: VersionInfo;
+  /**
+   * The largest request body read (413 past it); default `maxRequestBodyBytes` of `@kevents/api`
+   * (3 MiB, kube-apiserver's `MaxRequestBodyBytes`). Patch limits derive from the default, not from this.
+   */
+  readonly maxRequestBodyBytes?: number;
+  /** The longest path segment routed (longer ones are answered as fastify's router refuses them); default 32 KiB. */
+  readonly maxPathParamBytes?: number;
   /** Default watch length is a random value in [min, 2*min) seconds. */
   readonly minRequestTimeoutSeconds?: number;
   /** Where unexpected request failures are logged (fastify's per-request logging stays off: it costs a child logger per request). */
@@ -149,12 +162,14 @@ function labelsFor(byScope: RouteLabels, req: FastifyRequest, rest: RestRouteCon
  */
 export function buildApiServer(options: ApiServerOptions): ApiServer {
   const tls = options.https ? serverTLS(options.https) : undefined;
+  const bodyLimit = options.maxRequestBodyBytes ?? maxRequestBodyBytes;
+  const namespaceSeed = options.namespaceUIDSeed ?? defaultNamespaceUIDSeed;
   const app = Fastify({
     logger: false,
     // One parse of the request target for the router and every filter (filters/request-info.ts).
     rewriteUrl: rewriteRequestTarget,
-    bodyLimit: maxRequestBodyBytes,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathParamBytes },
+    bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: options.maxPathParamBytes ?? maxPathParamBytes },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     // A graceful shutdown drains first (gracefulShutdown) and closes the app last, when what is
     // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
@@ -187,7 +202,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let apiErr: ApiError;
     if (err instanceof ApiError) apiErr = err;
-    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(maxRequestBodyBytes);
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiErr = requestEntityTooLarge(bodyLimit);
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       apiErr = unsupportedMediaType(['application/json', 'application/yaml']);
     } else if (frameworkErrorStatus(err, req.url)) {
@@ -232,8 +247,8 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   app.removeAllContentTypeParsers();
   const keepText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: unknown) => void): void =>
     done(null, body);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxRequestBodyBytes }, keepText);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, keepText);
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, keepText);
 
   // The metrics filter: an onResponse hook on the resource routes only, holding its route's labels.
   const routeLabels = new WeakMap<RestRouteConfig['rest'], RouteLabels>();
@@ -315,7 +330,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   }
   for (const g of index.groups()) app.get(`/apis/${g.name}`, send({ kind: 'APIGroup', apiVersion: 'v1', ...g }));
 
-  app.get('/version', send(options.version));
+  app.get('/version', send(options.version ?? defaultVersionInfo()));
   app.get('/metrics', async (_req, reply) =>
     reply.header('Content-Type', metrics.contentType).send(await metrics.text()),
   );
@@ -326,12 +341,17 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
       ...new Set(installed.filter((i) => i.scope.strategy.namespaced).map((i) => i.scope.store.resource)),
     ];
     app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
-      const ns = synthesizeNamespace(req.params.name, startedAt);
+      const ns = synthesizeNamespace(req.params.name, startedAt, namespaceSeed);
       if (!ns) throw notFound(nsGR, req.params.name);
       return sendJSON(reply, 200, ns, pretty(req));
     });
     app.get('/api/v1/namespaces', async (req, reply) =>
-      sendJSON(reply, 200, await listNamespaces(options.storage, namespacedResources, startedAt), pretty(req)),
+      sendJSON(
+        reply,
+        200,
+        await listNamespaces(options.storage, namespacedResources, startedAt, namespaceSeed),
+        pretty(req),
+      ),
     );
   }
 

@@ -60,3 +60,16 @@ describe('ServerLifecycle in-flight tracking', () => {
     expect(lifecycle.inFlight).toBe(0);
   });
 });
+
+describe('ServerLifecycle refusal', () => {
+  it('answers 429 with kube-apiserver’s Retry-After of 5 s, or the one given', () => {
+    const kube = new ServerLifecycle().refusal();
+    expect([kube.code, kube.status.message, kube.headers['Retry-After']]).toEqual([
+      429,
+      'The apiserver is shutting down, please try again later.',
+      '5',
+    ]);
+    const own = new ServerLifecycle({ retryAfterSeconds: 9 }).refusal();
+    expect([own.headers['Retry-After'], own.status.details?.retryAfterSeconds]).toEqual(['9', 9]);
+  });
+});

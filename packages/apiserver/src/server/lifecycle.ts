@@ -11,14 +11,21 @@ export const shuttingDownMessage = 'The apiserver is shutting down, please try a
 /** Paths still served while the server drains: the health checks and the metrics (as Kubernetes exempts them). */
 const exemptPaths = new Set(['/readyz', '/livez', '/healthz', '/metrics']);
 
-type Response = ServerResponse | Http2ServerResponse;
+/** A response the lifecycle counts as in flight: HTTP/1.1 or HTTP/2. */
+export type InFlightResponse = ServerResponse | Http2ServerResponse;
 
 /** Where a tracked response sits in the in-flight list (a field on the response: no hashing of it per request). */
 const slot = Symbol('kevents.inFlightSlot');
-type Tracked = Response & { [slot]?: number };
+type Tracked = InFlightResponse & { [slot]?: number };
 
 /** Where a server is in its life: serving, shutting down (`/readyz` fails), or draining (new requests refused). */
 export type LifecyclePhase = 'running' | 'shutdownInitiated' | 'draining';
+
+/** Options of {@link ServerLifecycle}. */
+export interface LifecycleOptions {
+  /** `Retry-After` of a request refused while draining; default {@link shutdownRetryAfterSeconds}. */
+  readonly retryAfterSeconds?: number;
+}
 
 /**
  * The shutdown state of one server process, shared by its listeners: kube-apiserver's lifecycle
@@ -28,9 +35,14 @@ export type LifecyclePhase = 'running' | 'shutdownInitiated' | 'draining';
  */
 export class ServerLifecycle {
   #phase: LifecyclePhase = 'running';
+  readonly #retryAfterSeconds: number;
   /** The responses in flight, unordered: one leaving swaps the last into its place. */
   readonly #inFlight: Tracked[] = [];
   #idle: (() => void)[] = [];
+
+  constructor(options: LifecycleOptions = {}) {
+    this.#retryAfterSeconds = options.retryAfterSeconds ?? shutdownRetryAfterSeconds;
+  }
 
   get phase(): LifecyclePhase {
     return this.#phase;
@@ -68,13 +80,13 @@ export class ServerLifecycle {
       429,
       'TooManyRequests',
       shuttingDownMessage,
-      { retryAfterSeconds: shutdownRetryAfterSeconds },
-      { 'Retry-After': String(shutdownRetryAfterSeconds) },
+      { retryAfterSeconds: this.#retryAfterSeconds },
+      { 'Retry-After': String(this.#retryAfterSeconds) },
     );
   }
 
   /** Counts a request in flight until its response closes (finished, failed or cut). */
-  track(res: Response): void {
+  track(res: InFlightResponse): void {
     const tracked = res as Tracked;
     if (tracked[slot] !== undefined) return;
     tracked[slot] = this.#inFlight.length;
@@ -86,7 +98,7 @@ export class ServerLifecycle {
 
   /** The 'close' listener: `this` is the response. */
   readonly #closed = ((lifecycle: ServerLifecycle) =>
-    function (this: Response): void {
+    function (this: InFlightResponse): void {
       lifecycle.#release(this);
     })(this);
 

@@ -35,8 +35,27 @@ export interface FuzzReport {
   readonly failures: { request: HostileRequest; problem: string }[];
 }
 
+/**
+ * Builds a valid object of a target's kind, for the seeds and as the base that mutated bodies
+ * start from (so they reach past decoding into validation and storage); undefined leaves the
+ * target to {@link validObject} (Events, Leases, or a bare object of any other kind).
+ */
+export type ValidObjectGenerator = (
+  target: FuzzTarget,
+  name: string,
+  namespace: string,
+) => Record<string, unknown> | undefined;
+
+/** How the generated bodies are made for kinds the fuzz does not know. */
+export interface BodyOptions {
+  /** Valid objects of your kinds (`Widget` with its required spec). */
+  readonly validObject?: ValidObjectGenerator;
+  /** Field names of your kinds that mutations set, beside the ones of Events and Leases (`color`, `size`). */
+  readonly fieldNames?: readonly string[];
+}
+
 /** Options of {@link fuzzServer}. */
-export interface FuzzOptions {
+export interface FuzzOptions extends BodyOptions {
   readonly baseURL: string;
   readonly numRuns: number;
   readonly seed?: number;
@@ -72,7 +91,7 @@ export async function discoverTargets(baseURL: string): Promise<FuzzTarget[]> {
   return targets;
 }
 
-/** A valid object of a kind the fuzz knows, so that mutations reach past decoding. */
+/** A valid object of a kind the fuzz knows (Events, Leases; a bare object of any other kind), so that mutations reach past decoding. */
 export function validObject(t: FuzzTarget, name: string, namespace: string): Record<string, unknown> {
   const metadata = { name, namespace, labels: { app: 'fuzz' } };
   const regarding = { kind: 'Pod', name: 'web-0', namespace };
@@ -274,23 +293,39 @@ function setPath(root: Record<string, unknown>, path: readonly string[], value: 
   }
 }
 
-const fieldPath = fc.array(
-  fc.oneof(
-    fc.constantFrom('metadata', 'labels', 'annotations', 'spec', 'series', 'regarding', 'involvedObject', 'eventTime'),
-    fc.constantFrom(
-      'renewTime',
-      'deprecatedCount',
-      'note',
-      'name',
-      'finalizers',
-      'managedFields',
-      'kind',
-      'apiVersion',
+/** Paths of fields that mutations set: known field names, the kinds' own, and hostile keys. */
+const fieldPaths = (extra: readonly string[] = []): fc.Arbitrary<string[]> =>
+  fc.array(
+    fc.oneof(
+      fc.constantFrom(
+        'metadata',
+        'labels',
+        'annotations',
+        'spec',
+        'series',
+        'regarding',
+        'involvedObject',
+        'eventTime',
+      ),
+      fc.constantFrom(
+        'renewTime',
+        'deprecatedCount',
+        'note',
+        'name',
+        'finalizers',
+        'managedFields',
+        'kind',
+        'apiVersion',
+        ...extra,
+      ),
+      fc.constantFrom(...hostileKeys),
     ),
-    fc.constantFrom(...hostileKeys),
-  ),
-  { minLength: 1, maxLength: 4 },
-);
+    { minLength: 1, maxLength: 4 },
+  );
+
+/** The valid object of a target: the caller's generator first, then the fuzz's own. */
+const validObjectOf = (o: BodyOptions, t: FuzzTarget, name: string, ns: string): Record<string, unknown> =>
+  o.validObject?.(t, name, ns) ?? validObject(t, name, ns);
 
 const microTimes = fc.constantFrom(
   '2026-11-22T01:00:00Z',
@@ -303,8 +338,9 @@ const microTimes = fc.constantFrom(
 );
 
 /** Body text for a target: a mutated valid object, a deep or wide document, a patch, or noise. */
-function bodyFor(t: FuzzTarget, name: string): fc.Arbitrary<string> {
-  const base = (): Record<string, unknown> => validObject(t, name, namespace);
+function bodyFor(t: FuzzTarget, name: string, o: BodyOptions): fc.Arbitrary<string> {
+  const base = (): Record<string, unknown> => validObjectOf(o, t, name, namespace);
+  const fieldPath = fieldPaths(o.fieldNames);
   return fc.oneof(
     {
       weight: 6,
@@ -408,8 +444,11 @@ function bodyFor(t: FuzzTarget, name: string): fc.Arbitrary<string> {
   );
 }
 
-/** The request generator for a set of targets. */
-export function hostileRequests(targets: readonly FuzzTarget[]): fc.Arbitrary<HostileRequest> {
+/** The request generator for a set of targets (`options`: valid objects and field names of your kinds). */
+export function hostileRequests(
+  targets: readonly FuzzTarget[],
+  options: BodyOptions = {},
+): fc.Arbitrary<HostileRequest> {
   return fc
     .record({
       t: fc.constantFrom(...targets),
@@ -450,7 +489,7 @@ export function hostileRequests(targets: readonly FuzzTarget[]): fc.Arbitrary<Ho
       extra: extraHeaders,
     })
     .chain((r) =>
-      bodyFor(r.t, decodeURIComponentSafe(r.name)).map((body): HostileRequest => {
+      bodyFor(r.t, decodeURIComponentSafe(r.name), options).map((body): HostileRequest => {
         const nsPart = r.t.namespaced && r.shape !== 'allNamespaces' ? `/namespaces/${r.ns}` : '';
         const watch = r.shape === 'watch' ? '/watch' : '';
         let path = `${r.t.prefix}${watch}${nsPart}/${r.t.resource}`;
@@ -591,14 +630,18 @@ export async function judge(
 }
 
 /** Creates the objects the generated names point at, in every namespaced target. */
-export async function seedObjects(baseURL: string, targets: readonly FuzzTarget[]): Promise<void> {
+export async function seedObjects(
+  baseURL: string,
+  targets: readonly FuzzTarget[],
+  options: BodyOptions = {},
+): Promise<void> {
   for (const t of targets) {
     for (const name of names) {
       const nsPart = t.namespaced ? `/namespaces/${namespace}` : '';
       await fetch(`${baseURL}${t.prefix}${nsPart}/${t.resource}`, {
         method: 'POST',
         headers: { 'content-type': json },
-        body: JSON.stringify(validObject(t, name, namespace)),
+        body: JSON.stringify(validObjectOf(options, t, name, namespace)),
       }).then((r) => r.body?.cancel());
     }
   }
@@ -612,7 +655,7 @@ export async function seedObjects(baseURL: string, targets: readonly FuzzTarget[
 export async function fuzzServer(o: FuzzOptions): Promise<FuzzReport> {
   const targets = await discoverTargets(o.baseURL);
   const writable = targets.filter((t) => t.resource !== 'namespaces');
-  await seedObjects(o.baseURL, writable);
+  await seedObjects(o.baseURL, writable, o);
   const report: FuzzReport = { requests: 0, byStatus: {}, failures: [] };
   const live = async (): Promise<void> => {
     const r = await fetch(`${o.baseURL}/livez`, { signal: AbortSignal.timeout(5000) }).catch((e: Error) => e);
@@ -625,7 +668,7 @@ export async function fuzzServer(o: FuzzOptions): Promise<FuzzReport> {
   };
   await fc
     .assert(
-      fc.asyncProperty(hostileRequests(targets), async (req) => {
+      fc.asyncProperty(hostileRequests(targets, o), async (req) => {
         const { status, problem } = await judge(o.baseURL, req, writable[0]!, o.timeoutMs ?? 15_000);
         report.requests++;
         report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;

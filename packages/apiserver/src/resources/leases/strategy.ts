@@ -1,5 +1,5 @@
 import type { Lease } from '@kevents/api';
-import type { ResourceStrategy } from '@kevents/apiserver';
+import type { ResourceStrategy } from '../../registry/strategy.js';
 import { validateLease, validateLeaseUpdate } from '@kevents/validation';
 import { leaseTable } from './table.js';
 

@@ -1,7 +1,7 @@
 import { leaseSpecSchema, objectMetaSchema } from '@kevents/api';
 import type { Lease, TableColumnDefinition } from '@kevents/api';
-import { age, nameColumn } from '@kevents/apiserver';
-import type { TableConvertor } from '@kevents/apiserver';
+import type { TableConvertor } from '../../registry/strategy.js';
+import { age, nameColumn } from '../../table/table.js';
 
 const doc = (schema: { fields: readonly { name: string; description: string }[] }, name: string): string =>
   schema.fields.find((f) => f.name === name)?.description ?? '';
