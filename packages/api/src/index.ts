@@ -135,8 +135,8 @@ export type {
 } from './config/egress.js';
 export type { TracingConfiguration } from './config/tracing.js';
 export type { ConfigObject } from './config/index.js';
-export { parseDuration, formatDuration } from './config/duration.js';
-export type { DurationNanos } from './config/duration.js';
+export { parseDuration, parseGoDuration, formatDuration } from './config/duration.js';
+export type { DurationNanos, DurationParse } from './config/duration.js';
 export { configVersion, configKinds, apiserverGroup, configApiVersions } from './config/group.js';
 export type { ConfigKind } from './config/group.js';
 export {
@@ -157,6 +157,7 @@ export {
 export { openAPIV2 } from './openapi/v2.js';
 export { openAPIV3, openAPIV3GroupVersions } from './openapi/v3.js';
 export { defaultPatchTypes } from './openapi/input.js';
+export { schemaExtensions, fieldExtensions } from './openapi/kubernetes-extensions.js';
 export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } from './openapi/input.js';
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
@@ -172,3 +173,23 @@ export type {
   AuthenticationErrorCode,
 } from './auth/authenticator.js';
 export { AuthenticationError } from './auth/authenticator.js';
+// The schema kit: describe a new kind's wire shape without field literals.
+export {
+  field,
+  str,
+  enumOf,
+  int32,
+  int64,
+  bool,
+  time,
+  microTime,
+  obj,
+  mapOf,
+  arrayOf,
+  anyJSON,
+} from './schema/types.js';
+export { typeMetaFields } from './schema/meta-schemas.js';
+export { kindSchema, kindListSchema } from './schema/kind-schemas.js';
+export type { KindSchemaOptions } from './schema/kind-schemas.js';
+export { structuralViolations } from './schema/structural.js';
+export type { SchemaViolation } from './schema/structural.js';

@@ -83,3 +83,36 @@ export {
 } from './openapi/protobuf.js';
 export { negotiateOpenAPI } from './openapi/accept.js';
 export { watchListHandler } from './install/watch-item.js';
+// Types the public API reaches (handlers, scopes, caches, options), so users can name them.
+export type { Handler, RestRequest, RestScope } from './handlers/context.js';
+export type { Query } from './request/query.js';
+export type { EncodedEventCache } from './watch/encoded-cache.js';
+export type { ViewFieldManager } from './registry/field-managers.js';
+export type { InFlightResponse } from './server/lifecycle.js';
+export type { ConnectionLimits } from './server/connection-limits.js';
+export type { HeaderLines } from './filters/header-lines.js';
+export type { ImpersonationRequest } from './filters/impersonation.js';
+// Leases and /version for servers of your own kinds.
+export { leasesResource } from './resources/leases/resource.js';
+export { leaseStrategy } from './resources/leases/strategy.js';
+export { leaseColumns, leaseTable } from './resources/leases/table.js';
+export { defaultVersionInfo, kubernetesMinorVersion } from './server/version.js';
+export { defaultNamespaceUIDSeed, namespaceUID } from './server/namespaces.js';
+// metadata.generation for kinds with a spec/status split.
+export {
+  withSpecGeneration,
+  initialGeneration,
+  nextGeneration,
+  generationOnDeletion,
+  semanticEqual,
+  specFields,
+} from './registry/generation.js';
+export type { SpecOf } from './registry/generation.js';
+// The required fields and enums of structural kinds, validated as kube-apiserver validates CRDs.
+export {
+  violationError,
+  schemaErrors,
+  schemaUpdateErrors,
+  withStructuralValidation,
+} from './registry/structural-validation.js';
+export type { LifecycleOptions } from './server/lifecycle.js';

@@ -22,6 +22,7 @@ export {
 export type { Path } from './fieldpath/path.js';
 export { makePath, pathString, pathsEqual } from './fieldpath/path.js';
 export { FieldSet } from './fieldpath/set.js';
+export type { SetNode } from './fieldpath/set.js';
 export {
   serializePathElement,
   deserializePathElement,

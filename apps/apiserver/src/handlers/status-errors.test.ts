@@ -151,21 +151,32 @@ describe('Status errors', () => {
       p.body,
       415,
       'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
     );
   });
 
-  it('415 with a clear message for server-side apply', async () => {
+  it('415 to a CBOR apply (kube-apiserver without the CBOR feature gate); 422 to an apply without fieldManager', async () => {
     const r = await request(`${ns('s')}/exists`, {
       method: 'PATCH',
       body: 'metadata: {}',
-      headers: { 'content-type': 'application/apply-patch+yaml' },
+      headers: { 'content-type': 'application/apply-patch+cbor' },
     });
     expectStatus(
       r.body,
       415,
       'UnsupportedMediaType',
-      /server-side apply, application\/apply-patch\+yaml, is not supported by kevents/,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    );
+    const a = await request(`${ns('s')}/exists`, {
+      method: 'PATCH',
+      body: 'metadata: {}',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expectStatus(
+      a.body,
+      422,
+      'Invalid',
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
     );
   });
 

@@ -56,9 +56,10 @@ export interface OpenAPIInput {
   readonly consumes?: readonly string[];
 }
 
-/** The PATCH media types kevents accepts (server-side apply is not among them). */
+/** The PATCH media types kevents accepts, as kube-apiserver lists them (server-side apply last; no CBOR). */
 export const defaultPatchTypes: readonly string[] = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ];

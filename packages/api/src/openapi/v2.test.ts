@@ -123,6 +123,7 @@ describe('openAPIV2', () => {
       'application/json-patch+json',
       'application/merge-patch+json',
       'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
     ]);
     const params = patch['parameters'] as JsonObject[];
     expect(params.map((p) => p['name'])).toEqual(['body', 'dryRun', 'fieldManager', 'fieldValidation', 'force']);

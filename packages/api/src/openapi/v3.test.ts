@@ -107,6 +107,7 @@ describe('openAPIV3', () => {
       'application/json-patch+json',
       'application/merge-patch+json',
       'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
     ]);
     expect(at(patch, 'responses', '200', 'content', 'application/json', 'schema')).toEqual({
       $ref: '#/components/schemas/io.k8s.api.events.v1.Event',

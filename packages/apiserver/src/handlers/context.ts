@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '@kevents/api';
+import type { ViewFieldManager } from '../registry/field-managers.js';
 import type { Store } from '../registry/store.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import type { VersionedView } from '../registry/view.js';
@@ -13,6 +14,8 @@ export interface RestScope<T extends KubeObject = KubeObject> {
   readonly store: Store<T>;
   readonly view: VersionedView<T>;
   readonly strategy: ResourceStrategy<T>;
+  /** Keeps `metadata.managedFields` on writes through the view and serves server-side apply. */
+  readonly fieldManager: ViewFieldManager<T>;
   readonly watches: WatchHub;
   /** Default watch length when `timeoutSeconds` is absent: a random value in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;

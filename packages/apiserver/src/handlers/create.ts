@@ -1,13 +1,18 @@
+import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from './context.js';
 import { decodeObjectBody } from './decode.js';
-import { parseDryRun } from '../request/query.js';
+import { parseWriteOptions } from '../request/write-options.js';
 import { isPretty, sendObject, sendSerialized } from './respond.js';
 
-/** POST a new object to a collection: 201 with the stored object. */
+/**
+ * POST a new object to a collection: 201 with the stored object. Its managedFields get an
+ * `Update` entry for the fields it sets, under `fieldManager` or the User-Agent's first segment.
+ */
 export const createHandler: Handler = async (scope, req, reply) => {
   const namespace = req.params.namespace ?? '';
-  const dryRun = parseDryRun(req.query, 'CreateOptions');
+  const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'CreateOptions' });
   const { object, warnings } = decodeObjectBody(scope.view, req);
+  scope.fieldManager.update(undefined, object, managerOrUserAgent(fieldManager, req.headers['user-agent']));
   const stored = await scope.store.create(object, namespace, dryRun);
   const pretty = isPretty(req.query);
   if (dryRun || pretty) return sendObject(reply, 201, scope.view, stored, pretty, warnings);

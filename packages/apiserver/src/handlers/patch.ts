@@ -1,22 +1,47 @@
-import type { Handler } from './context.js';
+import { managerOrUserAgent } from '@kevents/managed-fields';
+import type { KubeObject } from '@kevents/api';
+import type { FastifyReply } from 'fastify';
+import type { Handler, RestRequest, RestScope } from './context.js';
 import { decodeKind } from './body.js';
-import { applyPatch, patchTypeOf } from './patch/apply.js';
-import { parseDryRun, parseFieldValidation } from '../request/query.js';
+import { applyPatch, applyPatchType, patchTypeOf } from './patch/apply.js';
+import type { MergingPatchType } from './patch/apply.js';
+import { applyError, readApplyConfiguration, strictApplyWarnings } from './patch/server-side-apply.js';
+import { parseFieldValidation } from '../request/query.js';
+import type { FieldValidation } from '../request/query.js';
+import { parseWriteOptions } from '../request/write-options.js';
+import type { WriteOptions } from '../request/write-options.js';
 import { isPretty, sendObject } from './respond.js';
 
-/** PATCH with a JSON, merge or strategic merge patch; a missing object is a 404. */
+/**
+ * PATCH with a JSON, merge or strategic merge patch (a missing object is a 404), or a
+ * server-side apply (`application/apply-patch+yaml`, which creates a missing object: 201).
+ */
 export const patchHandler: Handler = async (scope, req, reply) => {
-  const { namespace = '', name = '' } = req.params;
   const type = patchTypeOf(req.headers['content-type']);
-  const dryRun = parseDryRun(req.query, 'PatchOptions');
+  const options = parseWriteOptions(req.query, { kind: 'PatchOptions', apply: type === applyPatchType });
   const fieldValidation = parseFieldValidation(req.query);
+  if (type === applyPatchType) return serverSideApply(scope, req, reply, options, fieldValidation);
+  return mergingPatch(scope, req, reply, type, options, fieldValidation);
+};
+
+async function mergingPatch<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  reply: FastifyReply,
+  type: MergingPatchType,
+  options: WriteOptions,
+  fieldValidation: FieldValidation,
+): Promise<unknown> {
+  const { namespace = '', name = '' } = req.params;
   const view = scope.view;
+  const manager = managerOrUserAgent(options.fieldManager, req.headers['user-agent']);
   let warnings: string[] = [];
   const result = await scope.store.update(
     namespace,
     name,
     (current) => {
-      const patched = applyPatch(type, view.toExternal(current!), req.body);
+      const live = scope.fieldManager.external(current!);
+      const patched = applyPatch(type, live, req.body);
       const decoded = decodeKind<Record<string, unknown>>(
         { value: patched, duplicates: [] },
         view.schema,
@@ -26,9 +51,52 @@ export const patchHandler: Handler = async (scope, req, reply) => {
       warnings = decoded.warnings;
       const next = view.toInternal(decoded.object);
       next.metadata = next.metadata ?? {};
+      scope.fieldManager.update(current, next, manager, live);
       return next;
     },
-    { allowCreate: false, dryRun },
+    { allowCreate: false, dryRun: options.dryRun },
   );
   return sendObject(reply, 200, view, result.object, isPretty(req.query), warnings);
-};
+}
+
+/**
+ * Server-side apply: the configuration merged into the stored object (or the kind's zero value)
+ * by the field manager, with ownership, conflicts and `force`; then the usual create or update
+ * (strategy, validation, no write when nothing changed).
+ */
+async function serverSideApply<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  reply: FastifyReply,
+  options: WriteOptions,
+  fieldValidation: FieldValidation,
+): Promise<unknown> {
+  const { namespace = '', name = '' } = req.params;
+  const view = scope.view;
+  const config = readApplyConfiguration(req.body);
+  let warnings: string[] = [];
+  const result = await scope.store.update(
+    namespace,
+    name,
+    (current) => {
+      let applied;
+      try {
+        applied = scope.fieldManager.apply(current, config.object, options.fieldManager, options.force);
+      } catch (err) {
+        throw applyError(err);
+      }
+      warnings = strictApplyWarnings(config, fieldValidation);
+      const decoded = decodeKind<Record<string, unknown>>(
+        { value: applied, duplicates: [] },
+        view.schema,
+        view,
+        'Ignore',
+      );
+      const next = view.toInternal(decoded.object);
+      next.metadata = next.metadata ?? {};
+      return next;
+    },
+    { allowCreate: true, dryRun: options.dryRun },
+  );
+  return sendObject(reply, result.created ? 201 : 200, view, result.object, isPretty(req.query), warnings);
+}

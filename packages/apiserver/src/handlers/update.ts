@@ -1,16 +1,27 @@
+import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from './context.js';
 import { decodeObjectBody } from './decode.js';
-import { parseDryRun } from '../request/query.js';
+import { parseWriteOptions } from '../request/write-options.js';
 import { isPretty, sendObject } from './respond.js';
 
-/** PUT: replace, or create when the strategy allows create-on-update. 200, or 201 when created. */
+/**
+ * PUT: replace, or create when the strategy allows create-on-update. 200, or 201 when created.
+ * The fields the replacement changes go to the writer's `Update` entry in managedFields.
+ */
 export const updateHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
-  const dryRun = parseDryRun(req.query, 'UpdateOptions');
+  const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'UpdateOptions' });
   const { object, warnings } = decodeObjectBody(scope.view, req);
-  const result = await scope.store.update(namespace, name, () => structuredClone(object), {
-    allowCreate: scope.strategy.allowCreateOnUpdate,
-    dryRun,
-  });
+  const manager = managerOrUserAgent(fieldManager, req.headers['user-agent']);
+  const result = await scope.store.update(
+    namespace,
+    name,
+    (current) => {
+      const next = structuredClone(object);
+      scope.fieldManager.update(current, next, manager);
+      return next;
+    },
+    { allowCreate: scope.strategy.allowCreateOnUpdate, dryRun },
+  );
   return sendObject(reply, result.created ? 201 : 200, scope.view, result.object, isPretty(req.query), warnings);
 };

@@ -4,6 +4,7 @@ import type { Storage } from '@kevents/storage';
 import { methodNotAllowed } from '../errors/api-error.js';
 import type { RestRequest, RestScope } from '../handlers/context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { fieldManagersOf } from '../registry/field-managers.js';
 import { Store } from '../registry/store.js';
 import type { StoreOptions } from '../registry/store.js';
 import { EncodedEventCache } from '../watch/encoded-cache.js';
@@ -66,12 +67,14 @@ export function installResources(
 ): InstalledView[] {
   const installed: InstalledView[] = [];
   for (const def of resources) {
+    const fieldManagers = fieldManagersOf(def);
     for (const view of def.views) {
       const store = new Store(ctx.storage, def.resource, def.strategy, view, ctx.storeOptions);
       const scope: RestScope<KubeObject> = {
         store,
         view,
         strategy: def.strategy,
+        fieldManager: fieldManagers.get(view)!,
         watches: ctx.watches,
         minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
         encoded: new EncodedEventCache(),

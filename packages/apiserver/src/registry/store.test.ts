@@ -143,7 +143,8 @@ describe('Store.create', () => {
     expect(created.metadata.uid).not.toBe('client-uid');
     expect(created.metadata.resourceVersion).toMatch(/^\d+$/);
     expect(created.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(created.metadata.generation).toBeUndefined();
+    // Kept as sent: generation is the strategy's (this one has no spec/status split), as in kube-apiserver.
+    expect(created.metadata.generation).toBe(4);
     expect(created.metadata.selfLink).toBeUndefined();
     expect(created.metadata.deletionTimestamp).toBeUndefined();
     expect(created.metadata.deletionGracePeriodSeconds).toBeUndefined();

@@ -1,5 +1,5 @@
 import { timeNow } from '@kevents/api';
-import type { KubeObject } from '@kevents/api';
+import type { KubeObject, ManagedFieldsEntry } from '@kevents/api';
 import {
   hasRevisionReads,
   isStorageError,
@@ -26,6 +26,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { EncodedItems } from './encoded-items.js';
+import { generationOnDeletion } from './generation.js';
 import { RecentTexts } from './recent-texts.js';
 
 /**
@@ -141,6 +142,18 @@ export class Store<T extends KubeObject = KubeObject> {
     const a = withoutRV(next);
     const b = withoutRV(current);
     return deepEqual(a, b) || this.view.toJSON(a, false) === this.view.toJSON(b, false);
+  }
+
+  /**
+   * kube-apiserver's `IgnoreManagedFieldsTimestampsTransformer`: a write whose managedFields
+   * differ from the stored ones only in entry times (an apply or update that repeats what is
+   * stored), and that changes nothing else, keeps the stored entries, so nothing is written and
+   * the resourceVersion stays.
+   */
+  #onlyManagedFieldsTimesChanged(next: T, current: T): boolean {
+    if (!sameEntriesButTimes(next.metadata.managedFields, current.metadata.managedFields)) return false;
+    const restored = { ...next, metadata: { ...next.metadata, managedFields: current.metadata.managedFields } };
+    return this.#unchanged(restored, current);
   }
 
   #invalid(name: string, errs: readonly FieldError[]): ApiError {
@@ -334,7 +347,9 @@ export class Store<T extends KubeObject = KubeObject> {
       }
       if (errs.length) throw this.#invalid(name, errs);
       if (current.metadata.deletionTimestamp && !next.metadata.finalizers?.length) return new EndUpdate(next, true);
-      if (this.#unchanged(next, current)) return new EndUpdate(current, false);
+      if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
+        return new EndUpdate(current, false);
+      }
       return next;
     };
     try {
@@ -467,7 +482,15 @@ export class Store<T extends KubeObject = KubeObject> {
   }
 }
 
+/** Two lists of managedFields entries that are equal but for at least one entry's `time`. */
+function sameEntriesButTimes(a: ManagedFieldsEntry[] | undefined, b: ManagedFieldsEntry[] | undefined): boolean {
+  if (!a || !b || a.length !== b.length || a.length === 0) return false;
+  if (a.every((e, i) => e.time === b[i]!.time)) return false;
+  return a.every((e, i) => deepEqual({ ...e, time: undefined }, { ...b[i]!, time: undefined }));
+}
+
 function markDeleting<T extends KubeObject>(obj: T): T {
+  generationOnDeletion(obj);
   obj.metadata.deletionTimestamp ??= timeNow();
   obj.metadata.deletionGracePeriodSeconds ??= 0;
   return obj;

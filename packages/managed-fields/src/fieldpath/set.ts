@@ -4,7 +4,7 @@ import type { Path } from './path.js';
 import { pathString } from './path.js';
 
 /** A child node: the fields under one path element. */
-interface SetNode {
+export interface SetNode {
   readonly pe: PathElement;
   readonly set: FieldSet;
 }

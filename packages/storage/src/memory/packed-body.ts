@@ -1,3 +1,13 @@
+import {
+  arrayEnd,
+  internedAt,
+  internedText,
+  internManagedFields,
+  internMark,
+  unpackedTimeBytes,
+  writeInterned,
+} from './interned-managed-fields.js';
+
 /**
  * Object keys that most stored objects repeat: Kubernetes metadata and the fields of an Event in
  * its stored form (core/v1, whichever version it was written in). In a packed body, `"<key>":` of
@@ -54,6 +64,9 @@ const dash = 45;
 export const uuidMark = 31;
 const uuidMarkChar = String.fromCharCode(uuidMark);
 const uidToken = String.fromCharCode(packedKeys.indexOf('uid') + 1);
+/** The token of `managedFields`, whose array value may be interned (see interned-managed-fields.ts). */
+export const managedFieldsToken = packedKeys.indexOf('managedFields') + 1;
+const managedFieldsTokenChar = String.fromCharCode(managedFieldsToken);
 /** Where the dashes of a UUID are. */
 const uuidDashes = [8, 13, 18, 23];
 const hexValue = new Int8Array(128).fill(-1);
@@ -143,6 +156,13 @@ export function packBody(json: string): string {
             if (uuid !== undefined) {
               out.push(uuid);
               last += 38;
+            } else if (token === managedFieldsTokenChar) {
+              const end = arrayEnd(json, last);
+              const interned = end < 0 ? undefined : internManagedFields(json.slice(last, end));
+              if (interned !== undefined) {
+                out.push(interned);
+                last = end;
+              }
             }
             break;
           }
@@ -189,6 +209,11 @@ export function unpackBody(packed: string): string {
     if (c >= 32) {
       if (c > 0xff) return unpackText(packed);
       buf[n++] = c;
+    } else if (c === internMark) {
+      const { template, length } = internedAt(packed, i);
+      if (n + template.bytes + length * unpackedTimeBytes + (len - i) * widest > buf.length) return unpackText(packed);
+      n = writeInterned(packed, i, template, buf, n);
+      i += length - 1;
     } else if (c === uuidMark) {
       buf[n++] = quote;
       for (let b = 1; b <= 16; b++) {
@@ -216,6 +241,11 @@ function unpackText(packed: string): string {
     if (c === uuidMark) {
       out += packed.slice(last, i) + unpackUUID(packed, i + 1);
       i += 16;
+      last = i + 1;
+    } else if (c === internMark) {
+      const { template, length } = internedAt(packed, i);
+      out += packed.slice(last, i) + internedText(packed, i, template);
+      i += length - 1;
       last = i + 1;
     } else if (c < 32) {
       out += packed.slice(last, i) + textOf[c - 1];

@@ -1,6 +1,7 @@
 import type { KubeObject } from '@kevents/api';
 import { toBody } from '../body.js';
-import { packBody, packedKeys, uuidBytes, uuidMark } from './packed-body.js';
+import { internFrozenEntry, internManagedFields } from './interned-managed-fields.js';
+import { managedFieldsToken, packBody, packedKeys, uuidBytes, uuidMark } from './packed-body.js';
 
 /** The packed token (a byte below 0x20) of each packed member name (see {@link packBody}). */
 const tokens = new Map<string, number>(packedKeys.map((k, i) => [k, i + 1]));
@@ -114,6 +115,26 @@ function array(a: unknown[]): void {
   byte(93);
 }
 
+/** Writes a managedFields array interned when it can be (as packBody does with its JSON text), else as any array. */
+function managedFields(a: unknown[]): void {
+  const frozen = internFrozenEntry(a);
+  if (frozen !== undefined) {
+    reserve(frozen.length);
+    for (let i = 0; i < frozen.length; i++) buf[n++] = frozen.charCodeAt(i);
+    return;
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(a);
+  } catch {
+    throw longWay;
+  }
+  const interned = text === undefined ? undefined : internManagedFields(text);
+  if (interned === undefined) return array(a);
+  reserve(interned.length);
+  for (let i = 0; i < interned.length; i++) buf[n++] = interned.charCodeAt(i);
+}
+
 /**
  * Writes an object without its member `skip`, member names of {@link packedKeys} as their
  * tokens. At the top (`top`), `metadata.resourceVersion` is left out, as {@link toBody} leaves it out.
@@ -135,6 +156,7 @@ function object(o: object, top: boolean, skip?: string): void {
       byte(colon);
     } else byte(token);
     if (token === uidToken && typeof x === 'string') uid(x);
+    else if (token === managedFieldsToken && Array.isArray(x)) managedFields(x);
     else if (top && k === 'metadata' && typeof x === 'object' && x !== null && !Array.isArray(x))
       object(x, false, 'resourceVersion');
     else value(x);

@@ -8,31 +8,31 @@ import { checkPlainTree } from './plain-tree.js';
 import { strategicMerge } from './strategic-merge-patch.js';
 import { WorkBudget } from './work-budget.js';
 
-/** The patch media types kevents applies. */
+/** The PATCH media types kevents serves, in the order kube-apiserver lists them (no CBOR apply). */
 export const patchMediaTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ] as const;
-
-/** Media types Kubernetes lists in its 415 answer for PATCH. */
-const listedPatchTypes = [...patchMediaTypes, 'application/apply-patch+yaml', 'application/apply-patch+cbor'];
 
 export type PatchType = (typeof patchMediaTypes)[number];
 
+/** The server-side apply media type (`types.ApplyYAMLPatchType`): a YAML or JSON apply configuration. */
+export const applyPatchType = 'application/apply-patch+yaml';
+
+/** The patch types that patch the stored object's JSON (everything but server-side apply). */
+export type MergingPatchType = Exclude<PatchType, typeof applyPatchType>;
+
 /**
- * Checks the PATCH Content-Type. Server-side apply is not built yet: it is refused with a 415
- * that says so, and any other unknown type gets Kubernetes' 415.
+ * Checks the PATCH Content-Type (its parameters dropped, case ignored); any other type gets
+ * Kubernetes' 415 listing the types served (`application/apply-patch+cbor` among the others,
+ * as kube-apiserver without the CBOR feature gate).
  */
 export function patchTypeOf(contentType: string | undefined): PatchType {
   const t = mediaType(contentType);
   if ((patchMediaTypes as readonly string[]).includes(t)) return t as PatchType;
-  if (t === 'application/apply-patch+yaml' || t === 'application/apply-patch+cbor') {
-    const err = unsupportedMediaType([...patchMediaTypes]);
-    err.status.message = `${err.status.message} (server-side apply, ${t}, is not supported by kevents; use client-side apply or a merge patch)`;
-    throw err;
-  }
-  throw unsupportedMediaType(listedPatchTypes);
+  throw unsupportedMediaType([...patchMediaTypes]);
 }
 
 const parsePatch = (raw: unknown): unknown => {
@@ -52,7 +52,7 @@ const parsePatch = (raw: unknown): unknown => {
  * {@link WorkBudget}; its result is checked to be a plain JSON tree within the nesting and size
  * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it.
  */
-export function applyPatch(type: PatchType, current: Record<string, unknown>, raw: unknown): unknown {
+export function applyPatch(type: MergingPatchType, current: Record<string, unknown>, raw: unknown): unknown {
   const patch = parsePatch(raw);
   // The copy of `current` is not charged: its size is bounded by the limits it was stored under.
   const doc = cloneTree(current, new WorkBudget(Infinity)) as Record<string, unknown>;
@@ -62,7 +62,12 @@ export function applyPatch(type: PatchType, current: Record<string, unknown>, ra
   return patched;
 }
 
-function applyParsed(type: PatchType, doc: Record<string, unknown>, patch: unknown, budget: WorkBudget): unknown {
+function applyParsed(
+  type: MergingPatchType,
+  doc: Record<string, unknown>,
+  patch: unknown,
+  budget: WorkBudget,
+): unknown {
   switch (type) {
     case 'application/json-patch+json':
       return applyJSONPatch(doc, decodeJSONPatch(patch), budget);

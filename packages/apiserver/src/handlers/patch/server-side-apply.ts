@@ -1,0 +1,101 @@
+import { isDocument, isScalar, parseDocument, visit } from 'yaml';
+import type { Document } from 'yaml';
+import { ApplyBadRequestError, ConflictsError, conflictStatus, FieldManagerError } from '@kevents/managed-fields';
+import type { JsonObject } from '@kevents/managed-fields';
+import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
+import type { FieldValidation } from '../../request/query.js';
+import { maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
+
+/** An apply configuration as read from the body, and what strict decoding found in it. */
+export interface ApplyConfiguration {
+  readonly object: JsonObject;
+  /**
+   * The body's duplicate keys in the words of `yaml.UnmarshalStrict` (one text, or none): a 400
+   * under `fieldValidation=Strict`, a warning under `Warn`, nothing under `Ignore`. kube checks
+   * it after the apply, so an apply error comes first.
+   */
+  readonly strictError?: string;
+}
+
+const bodyText = (raw: unknown): string =>
+  typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+
+/** Go's name of a decoded value's JSON type (`json: cannot unmarshal <type> into ...`). */
+const jsonType = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : 'number';
+
+/**
+ * Reads an `application/apply-patch+yaml` body (YAML or JSON) into a map, as kube's apply
+ * patcher unmarshals it (`sigs.k8s.io/yaml.Unmarshal`): an empty body is an empty map, anything
+ * but a map or a YAML syntax error is a 400 `error decoding YAML: ...`. Duplicate keys are
+ * allowed (the last one wins) and reported as {@link ApplyConfiguration.strictError}.
+ */
+export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
+  const text = bodyText(raw);
+  const lenient = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  if (!isDocument(lenient) || lenient.errors.length > 0) {
+    const message = lenient.errors[0]?.message ?? 'invalid YAML';
+    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${message}`);
+  }
+  const value: unknown = lenient.toJS({ maxAliasCount: 100 });
+  if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
+  if (value === null || value === undefined) return { object: {} };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(
+      `error decoding YAML: json: cannot unmarshal ${jsonType(value)} into Go value of type map[string]interface {}`,
+    );
+  }
+  const duplicate = firstDuplicateKey(lenient, text);
+  if (!duplicate) return { object: value as JsonObject };
+  return {
+    object: value as JsonObject,
+    strictError: `error converting YAML to JSON: yaml: unmarshal errors:\n  line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} already set in map`,
+  };
+}
+
+/** The first key repeated in a map of the document (goyaml's strict `key "k" already set in map`), with its line. */
+function firstDuplicateKey(doc: Document, text: string): { key: string; line: number } | undefined {
+  let found: { key: string; line: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (seen.has(key)) {
+          const at = isScalar(pair.key) ? (pair.key.range?.[0] ?? 0) : 0;
+          found = { key, line: text.slice(0, at).split('\n').length };
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * What the apply configuration's strict decoding means under `fieldValidation`: Strict throws
+ * kube's 400 (`error strict decoding YAML: ...`), Warn gives the warning, Ignore nothing.
+ */
+export function strictApplyWarnings(config: ApplyConfiguration, fieldValidation: FieldValidation): string[] {
+  if (config.strictError === undefined || fieldValidation === 'Ignore') return [];
+  if (fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${config.strictError}`);
+  return [config.strictError];
+}
+
+/**
+ * The answer to a field manager error, as kube-apiserver's handlers give it: apply conflicts a
+ * 409 Conflict listing the fields and their managers (`NewApplyConflict`), bad configurations a
+ * 400, and the manager's own failures (a configuration that does not fit the schema, stored
+ * managedFields that cannot be read) a 500.
+ */
+export function applyError(err: unknown): unknown {
+  if (err instanceof ConflictsError) {
+    const s = conflictStatus(err.conflicts);
+    return new ApiError(s.code, s.reason, s.message, { causes: s.details.causes });
+  }
+  if (err instanceof ApplyBadRequestError) return badRequest(err.message);
+  if (err instanceof FieldManagerError) return internalError(err);
+  return err;
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { eventsV1EventListSchema, eventsV1EventSchema, leaseListSchema, leaseSchema } from '@kevents/api';
+import type { KubeObject } from '@kevents/api';
+import type { JsonObject } from '@kevents/managed-fields';
+import { defaultTableConvertor } from '../table/table.js';
+import { createShape, fieldManagersOf } from './field-managers.js';
+import { defineResource } from './resource.js';
+import { schemaView } from './schema-view.js';
+import type { ResourceStrategy } from './strategy.js';
+
+const strategy = {
+  namespaced: true,
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  qualifiedKind: { group: 'example.com', kind: 'Widget' },
+  newObject: () => ({ metadata: {} }),
+  validate: () => [],
+  validateUpdate: () => [],
+  fieldValue: () => '',
+  table: defaultTableConvertor,
+} as ResourceStrategy<KubeObject>;
+
+const view = (version: string, schema = leaseSchema, listSchema = leaseListSchema) =>
+  schemaView<KubeObject>({
+    group: 'example.com',
+    version,
+    kind: 'Widget',
+    resource: 'widgets',
+    singularName: 'widget',
+    schema,
+    listSchema,
+  });
+
+const entries = (o: KubeObject) => (o.metadata.managedFields ?? []).map(({ time: _t, ...e }) => e);
+
+describe('fieldManagersOf', () => {
+  it('gives each view a field manager over its schema with the zero value of its version', () => {
+    const v1 = view('v1');
+    const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+    expect(fm.empty).toEqual({
+      kind: 'Widget',
+      apiVersion: 'example.com/v1',
+      metadata: { creationTimestamp: null },
+      spec: {},
+    });
+    expect(Object.isFrozen(fm.empty)).toBe(true);
+    const obj: KubeObject = {
+      metadata: { name: 'w', labels: { a: 'b' } },
+      spec: { holderIdentity: 'h' },
+    } as KubeObject;
+    fm.update(undefined, obj, 'creator');
+    expect(obj.metadata.managedFields).toEqual([
+      {
+        manager: 'creator',
+        operation: 'Update',
+        apiVersion: 'example.com/v1',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { 'f:holderIdentity': {} } },
+      },
+    ]);
+  });
+
+  it('keeps entries written at another version of the resource when an update comes through this one', () => {
+    const v1 = view('v1');
+    const v2 = view('v2');
+    const fms = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1, v2] }));
+    const stored = { metadata: { name: 'w' }, spec: { holderIdentity: 'h' } } as KubeObject;
+    fms.get(v1)!.update(undefined, stored, 'one');
+    const next = structuredClone(stored) as KubeObject & { spec: Record<string, unknown> };
+    next.spec['leaseDurationSeconds'] = 5;
+    fms.get(v2)!.update(stored, next, 'two');
+    expect(entries(next)).toEqual([
+      expect.objectContaining({
+        manager: 'one',
+        apiVersion: 'example.com/v1',
+        fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+      }),
+      expect.objectContaining({
+        manager: 'two',
+        apiVersion: 'example.com/v2',
+        fieldsV1: { 'f:spec': { 'f:leaseDurationSeconds': {} } },
+      }),
+    ]);
+  });
+
+  it('applies, creating from the zero value, and keeps entries apart by manager', () => {
+    const v1 = view('v1');
+    const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+    const config = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { holderIdentity: 'h' },
+    };
+    const out = fm.apply(undefined, config as JsonObject, 'applier', false) as unknown as KubeObject;
+    expect(out.metadata.managedFields).toEqual([
+      expect.objectContaining({
+        manager: 'applier',
+        operation: 'Apply',
+        fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+      }),
+    ]);
+  });
+});
+
+describe('create shapes', () => {
+  it('reduce scalars to zero or not, keeping names and lists', () => {
+    expect(createShape({ a: 'x', b: '', c: 0, d: 2, e: true, f: false, g: null, h: { k: 'v' }, l: ['x'] })).toBe(
+      '{"a":s,"b":e,"c":0,"d":d,"e":t,"f":f,"g":n,"h":{"k":s,},"l":["x"],}',
+    );
+  });
+
+  it('give a create the entries the field manager computes for it (any Event)', () => {
+    const v1 = view('v1', eventsV1EventSchema, eventsV1EventListSchema);
+    const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+    const str = fc.oneof(fc.constant(''), fc.constantFrom('a', 'b'));
+    const event = fc.record(
+      {
+        metadata: fc.record(
+          {
+            name: fc.constant('e'),
+            labels: fc.dictionary(fc.constantFrom('a', 'b', 'c'), str),
+            finalizers: fc.array(fc.constantFrom('x', 'y'), { maxLength: 2 }),
+          },
+          { requiredKeys: ['name'] },
+        ),
+        note: str,
+        reason: str,
+        deprecatedCount: fc.constantFrom(0, 1),
+        regarding: fc.record({ kind: str, name: str }, { requiredKeys: [] }),
+        series: fc.record({ count: fc.constantFrom(0, 2) }),
+      },
+      { requiredKeys: ['metadata'] },
+    );
+    fc.assert(
+      fc.property(event, fc.constantFrom('m1', 'm2'), (e, manager) => {
+        const viaShape = structuredClone(e) as unknown as KubeObject;
+        fm.update(undefined, viaShape, manager);
+        const direct = fm.manager.updateNoErrors(
+          fm.empty,
+          fm.external(structuredClone(e) as unknown as KubeObject),
+          manager,
+        );
+        const want = ((direct['metadata'] as JsonObject)['managedFields'] ??
+          []) as unknown as KubeObject['metadata']['managedFields'];
+        expect(entries(viaShape)).toEqual((want ?? []).map(({ time: _t, ...x }) => x));
+      }),
+    );
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * Interned `managedFields` texts of the memory store's packed bodies. Objects written by the same
+ * client carry the same managedFields but for the entries' times (every Event a reporter writes
+ * has one `Update` entry of ~280 bytes with the same manager, version and fieldsV1), so a
+ * managedFields array whose JSON text, times cut out, was seen before is packed as U+0000, the
+ * index of that template (two characters) and four characters per time (seconds since the
+ * epoch): 7 characters instead of ~280. Templates are kept for the life of the process (a stored
+ * body may name any of them) and bounded in number and size; past the bounds arrays are packed as
+ * before. Nothing packed leaves the process.
+ */
+
+/** The character that opens an interned managedFields array in a packed body. */
+export const internMark = 0;
+
+/** A managedFields array's JSON text cut at its entries' times. */
+interface Template {
+  /** The text around the times (one more piece than times), as bytes. */
+  readonly pieces: readonly Uint8Array[];
+  /** The same as strings (for the string unpacker). */
+  readonly texts: readonly string[];
+  /** Bytes of the pieces together. */
+  readonly bytes: number;
+}
+
+/** At most this many templates (the index takes two characters). */
+const maxTemplates = 1 << 16;
+/** Arrays longer than this are not interned. */
+const maxTemplateChars = 4096;
+/** Templates stop being added past this many characters in all. */
+const maxInternedChars = 8 << 20;
+
+const templates: Template[] = [];
+const indexOf = new Map<string, number>();
+let internedChars = 0;
+
+/** A `"time":"<RFC 3339 seconds, UTC>"` member, as metav1.Time marshals: the value is cut out. */
+const timeMember = /"time":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"/g;
+const timeMemberName = '"time":'.length;
+
+const formatSeconds = (s: number): string => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+/** The bytes of one quoted time as a packed body unpacks it. */
+export const unpackedTimeBytes = 22;
+
+/** One-byte text (every character below U+0100). */
+// eslint-disable-next-line no-control-regex -- looks for characters outside Latin-1
+const wide = /[^\u0000-\u00ff]/;
+
+/**
+ * The packed form of a managedFields array's JSON text (exactly as JSON.stringify writes it):
+ * U+0000, the template's index in two characters, and each entry time as four characters
+ * (seconds, big-endian); undefined when it is not interned (not an array, too long, a time
+ * that does not print back the same, characters past U+00FF, or the table full).
+ */
+export function internManagedFields(json: string): string | undefined {
+  if (json.length > maxTemplateChars || json.charCodeAt(0) !== 91 || wide.test(json)) return undefined;
+  const texts: string[] = [];
+  const seconds: number[] = [];
+  let last = 0;
+  for (const m of json.matchAll(timeMember)) {
+    const s = Date.parse(m[1]!) / 1000;
+    if (!Number.isInteger(s) || s < 0 || s > 0xffffffff || formatSeconds(s) !== m[1]) return undefined;
+    const at = m.index + timeMemberName;
+    texts.push(json.slice(last, at));
+    seconds.push(s);
+    last = at + m[1]!.length + 2;
+  }
+  texts.push(json.slice(last));
+  const key = texts.join('\u0000');
+  let index = indexOf.get(key);
+  if (index === undefined) {
+    if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
+    const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
+    index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1) }) - 1;
+    indexOf.set(key, index);
+    internedChars += key.length;
+  }
+  let out = String.fromCharCode(internMark, index >> 8, index & 255);
+  for (const s of seconds) out += String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
+  return out;
+}
+
+/**
+ * Templates of one-entry arrays by the entry's `fieldsV1` object (deeply frozen, so its text
+ * cannot change) and the entry's other members: {@link internFrozenEntry} finds them without
+ * writing the array's JSON. Writers that share one frozen `fieldsV1` between objects (kevents'
+ * apiserver does for the creates of one shape) pack in a few hundred nanoseconds.
+ */
+const byFieldsV1 = new WeakMap<object, Map<string, number>>();
+
+function deeplyFrozen(v: object): boolean {
+  if (!Object.isFrozen(v)) return false;
+  for (const x of Object.values(v)) if (typeof x === 'object' && x !== null && !deeplyFrozen(x)) return false;
+  return true;
+}
+
+/**
+ * The members of a one-entry managedFields array that decide its template, and its time; or
+ * undefined when its `fieldsV1` is not a deeply frozen object or a member is not a string.
+ */
+function frozenEntry(a: readonly unknown[]): { fieldsV1: object; signature: string; time?: string } | undefined {
+  if (a.length !== 1) return undefined;
+  const e = a[0];
+  if (typeof e !== 'object' || e === null || Array.isArray(e) || Object.getPrototypeOf(e) !== Object.prototype)
+    return undefined;
+  const m = e as Record<string, unknown>;
+  const fieldsV1 = m['fieldsV1'];
+  if (typeof fieldsV1 !== 'object' || fieldsV1 === null || !deeplyFrozen(fieldsV1)) return undefined;
+  let signature = '';
+  let time: string | undefined;
+  for (const k of Object.keys(m)) {
+    const v = m[k];
+    if (k === 'fieldsV1') signature += '\u0001';
+    else if (typeof v !== 'string') return undefined;
+    else if (k === 'time') {
+      time = v;
+      signature += '\u0002';
+    } else signature += `\u0003${k}\u0004${v}`;
+  }
+  return time === undefined ? { fieldsV1, signature } : { fieldsV1, signature, time };
+}
+
+/**
+ * {@link internManagedFields} for an array of one entry whose `fieldsV1` is deeply frozen: the
+ * same packed form, found by the entry's members after the first time; undefined when it does
+ * not apply (the caller then writes the JSON and interns that).
+ */
+export function internFrozenEntry(a: readonly unknown[]): string | undefined {
+  const entry = frozenEntry(a);
+  if (entry === undefined) return undefined;
+  const known = byFieldsV1.get(entry.fieldsV1)?.get(entry.signature);
+  if (known === undefined) {
+    let text: string;
+    try {
+      text = JSON.stringify(a);
+    } catch {
+      return undefined;
+    }
+    const packed = internManagedFields(text);
+    if (packed === undefined) return undefined;
+    const index = (packed.charCodeAt(1) << 8) | packed.charCodeAt(2);
+    if (templates[index]!.pieces.length !== (entry.time === undefined ? 1 : 2)) return packed;
+    let bySignature = byFieldsV1.get(entry.fieldsV1);
+    if (bySignature === undefined) byFieldsV1.set(entry.fieldsV1, (bySignature = new Map()));
+    bySignature.set(entry.signature, index);
+    return packed;
+  }
+  let out = String.fromCharCode(internMark, known >> 8, known & 255);
+  if (entry.time !== undefined) {
+    const s = Date.parse(entry.time) / 1000;
+    if (!Number.isInteger(s) || s < 0 || s > 0xffffffff || formatSeconds(s) !== entry.time) return undefined;
+    out += String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
+  }
+  return out;
+}
+
+/** The template an interned array at `at` (its U+0000) names, and the packed characters it takes. */
+export function internedAt(packed: string, at: number): { readonly template: Template; readonly length: number } {
+  const template = templates[(packed.charCodeAt(at + 1) << 8) | packed.charCodeAt(at + 2)];
+  if (template === undefined) throw new Error('packed body names an unknown managedFields template');
+  return { template, length: 3 + 4 * (template.pieces.length - 1) };
+}
+
+/** The seconds written at `at` of a packed body. */
+const secondsAt = (packed: string, at: number): number =>
+  packed.charCodeAt(at) * 0x1000000 +
+  (packed.charCodeAt(at + 1) << 16) +
+  (packed.charCodeAt(at + 2) << 8) +
+  packed.charCodeAt(at + 3);
+
+/** Writes the JSON text of the interned array at `at` into `buf` from `n`; returns the new end. */
+export function writeInterned(packed: string, at: number, template: Template, buf: Buffer, n: number): number {
+  const { pieces } = template;
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p]!;
+    buf.set(piece, n);
+    n += piece.length;
+    if (p === pieces.length - 1) break;
+    const time = formatSeconds(secondsAt(packed, at + 3 + 4 * p));
+    buf[n++] = 34;
+    for (let c = 0; c < time.length; c++) buf[n++] = time.charCodeAt(c);
+    buf[n++] = 34;
+  }
+  return n;
+}
+
+/** The JSON text of the interned array at `at`, as a string. */
+export function internedText(packed: string, at: number, template: Template): string {
+  const { texts } = template;
+  let out = texts[0]!;
+  for (let p = 1; p < texts.length; p++) {
+    out += `"${formatSeconds(secondsAt(packed, at + 3 + 4 * (p - 1)))}"${texts[p]!}`;
+  }
+  return out;
+}
+
+/**
+ * The end (exclusive) of the JSON array that starts at `at` of a JSON.stringify text (strings
+ * and their escapes skipped); -1 when `at` holds no array.
+ */
+export function arrayEnd(json: string, at: number): number {
+  if (json.charCodeAt(at) !== 91) return -1;
+  let depth = 0;
+  for (let i = at; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < json.length; i++) {
+        const d = json.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) depth++;
+    else if (c === 93 || c === 125) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
