@@ -219,7 +219,7 @@ async function newSpaceMB(port) {
 async function warmUp(port) {
   const sizes = [await newSpaceMB(port)];
   const warm = '/apis/events.k8s.io/v1/namespaces/warm-up/events';
-  for (let round = 0, steady = 0; round < 30 && steady < 3; round++) {
+  for (let round = 0, steady = 0; round < 60 && steady < 12; round++) {
     for (let i = 0; i < 1000; i += 50)
       await Promise.all(
         Array.from({ length: 50 }, (_, j) =>
