@@ -11,6 +11,7 @@ import {
   listStart,
   notFoundError,
   openCursorWatch,
+  openInitialPages,
   parseResourceVersion,
   readListRetrying,
   resourceVersionPreconditionError,
@@ -24,6 +25,7 @@ import {
 } from '@kevents/storage';
 import type { ListKind } from '@kevents/storage';
 import type {
+  InitialPages,
   GuaranteedUpdateOptions,
   KeyPrefix,
   ListOptions,
@@ -267,11 +269,11 @@ export class SqlStorage implements Storage, RevisionReads {
         from = rv;
       }
     }
-    let initial: T[] = [];
+    let initial: T[] | InitialPages<T> = [];
     if (options.sendInitialEvents === true) {
-      const l = await this.list<T>(prefix);
-      initial = l.items;
-      from = Number(l.resourceVersion);
+      const start = await openInitialPages<T>((o) => this.list<T>(prefix, o));
+      initial = start.pages;
+      from = start.resourceVersion;
     }
     from ??= (await this.backend.bounds()).rv;
     return openCursorWatch<T>(
