@@ -15,13 +15,7 @@ import './lib/help.js';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  ApiserverChild,
-  ChildRun,
-  testClients,
-  testEvent,
-  waitFor,
-} from '../../packages/controller-runtime/dist/testing/index.js';
+import { ApiserverChild, ChildRun, testClients, testEvent, waitFor } from '@kevents/controller-runtime/testing';
 
 const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const seconds = Number(arg('seconds', '10'));

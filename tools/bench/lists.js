@@ -30,8 +30,8 @@ import { RawHttpPool } from './lib/raw-http.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'apps/apiserver/dist/main.js');
-const testing = join(root, 'packages/storage-redis/dist/testing/index.js');
-if (!existsSync(main) || !existsSync(testing)) {
+// The storage-redis test helper by name (the workspace resolves it to its build output, which must exist).
+if (!existsSync(main) || !existsSync(fileURLToPath(import.meta.resolve('@kevents/storage-redis/testing')))) {
   console.error('build first: npm run build');
   process.exit(1);
 }
@@ -164,7 +164,7 @@ async function run(storeName, build) {
   let redis;
   let storage = 'memory';
   if (storeName === 'redis') {
-    const { RedisServer } = await import(testing);
+    const { RedisServer } = await import('@kevents/storage-redis/testing');
     redis = await RedisServer.start();
     storage = `${redis.url}?prefix=bench`;
   }

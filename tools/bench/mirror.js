@@ -20,14 +20,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ResourceClient, RestClient } from '../../packages/controller-runtime/dist/index.js';
-import {
-  ApiserverChild,
-  ChildRun,
-  testEvent,
-  testKubeConfig,
-  waitFor,
-} from '../../packages/controller-runtime/dist/testing/index.js';
+import { ResourceClient, RestClient } from '@kevents/controller-runtime';
+import { ApiserverChild, ChildRun, testEvent, testKubeConfig, waitFor } from '@kevents/controller-runtime/testing';
 
 const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const seconds = Number(arg('seconds', '30'));

@@ -30,14 +30,15 @@ import { RawHttpPool } from './lib/raw-http.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'apps/apiserver/dist/main.js');
-const testing = join(root, 'packages/storage-redis/dist/testing/index.js');
-if (!existsSync(main) || !existsSync(testing)) {
+// The packages by name (the workspace resolves them to their build output, which must exist).
+const built = (specifier) => existsSync(fileURLToPath(import.meta.resolve(specifier)));
+if (!existsSync(main) || !['@kevents/storage-redis/testing', '@kevents/storage-redis', '@kevents/api'].every(built)) {
   console.error('build first: npm run build');
   process.exit(1);
 }
-const { RedisServer, freePort, waitFor } = await import(testing);
-const { createRedisStorage } = await import(join(root, 'packages/storage-redis/dist/index.js'));
-const { eventToCore } = await import(join(root, 'packages/api/dist/index.js'));
+const { RedisServer, freePort, waitFor } = await import('@kevents/storage-redis/testing');
+const { createRedisStorage } = await import('@kevents/storage-redis');
+const { eventToCore } = await import('@kevents/api');
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);

@@ -30,13 +30,14 @@ import { freePort, startNode, track, waitReady } from './lib/processes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'apps/apiserver/dist/main.js');
-const sqlDist = join(root, 'packages/storage-sql/dist/index.js');
-if (!existsSync(main) || !existsSync(sqlDist)) {
+// The packages by name (the workspace resolves them to their build output, which must exist).
+const built = (specifier) => existsSync(fileURLToPath(import.meta.resolve(specifier)));
+if (!existsSync(main) || !['@kevents/storage-sql', '@kevents/api'].every(built)) {
   console.error('build first: npm run build');
   process.exit(1);
 }
-const { createSqlStorage } = await import(sqlDist);
-const { eventToCore } = await import(join(root, 'packages/api/dist/index.js'));
+const { createSqlStorage } = await import('@kevents/storage-sql');
+const { eventToCore } = await import('@kevents/api');
 const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name) => process.argv.includes(`--${name}`);
 const stores = arg('store', 'sqlite,postgres').split(',');

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /*
  * `npm start`, both binaries and @kevents/controller-runtime on a Node.js older than 22.19: one
@@ -15,7 +15,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const apiserverMain = join(root, 'apps/apiserver/dist/main.js');
 const controllerMain = join(root, 'apps/controller/dist/main.js');
-const runtimeIndex = pathToFileURL(join(root, 'packages/controller-runtime/dist/index.js')).href;
+/** Imported by its package name, as a user's program does (the children run in the repository root, whose
+ * node_modules links the workspace). */
+const runtimeIndex = '@kevents/controller-runtime';
 const needed = (who: string, version: string): string =>
   `${who}: Node.js 22.19 or newer is needed (Node 24 LTS recommended); this is ${version}\n`;
 const startLine = (version: string): string =>

@@ -3,7 +3,8 @@
  * Builds the kevents container images with podman, offline: the local stand-ins for the official
  * `node:24-bookworm-slim` and `redis:7.0.15-bookworm` images (debootstrap + podman import, skipped when
  * present), the production bundle of each app (dist/images/<app>), and the apiserver and controller images
- * from their Dockerfiles. Usage: node tools/images/build.js [--help]. See docs/operations.md "Container images".
+ * from the one tools/images/Dockerfile (build argument APP). Usage: node tools/images/build.js [--help].
+ * See docs/operations.md "Container images".
  */
 import { fileURLToPath } from 'node:url';
 import { apps, appRefs, buildAppImage } from './lib/app-images.js';

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Starts a private redis-server (no persistence, a free port) with the storage-redis package's
@@ -7,8 +6,7 @@ import { fileURLToPath } from 'node:url';
  * `INFO server` (undefined when redis-cli cannot say), so a benchmark can pin the process.
  */
 export async function startRedisServer() {
-  const testing = fileURLToPath(new URL('../../../packages/storage-redis/dist/testing/index.js', import.meta.url));
-  const { RedisServer } = await import(testing);
+  const { RedisServer } = await import('@kevents/storage-redis/testing');
   const server = await RedisServer.start();
   const info = spawnSync('redis-cli', ['-p', String(server.port), 'info', 'server'], { encoding: 'utf8' });
   const pid = Number(/process_id:(\d+)/.exec(info.stdout ?? '')?.[1]) || undefined;

@@ -5,8 +5,11 @@ import { baseRefs } from './base-images.js';
 import { bundleDir, repoRoot } from './bundle.js';
 import { podman, run } from './podman.js';
 
-/** The apps that have an image, each built from apps/<app>/Dockerfile. */
+/** The apps that have an image, each built from {@link dockerfile} with the build argument `APP=<app>`. */
 export const apps = ['apiserver', 'controller'];
+
+/** The one Dockerfile of the app images; its build argument `APP` selects the app (and its final stage). */
+export const dockerfile = join(repoRoot, 'tools/images/Dockerfile');
 
 /** The version an app's image is tagged with: its package.json version. */
 export const appVersion = (app) =>
@@ -28,16 +31,15 @@ async function gitRevision() {
 export const inputsLabel = 'io.kevents.build-inputs';
 
 /**
- * Builds an app image with `podman build --pull=never` from its Dockerfile, the repository root as context
- * (.dockerignore lets only the prepared bundles in), on the local Node base. Skipped when the image exists
- * and was built from the same bundle, Dockerfile, base image and revision (podman would only hash the
- * bundle again to find every layer cached). Returns the version reference.
+ * Builds an app image with `podman build --pull=never --build-arg APP=<app>` from {@link dockerfile}, the
+ * repository root as context (.dockerignore lets only the prepared bundles in), on the local Node base. Skipped
+ * when the image exists and was built from the same bundle, Dockerfile, base image and revision (podman would
+ * only hash the bundle again to find every layer cached). Returns the version reference.
  */
 export async function buildAppImage(app, log = () => {}) {
   const refs = appRefs(app);
   const t0 = Date.now();
   const { revision, created } = await gitRevision();
-  const dockerfile = join(repoRoot, 'apps', app, 'Dockerfile');
   const baseId = (await podman(['image', 'inspect', '--format', '{{.Id}}', baseRefs.node])).stdout.trim();
   const inputs = createHash('sha256')
     .update(readFileSync(join(bundleDir(app), '.bundle-inputs')))
@@ -62,6 +64,8 @@ export async function buildAppImage(app, log = () => {}) {
     '--layers',
     '-f',
     dockerfile,
+    '--build-arg',
+    `APP=${app}`,
     '--build-arg',
     `NODE_IMAGE=${baseRefs.node}`,
     '--build-arg',
