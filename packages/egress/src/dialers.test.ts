@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { fetch as undiciFetch } from 'undici';
+import { waitFor } from '@kevents/api/testing';
 import { EgressHttpAgent, egressDispatcher } from './adapters.js';
 import type { EgressDialer } from './dialer.js';
 import { EgressDialError } from './errors.js';
@@ -32,14 +33,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function waitFor(ok: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function get(dialer: EgressDialer, path = '/x', body?: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -208,11 +201,16 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
       expect(server.received[0]).toBe('DIAL_REQ');
       expect(server.received).toContain('DATA');
       // Both connections were closed by the client: CLOSE_REQ, answered with CLOSE_RSP.
-      await waitFor(() => server.received.filter((t) => t === 'CLOSE_REQ').length === 2);
+      await waitFor(() => server.received.filter((t) => t === 'CLOSE_REQ').length === 2, 5_000, undefined, {
+        intervalMs: 10,
+      });
       await waitFor(
         async () =>
           ((await metric(registry, 'konnectivity_network_proxy_client_stream_packets_total'))['to_client,CLOSE_RSP'] ??
             0) >= 2,
+        5_000,
+        undefined,
+        { intervalMs: 10 },
       );
       const packets = await metric(registry, 'konnectivity_network_proxy_client_stream_packets_total');
       expect(packets['from_client,DIAL_REQ']).toBe(2);
@@ -234,7 +232,7 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
       await expect(d.dial({ host: '127.0.0.1', port: 1 })).rejects.toThrow(/connect ECONNREFUSED 127\.0\.0\.1:1/);
       server.mode = 'silent';
       await expect(d.dial({ host: '127.0.0.1', port: originPort })).rejects.toThrow('dial timeout, backstop');
-      await waitFor(() => server.received.at(-1) === 'DIAL_CLS');
+      await waitFor(() => server.received.at(-1) === 'DIAL_CLS', 5_000, undefined, { intervalMs: 10 });
       expect(server.received.slice(-2)).toEqual(['DIAL_REQ', 'DIAL_CLS']);
       const e = await d
         .dial({ host: '127.0.0.1', port: originPort }, { signal: AbortSignal.timeout(50) })

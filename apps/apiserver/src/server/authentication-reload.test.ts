@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { waitFor } from '@kevents/api/testing';
 import { ServerMetrics } from '@kevents/apiserver';
 import { OidcIssuer } from '@kevents/authn/testing';
 import { startAuthentication } from './authentication.js';
@@ -63,19 +64,12 @@ const reloads = async (s: 'success' | 'failure'): Promise<number> => {
   ).exec(await metrics.text());
   return m ? Number(m[1]) : 0;
 };
-async function until(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('--authentication-config reload', () => {
   it('rotates the issuer while requests flow: old tokens stop, new ones start, nothing fails in between', async () => {
     const tokenA = await a.mint({ sub: 'from-a', aud: 'kevents' });
     const tokenB = await b.mint({ sub: 'from-b', aud: 'kevents' });
-    await until(async () => (await status(tokenA)) === 200); // discovery runs in the background at start
+    await waitFor(async () => (await status(tokenA)) === 200, 15_000); // discovery runs in the background at start
     expect(await status(tokenB)).toBe(401);
     const seen: { a: number; b: number }[] = [];
     let flowing = true;
@@ -85,10 +79,10 @@ describe('--authentication-config reload', () => {
         seen.push({ a: sa, b: sb });
       }
     })();
-    await until(async () => seen.length > 5);
+    await waitFor(async () => seen.length > 5, 15_000);
     writeFileSync(file, doc(b));
-    await until(async () => (await status(tokenB)) === 200);
-    await until(async () => seen.length > 0 && seen[seen.length - 1]!.b === 200);
+    await waitFor(async () => (await status(tokenB)) === 200, 15_000);
+    await waitFor(async () => seen.length > 0 && seen[seen.length - 1]!.b === 200, 15_000);
     flowing = false;
     await flow;
     expect(await status(tokenA)).toBe(401);
@@ -111,16 +105,16 @@ describe('--authentication-config reload', () => {
       file,
       'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt: [{issuer: {url: "http://x"}}]\n',
     );
-    await until(async () => (await reloads('failure')) === failures + 1);
+    await waitFor(async () => (await reloads('failure')) === failures + 1, 15_000);
     expect(await status(tokenB)).toBe(200);
     writeFileSync(file, doc(b, { enabled: true }));
-    await until(async () => (await reloads('failure')) === failures + 2);
+    await waitFor(async () => (await reloads('failure')) === failures + 2, 15_000);
     expect(await status(tokenB)).toBe(200);
     const down = await OidcIssuer.start();
     const downDoc = doc(down);
     await down.stop();
     writeFileSync(file, downDoc);
-    await until(async () => (await reloads('failure')) >= failures + 3);
+    await waitFor(async () => (await reloads('failure')) >= failures + 3, 15_000);
     expect(await status(tokenB)).toBe(200);
     expect(await reloads('success')).toBe(1);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import type { JWTAuthenticator } from '@kevents/api';
 import { AuthenticationError } from '@kevents/api';
+import { waitFor } from '@kevents/api/testing';
 import { OidcIssuer } from '../testing/index.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
 
@@ -209,7 +210,7 @@ describe('keys and discovery', () => {
       iss.discoveryIssuer = `${iss.url}/`;
       const a = new JwtAuthenticator(entry({}, iss), { discoveryRetryMs: 50 });
       live.push(a);
-      await waitUntil(() => /issuer did not match/.test(a.healthError() ?? ''));
+      await waitFor(() => /issuer did not match/.test(a.healthError() ?? ''), 10_000, undefined, { intervalMs: 20 });
       expect(a.healthError()).toBe(
         `oidc: authenticator for issuer "${iss.url}" is not healthy: oidc: issuer did not match the issuer returned by provider, expected "${iss.url}" got "${iss.url}/"`,
       );
@@ -236,7 +237,7 @@ describe('keys and discovery', () => {
       { discoveryRetryMs: 50 },
     );
     live.push(a);
-    await waitUntil(() => /ECONNREFUSED/.test(a.healthError() ?? ''));
+    await waitFor(() => /ECONNREFUSED/.test(a.healthError() ?? ''), 10_000, undefined, { intervalMs: 20 });
     const up = await OidcIssuer.start({ port, ca });
     try {
       await a.whenReady();
@@ -257,7 +258,7 @@ describe('keys and discovery', () => {
         { discoveryRetryMs: 50 },
       );
       live.push(a);
-      await waitUntil(() => /certificate/.test(a.healthError() ?? ''));
+      await waitFor(() => /certificate/.test(a.healthError() ?? ''), 10_000, undefined, { intervalMs: 20 });
       expect(a.healthError()).toMatch(/not healthy: Get ".*\/.well-known\/openid-configuration": .*certificate/);
     } finally {
       await other.stop();
@@ -282,14 +283,6 @@ describe('keys and discovery', () => {
     await expect(a.authenticateToken(await issuer.mint({ sub: 'd', aud: 'kevents' }))).resolves.not.toBeNull();
   });
 });
-
-async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('time claims as go-oidc v2.3.0 reads them (kube-apiserver’s vendored verifier)', () => {
   const t0 = Math.floor(Date.now() / 1000) * 1000; // a whole second, for exact texts

@@ -1,8 +1,9 @@
 // First: a clear error on a Node.js too old for undici, before undici is evaluated.
 import '../node-version.js';
+export { waitFor } from '@kevents/api/testing';
+export type { WaitForOptions } from '@kevents/api/testing';
 export {
   freePort,
-  waitFor,
   ChildRun,
   ApiserverChild,
   RedisChild,

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { waitFor } from '@kevents/api/testing';
 
 /**
  * Test helpers that run real components as child processes: a built kevents-apiserver and
@@ -67,20 +68,6 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-/** Polls `check` every 25 ms until it holds; throws `message()` after `ms`. */
-export async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  ms: number,
-  message: () => string,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(message());
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** A child process whose output is kept (the last 64 kB) and readable line by line. */

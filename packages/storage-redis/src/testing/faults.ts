@@ -1,6 +1,6 @@
 import { isStorageError, type Storage } from '@kevents/storage';
 import { brief, keyOf, testObject, type TestObject, type WatchReader } from '@kevents/storage/testing';
-import { waitFor } from './redis-process.js';
+import { waitFor } from '@kevents/api/testing';
 
 // Helpers of the fault tests (Jest only: @kevents/storage/testing loads Jest), kept out of the
 // testing barrel, which benchmarks import too.

@@ -6,9 +6,10 @@ export {
   haveRedisServer,
   redisCommand,
   redisServerBinary,
-  waitFor,
   waitReplicated,
 } from './redis-process.js';
+export { waitFor } from '@kevents/api/testing';
+export type { WaitForOptions } from '@kevents/api/testing';
 export type { RedisServerOptions } from './redis-process.js';
 export { redisTlsArgs, writeTlsFiles } from './tls-files.js';
 export type { TlsFiles } from './tls-files.js';

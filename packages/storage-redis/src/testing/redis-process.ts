@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@kevents/api/testing';
 
 /** The redis-server binary (override with REDIS_SERVER). */
 export const redisServerBinary = process.env['REDIS_SERVER'] ?? 'redis-server';
@@ -187,20 +188,6 @@ export class RedisServer {
   async stop(): Promise<void> {
     await this.kill();
     if (this.ownDir) rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** Polls `check` until it is true, else throws `message()` after `ms`. */
-export async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  ms: number,
-  message: () => string,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(message());
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
