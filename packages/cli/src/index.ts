@@ -1,5 +1,5 @@
 export { FlagError, defaultOptions, flagHelp, parseCommandLine, parseFlagValue } from './flags.js';
 export type { CommandLine, FlagSpec, FlagSpecs, FlagType, FlagValueTypes, OptionsOf } from './flags.js';
-export { createLogger, formatText, logFormats, logLevels } from './logger.js';
+export { createLogger, formatText, logFlags, logFormats, logLevels } from './logger.js';
 export type { Logger, LoggerOptions } from './logger.js';
 export { keventsVersion } from './version.js';

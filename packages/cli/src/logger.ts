@@ -7,6 +7,24 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 /** The formats `--log-format` accepts. */
 export const logFormats = ['json', 'text'] as const;
 
+/** `--log-level` and `--log-format`, the same in both binaries. */
+export const logFlags = {
+  logLevel: {
+    name: 'log-level',
+    type: 'string',
+    default: 'info',
+    help: 'Log level: fatal, error, warn, info, debug, trace or silent.',
+    values: logLevels,
+  },
+  logFormat: {
+    name: 'log-format',
+    type: 'string',
+    default: 'json',
+    help: 'Log format: json (one JSON object per line) or text (one readable line per record).',
+    values: logFormats,
+  },
+} as const;
+
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
   /** The binary (`kevents-apiserver`, `kevents-controller`): a `component` field of every JSON line. */

@@ -1,4 +1,4 @@
-import { defaultOptions, flagHelp, logFormats, logLevels, parseCommandLine } from '@kevents/cli';
+import { defaultOptions, flagHelp, logFlags, parseCommandLine } from '@kevents/cli';
 import type { CommandLine, FlagSpecs, OptionsOf } from '@kevents/cli';
 
 /**
@@ -241,20 +241,7 @@ export const apiserverFlags = {
     default: '100000',
     help: 'Changes kept for watches and paginated lists; older resourceVersions answer 410 Expired.',
   },
-  logLevel: {
-    name: 'log-level',
-    type: 'string',
-    default: 'info',
-    help: 'Log level: fatal, error, warn, info, debug, trace or silent.',
-    values: logLevels,
-  },
-  logFormat: {
-    name: 'log-format',
-    type: 'string',
-    default: 'json',
-    help: 'Log format: json (one JSON object per line) or text (one readable line per record).',
-    values: logFormats,
-  },
+  ...logFlags,
 } as const satisfies FlagSpecs;
 
 /** The typed options of `kevents-apiserver`: one key per flag of {@link apiserverFlags}. */

@@ -1,4 +1,4 @@
-import { FlagError, flagHelp, logFormats, logLevels, parseCommandLine } from '@kevents/cli';
+import { FlagError, flagHelp, logFlags, parseCommandLine } from '@kevents/cli';
 import type { FlagSpecs, OptionsOf } from '@kevents/cli';
 
 /**
@@ -137,20 +137,7 @@ export const controllerFlags = {
     default: ':8081',
     help: 'host:port of /healthz, /readyz and /metrics; "0" turns it off.',
   },
-  logLevel: {
-    name: 'log-level',
-    type: 'string',
-    default: 'info',
-    help: 'Log level: fatal, error, warn, info, debug, trace or silent.',
-    values: logLevels,
-  },
-  logFormat: {
-    name: 'log-format',
-    type: 'string',
-    default: 'json',
-    help: 'json (one object per line) or text.',
-    values: logFormats,
-  },
+  ...logFlags,
 } as const satisfies FlagSpecs;
 
 /** The typed options of `kevents-controller`: one key per flag of {@link controllerFlags}. */
