@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
-// Pass --only=memory, --only=memory-redis, --only=redis, --only=authz or --only=sql to run one; other flags go
+// Pass --only=<name> (memory, memory-redis, redis, authn, authz, aggregated, tracing, controller, mirror,
+// lists, sql) to run one; other flags go
 // through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
@@ -18,6 +19,7 @@ const suites = [
   ['redis', 'redis.js'],
   ['authn', 'authn.js'],
   ['authz', 'authz.js'],
+  ['aggregated', 'aggregated.js'],
   ['tracing', 'tracing.js'],
   ['controller', 'controller.js'],
   ['mirror', 'mirror.js'],
