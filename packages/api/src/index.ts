@@ -193,3 +193,4 @@ export { kindSchema, kindListSchema } from './schema/kind-schemas.js';
 export type { KindSchemaOptions } from './schema/kind-schemas.js';
 export { structuralViolations } from './schema/structural.js';
 export type { SchemaViolation } from './schema/structural.js';
+export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';

@@ -3,11 +3,7 @@
  * text reads the same: `%q` of strings and string slices, and `time.Time.String()` in UTC.
  */
 
-/** Go's `%q` of a string (a JSON string is the same for the printable ASCII that claims hold). */
-export const goQuote = (s: string): string => JSON.stringify(s);
-
-/** Go's `%q` of a `[]string`: `["a" "b"]`. */
-export const goQuoteList = (xs: readonly string[]): string => `[${xs.map(goQuote).join(' ')}]`;
+export { goQuote, goQuoteList } from '@kevents/api';
 
 const pad = (n: number | bigint, w = 2): string => String(n).padStart(w, '0');
 

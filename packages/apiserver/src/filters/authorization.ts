@@ -4,6 +4,7 @@ import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import { clientGone, whileClientWaits } from './authentication.js';
+import { goQuote } from '@kevents/api';
 import type { Authorizer, Decision, RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
 
 /** Paths answered without asking the authorizer (kube-apiserver's `--authorization-always-allow-paths` default). */
@@ -115,7 +116,6 @@ export function requestAttributes(req: FastifyRequest): RequestAttributes {
 }
 
 /** Go's `%q` of a string (close enough for the ASCII of user names and paths). */
-const goQuote = (s: string): string => JSON.stringify(s);
 
 /** responsewriters' sanitizer: `&`, `<` and `>` HTML-escaped. */
 const sanitize = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,46 +1,8 @@
+import { goQuote, isGoPrint } from '@kevents/api';
 import { isJsonObject } from './json-value.js';
 import type { JsonValue } from './json-value.js';
 
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/** Go's `unicode.IsPrint` for one code point (letters, marks, numbers, punctuation, symbols, ASCII space). */
-export function isGoPrint(ch: string): boolean {
-  return printable.test(ch);
-}
-
-const shortEscapes: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** Go's `strconv.Quote` (what `%q` prints): printable runes kept, the rest escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const short = shortEscapes[ch];
-    if (short !== undefined) {
-      out += short;
-      continue;
-    }
-    if (isGoPrint(ch)) {
-      out += ch;
-      continue;
-    }
-    const cp = ch.codePointAt(0)!;
-    if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
-    else if (cp < 0x80) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += '\\U' + cp.toString(16).padStart(8, '0');
-  }
-  return out + '"';
-}
+export { goQuote, isGoPrint };
 
 /**
  * A number as Go's `%v` prints it: integers in decimal (`int64`), other numbers as

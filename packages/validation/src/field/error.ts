@@ -1,3 +1,4 @@
+import { goQuote } from '@kevents/api';
 import type { FieldPath } from './path.js';
 
 /** The Kubernetes `field.ErrorType` names, as used in `-o json` output and Status causes. */
@@ -111,38 +112,9 @@ export function formatBadValue(value: unknown): string {
   }
 }
 
-const goEscapes: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** What Go sees after decoding JSON: lone surrogates become U+FFFD. */
 const wellFormed = (s: string): string => s.replace(loneSurrogate, '\uFFFD');
-
-/** Go's `strconv.Quote` (`%q`): printable runes stay literal, others are escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of wellFormed(s)) {
-    const esc = goEscapes[ch];
-    if (esc) out += esc;
-    else if (/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) out += ch;
-    else {
-      const cp = ch.codePointAt(0) ?? 0;
-      if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-      else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-      else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-    }
-  }
-  return `${out}"`;
-}
 
 /** Go's `json.Marshal` text for plain data: HTML-safe escapes, invalid UTF-16 as U+FFFD. */
 export function goJSON(value: unknown): string {
@@ -151,6 +123,8 @@ export function goJSON(value: unknown): string {
   );
   return s.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+export { goQuote };
 
 /** `field.Required` */
 export const required = (p: FieldPath | string, detail = ''): FieldError =>
