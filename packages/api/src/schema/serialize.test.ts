@@ -96,6 +96,43 @@ describe('serializeObject', () => {
   });
 });
 
+describe('serializeObject (free-form JSON)', () => {
+  const withFieldsV1 = (fieldsV1: unknown): Record<string, unknown> => ({
+    metadata: { name: 'x', managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1 }] },
+    note: 'n',
+  });
+  const same = (o: Record<string, unknown>): void =>
+    expect(serializeObject(o, eventsV1EventSchema)).toBe(JSON.stringify(encodeObject(o, eventsV1EventSchema)));
+
+  it('writes a deeply frozen value once and the same text each time', () => {
+    const deep = (v: unknown): unknown => {
+      if (typeof v === 'object' && v !== null) Object.values(v).forEach(deep);
+      return Object.freeze(v);
+    };
+    const fieldsV1 = deep({ 'f:note': {}, 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, l: [1, 'x'] });
+    for (let i = 0; i < 3; i++) same(withFieldsV1(fieldsV1));
+  });
+
+  it('follows what changes under a value frozen only in part, or read through getters', () => {
+    const child: Record<string, unknown> = { 'f:a': {} };
+    const shallow = Object.freeze({ 'f:spec': child });
+    same(withFieldsV1(shallow));
+    child['f:b'] = {};
+    same(withFieldsV1(shallow));
+    expect(serializeObject(withFieldsV1(shallow), eventsV1EventSchema)).toContain('"f:b":{}');
+    let n = 0;
+    const getter = Object.freeze(
+      Object.defineProperty({}, 'f:x', { enumerable: true, get: () => ({ [`f:${n++}`]: {} }) }),
+    );
+    expect(serializeObject(withFieldsV1(getter), eventsV1EventSchema)).toContain('"f:0"');
+    expect(serializeObject(withFieldsV1(getter), eventsV1EventSchema)).toContain('"f:1"');
+    const withToJSON = Object.freeze({ toJSON: () => `t${n++}` });
+    expect(serializeObject(withFieldsV1(withToJSON), eventsV1EventSchema)).not.toBe(
+      serializeObject(withFieldsV1(withToJSON), eventsV1EventSchema),
+    );
+  });
+});
+
 describe('serializeObject (recursive schema)', () => {
   it('writes a type that contains itself', () => {
     const node: ObjectSchema = {

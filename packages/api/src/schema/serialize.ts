@@ -31,11 +31,43 @@ const writeMap = (v: unknown, values: Write): string => {
   return `${out}}`;
 };
 
+/**
+ * JSON texts of deeply frozen plain data (objects and arrays with their own data properties
+ * only, all frozen, no `toJSON`), which cannot change: writers that share one such value between
+ * objects (kevents' apiserver shares each create shape's `fieldsV1`) have it written once.
+ * False for frozen values found not to qualify.
+ */
+const frozenTexts = new WeakMap<object, string | false>();
+
+function frozenData(v: object): boolean {
+  if (!Object.isFrozen(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (Array.isArray(v) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return false;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  for (const d of Object.values(Object.getOwnPropertyDescriptors(v))) {
+    if (!('value' in d)) return false;
+    const x: unknown = d.value;
+    if (typeof x === 'object' && x !== null && !frozenData(x)) return false;
+  }
+  return true;
+}
+
+/** `JSON.stringify(v ?? null)` for free-form JSON (`fieldsV1`), written once for deeply frozen data. */
+const anyJSON = (v: unknown): string => {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v ?? null);
+  let text = frozenTexts.get(v);
+  if (text === undefined) {
+    text = frozenData(v) ? JSON.stringify(v) : false;
+    frozenTexts.set(v, text);
+  }
+  return text === false ? JSON.stringify(v) : text;
+};
+
 const writeArray = (v: unknown, items: Write): string =>
   v === undefined || v === null ? '[]' : `[${(v as unknown[]).map(items).join(',')}]`;
 
 /** The helpers generated code calls, passed in by name. */
-const helpers = { isZero, isEmptyMap, writeMap, writeArray, stringValue };
+const helpers = { isZero, isEmptyMap, writeMap, writeArray, stringValue, anyJSON };
 
 /** A writer for a value of `t` (maps and arrays of objects through the helpers). */
 function compileType(t: FieldType): Write {
@@ -62,7 +94,7 @@ function compileType(t: FieldType): Write {
       return (v) => writeArray(v, items);
     }
     default:
-      return (v) => JSON.stringify(v ?? null);
+      return anyJSON;
   }
 }
 
@@ -89,7 +121,7 @@ function valueExpression(t: FieldType, deps: Write[]): string {
       if (t.items.kind !== 'object') return `(x === undefined || x === null ? '[]' : JSON.stringify(x))`;
       return `h.writeArray(x, ${dep(compileType(t.items))})`;
     default:
-      return 'JSON.stringify(x ?? null)';
+      return 'h.anyJSON(x)';
   }
 }
 

@@ -8,8 +8,11 @@ import {
   versionConverter,
 } from '@kevents/managed-fields';
 import type { ExtensionsLookup, JsonObject, JsonValue, ServedVersion, VersionConverter } from '@kevents/managed-fields';
+import { CreateShapes } from './create-shapes.js';
 import type { ResourceDefinition } from './resource.js';
 import type { VersionedView } from './view.js';
+
+export { createShape } from './create-shapes.js';
 
 /** Kubernetes' list and map extensions of a definition (`field` undefined) or of one of its fields. */
 const extensions: ExtensionsLookup = (id, field) =>
@@ -35,7 +38,7 @@ export class ViewFieldManager<T extends KubeObject = KubeObject> {
   /** The kind's zero value at the view's version (kube's `creater.New`), shared and frozen. */
   readonly empty: JsonObject;
   /** The entries of creates by manager and {@link createShape} (times left to each create). */
-  readonly #creates = new Map<string, readonly ManagedFieldsEntry[]>();
+  readonly #creates = new CreateShapes<readonly ManagedFieldsEntry[]>(createShapeLimits);
 
   constructor(view: VersionedView<T>, manager: FieldManager, empty: JsonObject) {
     this.view = view;
@@ -69,19 +72,17 @@ export class ViewFieldManager<T extends KubeObject = KubeObject> {
    */
   #create(next: T, manager: string): void {
     const ext = this.external(next);
-    const key = `${manager}\u0000${createShape(ext)}`;
-    let entries = this.#creates.get(key);
-    if (entries === undefined) {
-      entries = freeze(managedFieldsOf(this.manager.updateNoErrors(this.empty, ext, manager)) ?? []);
-      if (this.#creates.size >= maxCreateShapes) this.#creates.clear();
-      this.#creates.set(key, entries);
-    }
+    const entries = this.#creates.get(manager, ext, () =>
+      freeze(managedFieldsOf(this.manager.updateNoErrors(this.empty, ext, manager)) ?? []),
+    );
     if (entries.length === 0) return setEntries(next, undefined);
     const time = entryTime();
-    setEntries(
-      next,
-      entries.map((e) => (e.time === undefined ? { ...e } : { ...e, time })),
-    );
+    const out: ManagedFieldsEntry[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      out[i] = e.time === undefined ? { ...e } : { ...e, time };
+    }
+    setEntries(next, out);
   }
 
   /**
@@ -108,38 +109,8 @@ function entryTime(): string {
   return lastTime;
 }
 
-/** How many create shapes a view remembers (it starts over past this). */
-const maxCreateShapes = 1024;
-
-/**
- * What decides the entries of a create ({@link ViewFieldManager.update} against the kind's zero
- * value): the object's structure with every scalar reduced to whether it is its type's zero
- * (structured-merge-diff compares scalars only for equality, and the zero-value object holds
- * only zeros), member names (field and map keys) kept, and lists kept whole (set and map lists
- * own their items by value). Two objects of one shape get the same entries.
- */
-export function createShape(v: unknown): string {
-  if (v === null || v === undefined) return 'n';
-  if (Array.isArray(v)) return JSON.stringify(v);
-  switch (typeof v) {
-    case 'object': {
-      let s = '{';
-      for (const k of Object.keys(v)) {
-        const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) s += `${JSON.stringify(k)}:${createShape(x)},`;
-      }
-      return `${s}}`;
-    }
-    case 'string':
-      return v === '' ? 'e' : 's';
-    case 'number':
-      return v === 0 ? '0' : 'd';
-    case 'boolean':
-      return v ? 't' : 'f';
-    default:
-      return 'u';
-  }
-}
+/** How many create shapes a view remembers, and trie nodes in all (it starts over past either). */
+const createShapeLimits = { shapes: 1024, nodes: 1 << 16 };
 
 function managedFieldsOf(obj: JsonObject): ManagedFieldsEntry[] | undefined {
   const meta = obj['metadata'];

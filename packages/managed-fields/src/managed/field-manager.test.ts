@@ -219,6 +219,10 @@ describe('managerOrUserAgent (apiserver handlers/create_test.go TestManagerOrUse
     ['manager', 'userAgent', 'manager'],
     ['', 'kubectl-client-side-apply/v1.35.0 (linux/amd64) kubernetes/abc', 'kubectl-client-side-apply'],
     ['', 'a\tb\u0000c/d', 'abc'],
+    // every printable ASCII character but the slash, and exactly 128 of them
+    ['', ' !"#$%&\'()*+,-.0123456789:;<=>?@AZ[\\]^_`az{|}~/v1', ' !"#$%&\'()*+,-.0123456789:;<=>?@AZ[\\]^_`az{|}~'],
+    ['', `${'x'.repeat(128)}/v1`, 'x'.repeat(128)],
+    ['', 'é-controller/v1', 'é-controller'],
   ])('%j %j', (manager, userAgent, expected) => {
     expect(managerOrUserAgent(manager, userAgent)).toBe(expected);
   });

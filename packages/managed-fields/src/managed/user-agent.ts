@@ -1,5 +1,8 @@
 import { isGoPrint } from '../value/go-format.js';
 
+/** Text of printable ASCII characters only (U+0020–U+007E, each printable for Go). */
+const printableASCII = /^[\x20-\x7e]*$/;
+
 /** `validation.FieldManagerMaxLength`. */
 export const fieldManagerMaxLength = 128;
 
@@ -9,7 +12,10 @@ export const fieldManagerMaxLength = 128;
  * (`kubectl-edit/v1.35.0 (linux/amd64) kubernetes/…` → `kubectl-edit`).
  */
 export function prefixFromUserAgent(userAgent: string): string {
-  const head = userAgent.split('/')[0]!;
+  const slash = userAgent.indexOf('/');
+  const head = slash < 0 ? userAgent : userAgent.slice(0, slash);
+  // Printable ASCII (what clients send) is kept as it is, one byte a character.
+  if (head.length <= fieldManagerMaxLength && printableASCII.test(head)) return head;
   let out = '';
   let bytes = 0;
   for (const ch of head) {

@@ -107,9 +107,55 @@ describe('interned one-entry arrays with a frozen fieldsV1', () => {
       expect(packed).toBe(packBody(toBody(o)));
       expect(unpackBody(packed)).toBe(toBody(o));
     }
+    // The same members in another order, another operation, an extra member, a number.
+    for (const e of [
+      { operation: 'Update', manager: 'a', fieldsType: 'FieldsV1', fieldsV1 },
+      { manager: 'a', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1 },
+      { manager: 'a', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1, subresource: 'status' },
+      { manager: 'a', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1, subresource: 1 },
+    ]) {
+      const o = event('0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', [e]);
+      expect(packObject(o)).toBe(packBody(toBody(o)));
+      expect(unpackBody(packObject(o))).toBe(toBody(o));
+    }
     // A fieldsV1 frozen only at the top is written out, as any array.
     const shallow = Object.freeze({ 'f:spec': { 'f:x': {} } });
     const o = event('0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', [{ manager: 'a', fieldsV1: shallow }]);
     expect(packObject(o)).toBe(packBody(toBody(o)));
+  });
+
+  it('pack any one-entry array sharing frozen fieldsV1 objects as its JSON text would', () => {
+    const shared = [
+      Object.freeze({ 'f:note': Object.freeze({}) }),
+      Object.freeze({ 'f:reason': Object.freeze({}), 'f:type': Object.freeze({}) }),
+    ];
+    const time = fc.oneof(
+      fc
+        .integer({ min: 1_700_000_000, max: 1_700_000_003 })
+        .map((s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z')),
+      fc.constant('2026-01-02T03:04:05.5Z'),
+    );
+    const entry = fc.record(
+      {
+        manager: fc.constantFrom('a', 'b', ''),
+        operation: fc.constantFrom('Apply', 'Update'),
+        apiVersion: fc.constantFrom('v1', 'events.k8s.io/v1'),
+        time,
+        fieldsType: fc.constant('FieldsV1'),
+        fieldsV1: fc.constantFrom(...shared),
+        subresource: fc.constantFrom('', 'status'),
+      },
+      { requiredKeys: ['fieldsV1'] },
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 20 }), (entries) => {
+        for (const e of entries) {
+          const o = event('0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', [e]);
+          const packed = packObject(o);
+          expect(packed).toBe(packBody(toBody(o)));
+          expect(unpackBody(packed)).toBe(toBody(o));
+        }
+      }),
+    );
   });
 });

@@ -81,12 +81,28 @@ export function internManagedFields(json: string): string | undefined {
 }
 
 /**
- * Templates of one-entry arrays by the entry's `fieldsV1` object (deeply frozen, so its text
- * cannot change) and the entry's other members: {@link internFrozenEntry} finds them without
- * writing the array's JSON. Writers that share one frozen `fieldsV1` between objects (kevents'
- * apiserver does for the creates of one shape) pack in a few hundred nanoseconds.
+ * A template of one-entry arrays whose entry has a frozen `fieldsV1`: the entry's member names
+ * in order, and the value of each (undefined at `fieldsV1` and `time`).
  */
-const byFieldsV1 = new WeakMap<object, Map<string, number>>();
+interface FrozenEntryTemplate {
+  readonly names: readonly string[];
+  readonly values: readonly (string | undefined)[];
+  /** Whether the entry has a `time` (then the packed form carries it). */
+  readonly timed: boolean;
+  /** U+0000 and the template's index: the packed form without the time. */
+  readonly head: string;
+}
+
+/**
+ * Templates of one-entry arrays by the entry's `fieldsV1` object (deeply frozen, so its text
+ * cannot change): {@link internFrozenEntry} finds them by comparing the entry's other members,
+ * without writing the array's JSON. Writers that share one frozen `fieldsV1` between objects
+ * (kevents' apiserver does for the creates of one shape) pack in a few tens of nanoseconds.
+ * Only objects found deeply frozen are keys.
+ */
+const byFieldsV1 = new WeakMap<object, FrozenEntryTemplate[]>();
+/** Templates kept per `fieldsV1` (managers writing the same fields); past it the first is replaced. */
+const maxPerFieldsV1 = 16;
 
 function deeplyFrozen(v: object): boolean {
   if (!Object.isFrozen(v)) return false;
@@ -94,30 +110,64 @@ function deeplyFrozen(v: object): boolean {
   return true;
 }
 
+/** The last time packed, and its four characters: the creates of one second share it. */
+let lastTime = '';
+let lastTimeChars = '';
+
+/** The four characters of an entry time, or undefined when it does not print back the same. */
+function timeChars(time: string): string | undefined {
+  if (time === lastTime) return lastTimeChars;
+  const s = Date.parse(time) / 1000;
+  if (!Number.isInteger(s) || s < 0 || s > 0xffffffff || formatSeconds(s) !== time) return undefined;
+  lastTime = time;
+  lastTimeChars = String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
+  return lastTimeChars;
+}
+
+/** The template among `known` that the entry's members (`names` in order, from `m`) match. */
+function matching(
+  known: readonly FrozenEntryTemplate[],
+  names: readonly string[],
+  m: Record<string, unknown>,
+): FrozenEntryTemplate | undefined {
+  for (let t = 0; t < known.length; t++) {
+    const template = known[t]!;
+    if (template.names.length !== names.length) continue;
+    let same = true;
+    for (let i = 0; i < names.length && same; i++) {
+      const k = names[i]!;
+      const want = template.values[i];
+      same = k === template.names[i] && (want === undefined || m[k] === want);
+    }
+    if (same) return template;
+  }
+  return undefined;
+}
+
 /**
- * The members of a one-entry managedFields array that decide its template, and its time; or
- * undefined when its `fieldsV1` is not a deeply frozen object or a member is not a string.
+ * The members of a one-entry array's entry with a frozen `fieldsV1`, checked as the packed form
+ * needs them (every member but `fieldsV1` a string); undefined when the array is not one.
  */
-function frozenEntry(a: readonly unknown[]): { fieldsV1: object; signature: string; time?: string } | undefined {
+function frozenEntry(
+  a: readonly unknown[],
+): { m: Record<string, unknown>; fieldsV1: object; names: string[]; time?: string } | undefined {
   if (a.length !== 1) return undefined;
   const e = a[0];
   if (typeof e !== 'object' || e === null || Array.isArray(e) || Object.getPrototypeOf(e) !== Object.prototype)
     return undefined;
   const m = e as Record<string, unknown>;
   const fieldsV1 = m['fieldsV1'];
-  if (typeof fieldsV1 !== 'object' || fieldsV1 === null || !deeplyFrozen(fieldsV1)) return undefined;
-  let signature = '';
+  if (typeof fieldsV1 !== 'object' || fieldsV1 === null || !Object.isFrozen(fieldsV1)) return undefined;
+  const names = Object.keys(m);
   let time: string | undefined;
-  for (const k of Object.keys(m)) {
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i]!;
+    if (k === 'fieldsV1') continue;
     const v = m[k];
-    if (k === 'fieldsV1') signature += '\u0001';
-    else if (typeof v !== 'string') return undefined;
-    else if (k === 'time') {
-      time = v;
-      signature += '\u0002';
-    } else signature += `\u0003${k}\u0004${v}`;
+    if (typeof v !== 'string') return undefined;
+    if (k === 'time') time = v;
   }
-  return time === undefined ? { fieldsV1, signature } : { fieldsV1, signature, time };
+  return time === undefined ? { m, fieldsV1, names } : { m, fieldsV1, names, time };
 }
 
 /**
@@ -128,30 +178,43 @@ function frozenEntry(a: readonly unknown[]): { fieldsV1: object; signature: stri
 export function internFrozenEntry(a: readonly unknown[]): string | undefined {
   const entry = frozenEntry(a);
   if (entry === undefined) return undefined;
-  const known = byFieldsV1.get(entry.fieldsV1)?.get(entry.signature);
-  if (known === undefined) {
-    let text: string;
-    try {
-      text = JSON.stringify(a);
-    } catch {
-      return undefined;
-    }
-    const packed = internManagedFields(text);
-    if (packed === undefined) return undefined;
-    const index = (packed.charCodeAt(1) << 8) | packed.charCodeAt(2);
-    if (templates[index]!.pieces.length !== (entry.time === undefined ? 1 : 2)) return packed;
-    let bySignature = byFieldsV1.get(entry.fieldsV1);
-    if (bySignature === undefined) byFieldsV1.set(entry.fieldsV1, (bySignature = new Map()));
-    bySignature.set(entry.signature, index);
-    return packed;
+  const { m, fieldsV1, names, time } = entry;
+  const known = byFieldsV1.get(fieldsV1);
+  const template = known === undefined ? undefined : matching(known, names, m);
+  if (template === undefined) return learn(a, entry);
+  if (!template.timed) return template.head;
+  const chars = timeChars(time!);
+  return chars === undefined ? undefined : template.head + chars;
+}
+
+/** Interns a one-entry array from its JSON text and remembers its template by its frozen `fieldsV1`. */
+function learn(
+  a: readonly unknown[],
+  entry: { m: Record<string, unknown>; fieldsV1: object; names: string[]; time?: string },
+): string | undefined {
+  if (!deeplyFrozen(entry.fieldsV1)) return undefined;
+  let text: string;
+  try {
+    text = JSON.stringify(a);
+  } catch {
+    return undefined;
   }
-  let out = String.fromCharCode(internMark, known >> 8, known & 255);
-  if (entry.time !== undefined) {
-    const s = Date.parse(entry.time) / 1000;
-    if (!Number.isInteger(s) || s < 0 || s > 0xffffffff || formatSeconds(s) !== entry.time) return undefined;
-    out += String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
-  }
-  return out;
+  const packed = internManagedFields(text);
+  if (packed === undefined) return undefined;
+  const index = (packed.charCodeAt(1) << 8) | packed.charCodeAt(2);
+  const timed = entry.time !== undefined;
+  if (templates[index]!.pieces.length !== (timed ? 2 : 1)) return packed;
+  const template: FrozenEntryTemplate = {
+    names: entry.names,
+    values: entry.names.map((k) => (k === 'fieldsV1' || k === 'time' ? undefined : (entry.m[k] as string))),
+    timed,
+    head: packed.slice(0, 3),
+  };
+  let known = byFieldsV1.get(entry.fieldsV1);
+  if (known === undefined) byFieldsV1.set(entry.fieldsV1, (known = []));
+  if (known.length >= maxPerFieldsV1) known.shift();
+  known.push(template);
+  return packed;
 }
 
 /** The template an interned array at `at` (its U+0000) names, and the packed characters it takes. */
