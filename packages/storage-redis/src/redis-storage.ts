@@ -11,6 +11,7 @@ import {
   notFoundError,
   openCursorWatch,
   openInitialPages,
+  SharedDecodes,
   parseResourceVersion,
   readListRetrying,
   resourceVersionPreconditionError,
@@ -110,6 +111,7 @@ export class RedisStorage implements Storage {
   private readonly client: Client;
   private readonly feed: ChangeFeed;
   private readonly watchers = new Set<Watcher>();
+  private readonly decodes = new SharedDecodes();
   private readonly historyLimit: number;
   private readonly historyMaxAgeMs: number;
   private readonly bookmarkIntervalMs: number;
@@ -198,6 +200,15 @@ export class RedisStorage implements Storage {
     return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate));
   }
 
+  /** A page of initial events: as {@link list}, with objects decoded once for all watches ({@link SharedDecodes}). */
+  private async listInitial<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T>): Promise<ListResult<T>> {
+    this.checkOpen();
+    const { limit, start, at, kind, waitFor } = listStart(options);
+    if (waitFor !== undefined) await this.waitFor(waitFor);
+    const shared = (body: string, rv: number): T => this.decodes.get<T>(body, rv, fromBody);
+    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, undefined, shared));
+  }
+
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
     this.checkOpen();
     const body = toBody(obj);
@@ -267,7 +278,7 @@ export class RedisStorage implements Storage {
     }
     let initial: T[] | InitialPages<T> = [];
     if (options.sendInitialEvents === true) {
-      const start = await openInitialPages<T>((o) => this.list<T>(prefix, o));
+      const start = await openInitialPages<T>((o) => this.listInitial<T>(prefix, o));
       initial = start.pages;
       from = start.resourceVersion;
     }
@@ -463,6 +474,7 @@ export class RedisStorage implements Storage {
     start: string | undefined,
     limit: number,
     predicate: Predicate<T> | undefined,
+    decode: (body: string, rv: number) => T = fromBody,
   ): Promise<ListResult<T>> {
     const ns = prefix.namespace ?? '';
     const keys = [this.keys.rv, this.keys.objects(prefix.resource), this.keys.index(prefix.resource), this.keys.stream];
@@ -524,7 +536,7 @@ export class RedisStorage implements Storage {
           break;
         }
         const v = parseValue(e.value);
-        const obj = fromBody<T>(v.body, v.rv);
+        const obj = decode(v.body, v.rv);
         if (predicate !== undefined && !predicate(obj)) continue;
         items.push(obj);
         last = e.key;

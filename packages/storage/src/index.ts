@@ -51,6 +51,7 @@ export { watchEventFor } from './watch-event.js';
 export type { LoggedChange } from './watch-event.js';
 export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';
 export { InitialTurns, initialTurns } from './initial-turns.js';
+export { SharedDecodes } from './shared-decodes.js';
 export { openInitialPages, initialPageSize } from './initial-pages.js';
 export type { InitialPages } from './initial-pages.js';
 export { WakeList } from './wake-list.js';

@@ -33,7 +33,7 @@ import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog, PackedChange } from './change-log.js';
 import { unpackBody } from './packed-body.js';
 import { packObject } from './packed-object.js';
-import { SharedDecodes } from './shared-decodes.js';
+import { SharedDecodes } from '../shared-decodes.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
 import {
   forgetBefore,
@@ -432,7 +432,7 @@ export class MemoryStorage implements Storage, RevisionReads {
 
   /** The objects of a {@link snapshot}, decoded one at a time as a watch sends them (shared with other watches). */
   private *initialEvents<T extends KubeObject>({ bodies, rvs }: { bodies: string[]; rvs: number[] }): Generator<T> {
-    for (let i = 0; i < bodies.length; i++) yield this.decodes.get<T>(bodies[i]!, rvs[i]!);
+    for (let i = 0; i < bodies.length; i++) yield this.decodes.get<T>(bodies[i]!, rvs[i]!, decodePacked);
   }
 
   /**
@@ -456,6 +456,9 @@ export class MemoryStorage implements Storage, RevisionReads {
     return { bodies, rvs };
   }
 }
+
+/** A packed stored body as its object. */
+const decodePacked = <T extends KubeObject>(body: string, rv: number): T => fromBody<T>(unpackBody(body), rv);
 
 /** How many keys a list reads per turn of the event loop. */
 const listSliceItems = 1024;
