@@ -45,6 +45,44 @@ const depConstraints = [
   { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
 ];
 
+/**
+ * The layers inside packages/apiserver/src, lowest first (docs/architecture.md, "The generic API
+ * machinery"): a module imports only from its own layer or the ones before it. Tests may reach up.
+ */
+const apiserverLayers = [
+  ['errors'],
+  ['request', 'selectors', 'warning'],
+  ['registry'],
+  ['watch'],
+  ['scope'],
+  ['table'],
+  ['handlers', 'filters'],
+  ['install'],
+  ['discovery', 'openapi'],
+  ['reviews', 'resources'],
+  ['server'],
+];
+const apiserverLayerRules = apiserverLayers.slice(0, -1).map((layer, i) => {
+  const above = apiserverLayers.slice(i + 1).flat();
+  return {
+    files: layer.map((dir) => `packages/apiserver/src/${dir}/**/*.ts`),
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${above.join('|')})/`,
+              message: `packages/apiserver layers: ${layer.join(', ')} may not import from ${above.join(', ')}.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.nx/**', 'charts/**'] },
   ...nx.configs['flat/base'],
@@ -58,4 +96,5 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...apiserverLayerRules,
 ];

@@ -1,5 +1,6 @@
 export { buildApiServer } from './server/build-server.js';
 export type { ApiServer, ApiServerOptions } from './server/build-server.js';
+export type { HttpsOptions } from './server/fastify-app.js';
 export { ServerMetrics } from './server/metrics.js';
 export { ServerLifecycle, shutdownRetryAfterSeconds, shuttingDownMessage } from './server/lifecycle.js';
 export type { LifecyclePhase } from './server/lifecycle.js';
@@ -84,7 +85,8 @@ export {
 export { negotiateOpenAPI } from './openapi/accept.js';
 export { watchListHandler } from './install/watch-item.js';
 // Types the public API reaches (handlers, scopes, caches, options), so users can name them.
-export type { Handler, RestRequest, RestScope } from './handlers/context.js';
+export type { Handler, RestScope } from './scope/rest-scope.js';
+export type { RestRequest } from './request/rest-request.js';
 export type { Query } from './request/query.js';
 export type { EncodedEventCache } from './watch/encoded-cache.js';
 export type { ViewFieldManager } from './registry/field-managers.js';

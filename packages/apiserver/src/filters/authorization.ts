@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../errors/api-error.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import type { ServerMetrics } from '../server/metrics.js';
+import type { ResultMetrics } from '@kevents/metrics';
 import { clientGone, whileClientWaits } from './authentication.js';
 import { goQuote } from '@kevents/api';
 import type { Authorizer, Decision, RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
@@ -148,7 +148,7 @@ type AttemptResult = 'allowed' | 'denied' | 'no-opinion' | 'error';
 export function installAuthorization(
   app: FastifyInstance,
   authorizer: Authorizer | undefined,
-  metrics?: ServerMetrics,
+  metrics?: { readonly authorization: ResultMetrics },
 ): void {
   if (!authorizer || authorizer.name === 'AlwaysAllow') return;
   const authorizations = metrics?.authorization;

@@ -1,40 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { KubeObject } from '@kevents/api';
-import type { ViewFieldManager } from '../registry/field-managers.js';
-import type { Store } from '../registry/store.js';
-import type { ResourceStrategy } from '../registry/strategy.js';
-import type { VersionedView } from '../registry/view.js';
-import type { RequestInfo } from '../request/request-info.js';
-import type { Query } from '../request/query.js';
-import type { WatchHub } from '../watch/watch-hub.js';
-import type { EncodedEventCache } from '../watch/encoded-cache.js';
-
-/** What a REST handler works with: one resource through one view, its store, and the live watches. */
-export interface RestScope<T extends KubeObject = KubeObject> {
-  readonly store: Store<T>;
-  readonly view: VersionedView<T>;
-  readonly strategy: ResourceStrategy<T>;
-  /** Keeps `metadata.managedFields` on writes through the view and serves server-side apply. */
-  readonly fieldManager: ViewFieldManager<T>;
-  readonly watches: WatchHub;
-  /** Default watch length when `timeoutSeconds` is absent: a random value in [min, 2*min). */
-  readonly minRequestTimeoutSeconds: number;
-  /** Watch lines encoded once per change and view, shared by all watchers. */
-  readonly encoded: EncodedEventCache;
-  /** Called when a client ends a watch before the server does (the metrics count it then). */
-  readonly onWatchAbandoned?: (req: FastifyRequest) => void;
-}
-
-/** The fastify request shape of the resource routes (RequestInfo is decorated by the filter chain). */
-export type RestRequest = FastifyRequest<{
-  Params: { namespace?: string; name?: string };
-  Querystring: Query;
-  Body: unknown;
-}> & { requestInfo: RequestInfo };
-
-/** A generic REST handler for one verb. */
-export type Handler = <T extends KubeObject>(
-  scope: RestScope<T>,
-  req: RestRequest,
-  reply: FastifyReply,
-) => Promise<unknown>;
+/**
+ * The types every handler works with, under the name the handlers import them by. They live
+ * below the handlers (scope/, request/) so that watch/ and table/ can use them too.
+ */
+export type { Handler, RestScope } from '../scope/rest-scope.js';
+export type { RestRequest } from '../request/rest-request.js';

@@ -12,7 +12,7 @@ import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamMinItems } from './list-stream.js';
 import type { JSONListShape } from './list-stream.js';
 import { isPretty, sendJSON, sendJSONStream, sendJSONText } from './respond.js';
-import { serveWatch } from '../watch/watch.js';
+import { serveWatch } from './watch.js';
 
 /**
  * GET a collection: a list, or a watch when RequestInfo says `watch` (`?watch=true` or a legacy

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import type { APIResource, KubeObject, OpenAPIResource } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import { methodNotAllowed } from '../errors/api-error.js';
-import type { RestRequest, RestScope } from '../handlers/context.js';
+import type { RestScope } from '../scope/rest-scope.js';
+import type { RestRequest } from '../request/rest-request.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { fieldManagersOf } from '../registry/field-managers.js';
 import { Store } from '../registry/store.js';

@@ -1,5 +1,5 @@
 import type { OpenAPIVerb } from '@kevents/api';
-import type { Handler } from '../handlers/context.js';
+import type { Handler } from '../scope/rest-scope.js';
 import { createHandler } from '../handlers/create.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete.js';
 import { getHandler } from '../handlers/get.js';

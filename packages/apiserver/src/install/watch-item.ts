@@ -1,5 +1,5 @@
 import { badRequest } from '../errors/api-error.js';
-import type { Handler } from '../handlers/context.js';
+import type { Handler } from '../scope/rest-scope.js';
 import { listHandler } from '../handlers/list.js';
 import { q } from '../request/query.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';

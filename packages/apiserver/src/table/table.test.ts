@@ -4,7 +4,7 @@ import { leaseListSchema, leaseSchema } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import { ApiError } from '../errors/api-error.js';
 import { schemaView } from '../registry/schema-view.js';
-import type { RestScope } from '../handlers/context.js';
+import type { RestScope } from '../scope/rest-scope.js';
 import { humanDuration } from './human-duration.js';
 import { negotiate } from './negotiate.js';
 import { age, defaultTableConvertor, nameColumn, parseIncludeObject, toTable } from './table.js';

@@ -1,7 +1,7 @@
 import type { KubeObject, ListMeta, Table, TableColumnDefinition, TableRow } from '@kevents/api';
 import { objectMetaSchema } from '@kevents/api';
 import { badRequest } from '../errors/api-error.js';
-import type { RestScope } from '../handlers/context.js';
+import type { RestScope } from '../scope/rest-scope.js';
 import type { TableConvertor } from '../registry/strategy.js';
 import { humanDuration } from './human-duration.js';
 

@@ -6,9 +6,9 @@ import type { FastifyReply } from 'fastify';
 import { fromStorageError } from '../errors/api-error.js';
 import type { Representation } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
-import type { RestScope, RestRequest } from '../handlers/context.js';
+import type { RestScope, RestRequest } from './context.js';
 import type { ListRequestOptions } from '../request/query.js';
-import { WatchStream } from './watch-stream.js';
+import { WatchStream } from '../watch/watch-stream.js';
 import { q } from '../request/query.js';
 
 /** Translates the wire start point into storage watch options (api-concepts.md semantics). */

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { APIResource } from '@kevents/api';
+import type { Storage } from '@kevents/storage';
+import { notFound } from '../errors/api-error.js';
+import { isPretty, sendJSON } from '../handlers/respond.js';
+import type { Query } from '../request/query.js';
+import { listNamespaces, synthesizeNamespace } from './namespaces.js';
+
+/** Options of {@link installNamespaceRoutes}. */
+export interface NamespaceRoutesOptions {
+  /** Where the namespaces in use are found (the objects of {@link namespacedResources}). */
+  readonly storage: Storage;
+  /** The storage resources whose objects' namespaces the list shows (with `default` and `kube-system`). */
+  readonly namespacedResources: readonly string[];
+  /** The seed of the namespaces' uids (`namespaceUID`). */
+  readonly uidSeed: string;
+  /** The `creationTimestamp` of every namespace: when the server started. */
+  readonly createdAt: string;
+}
+
+/** The discovery entry of core/v1 `namespaces`: readable, so kubectl can word its NotFound errors. */
+export const namespacesAPIResource = (): APIResource => ({
+  name: 'namespaces',
+  singularName: 'namespace',
+  namespaced: false,
+  kind: 'Namespace',
+  verbs: ['get', 'list'],
+  shortNames: ['ns'],
+});
+
+/**
+ * Serves core/v1 namespaces, implicit and read-only: `GET /api/v1/namespaces/<name>` answers an
+ * Active namespace for any DNS-1123 label (404 otherwise), `GET /api/v1/namespaces` lists
+ * `default`, `kube-system` and every namespace that holds an object.
+ */
+export function installNamespaceRoutes(app: FastifyInstance, options: NamespaceRoutesOptions): void {
+  const { storage, namespacedResources, uidSeed, createdAt } = options;
+  const nsGR = { group: '', resource: 'namespaces' };
+  const pretty = (query: unknown): boolean => isPretty((query ?? {}) as Query);
+  app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
+    const ns = synthesizeNamespace(req.params.name, createdAt, uidSeed);
+    if (!ns) throw notFound(nsGR, req.params.name);
+    return sendJSON(reply, 200, ns, pretty(req.query));
+  });
+  app.get('/api/v1/namespaces', async (req, reply) =>
+    sendJSON(reply, 200, await listNamespaces(storage, namespacedResources, createdAt, uidSeed), pretty(req.query)),
+  );
+}
