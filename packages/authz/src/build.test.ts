@@ -134,4 +134,19 @@ describe('backoff and cache', () => {
     c.set('z', 1, 0);
     expect(c.get('z')).toBeUndefined();
   });
+
+  it('keeps the least-recently-used order when the newest entry is read again and again', () => {
+    const c = new ExpiringLRU<number>(2, () => 0);
+    c.set('a', 1, 10);
+    c.set('b', 2, 10);
+    expect(c.get('b')).toBe(2); // already the newest: nothing moves
+    expect(c.get('a')).toBe(1); // a becomes the newest
+    expect(c.get('a')).toBe(1);
+    c.set('c', 3, 10); // evicts b, the least recently used
+    expect(c.get('b')).toBeUndefined();
+    expect(c.get('a')).toBe(1);
+    expect(c.get('c')).toBe(3);
+    c.set('d', 4, 10); // evicts a: c was read after it
+    expect(c.get('a')).toBeUndefined();
+  });
 });

@@ -9,6 +9,8 @@ export class ExpiringLRU<V> {
   readonly #max: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, { value: V; expires: number }>();
+  /** The entry at the newest end of {@link #entries} (the most recently used). */
+  #newest: { value: V; expires: number } | undefined;
 
   constructor(max = webhookCacheSize, now: () => number = Date.now) {
     this.#max = max;
@@ -26,8 +28,13 @@ export class ExpiringLRU<V> {
       this.#entries.delete(key);
       return undefined;
     }
-    this.#entries.delete(key);
-    this.#entries.set(key, e);
+    // Move it to the newest end, unless it is there already (the common case of one hot key:
+    // a delete and set per hit cost more than the lookup).
+    if (e !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, e);
+      this.#newest = e;
+    }
     return e.value;
   }
 
@@ -35,7 +42,9 @@ export class ExpiringLRU<V> {
   set(key: string, value: V, ttlMs: number): void {
     if (ttlMs <= 0) return;
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expires: this.#now() + ttlMs });
+    const e = { value, expires: this.#now() + ttlMs };
+    this.#entries.set(key, e);
+    this.#newest = e;
     if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
