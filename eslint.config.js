@@ -53,6 +53,7 @@ const apiserverLayers = [
   ['errors'],
   ['request', 'selectors', 'warning'],
   ['registry'],
+  ['encoding'],
   ['watch'],
   ['scope'],
   ['table'],

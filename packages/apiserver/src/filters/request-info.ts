@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { requestInfoOf } from '../request/request-info.js';
 import type { RequestInfo, RequestQuery } from '../request/request-info.js';

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserInfo } from '@kevents/api';
 import type { RequestInfo } from '../request/request-info.js';
+import { declareAuditId, setAuditId, tracedAuditId } from '../request/audit-id.js';
 
 /**
  * Tracing as the server sees it: a seam with no OpenTelemetry in it. `@kevents/tracing`
@@ -45,12 +46,7 @@ export interface AuthenticatedRequest {
 }
 
 const traceSlot = 'keventsTrace';
-const auditSlot = 'keventsAuditId';
-type Traced = FastifyRequest & { [traceSlot]: RequestTrace | null; [auditSlot]: string };
-
-/** The `Audit-Id` the tracing filter fixed for a traced request (the one its spans carry); undefined otherwise. */
-export const tracedAuditId = (req: FastifyRequest): string | undefined =>
-  (req as Partial<Traced>)[auditSlot] || undefined;
+type Traced = FastifyRequest & { [traceSlot]: RequestTrace | null };
 
 /** The trace of a request, when tracing is on and the request can be sampled. */
 export const requestTrace = (req: FastifyRequest): RequestTrace | null | undefined => (req as Traced)[traceSlot];
@@ -79,14 +75,15 @@ export function requestSpanName(method: string, info: RequestInfo): string {
  */
 export function installTracingStart(app: FastifyInstance, tracing: ServerTracing): void {
   app.decorateRequest(traceSlot, null);
-  app.decorateRequest(auditSlot, '');
+  declareAuditId(app);
   app.addHook('onRequest', (req, reply, done) => {
     const trace = tracing.begin(req);
     if (!trace) return done();
     const r = req as Traced;
     const given = req.headers['audit-id'];
-    r[auditSlot] = typeof given === 'string' && given ? given : randomUUID();
-    reply.header('Audit-Id', r[auditSlot]);
+    const auditId = typeof given === 'string' && given ? given : randomUUID();
+    setAuditId(req, auditId);
+    reply.header('Audit-Id', auditId);
     r[traceSlot] = trace;
     trace.enter(done);
   });
@@ -111,7 +108,7 @@ export function installTracingAuthenticated(app: FastifyInstance): void {
       name: requestSpanName(req.method, req.requestInfo),
       method: req.method,
       target: req.url,
-      auditId: r[auditSlot],
+      auditId: tracedAuditId(req) ?? '',
     });
     trace.startFilter('authorization');
     trace.enter(done);
@@ -153,7 +150,7 @@ export function traceHandler<T>(req: FastifyRequest, fn: () => Promise<T>): Prom
     name,
     {
       accept: req.headers.accept ?? '',
-      'audit-id': (req as Traced)[auditSlot],
+      'audit-id': tracedAuditId(req) ?? '',
       client: req.ip,
       'api-group': info.apiGroup,
       'api-version': info.apiVersion,

@@ -2,7 +2,7 @@ import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from './context.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject, sendSerialized } from './respond.js';
+import { isPretty, sendObject, sendSerialized } from '../encoding/respond.js';
 
 /**
  * POST a new object to a collection: 201 with the stored object. Its managedFields get an
@@ -16,5 +16,5 @@ export const createHandler: Handler = async (scope, req, reply) => {
   const stored = await scope.store.create(object, namespace, dryRun);
   const pretty = isPretty(req.query);
   if (dryRun || pretty) return sendObject(reply, 201, scope.view, stored, pretty, warnings);
-  return sendSerialized(reply, 201, scope.store.storedJSON(stored), warnings);
+  return sendSerialized(reply, 201, scope.texts.storedJSON(stored), warnings);
 };

@@ -4,7 +4,7 @@ import { decodeKind, mediaType, parseBody } from './body.js';
 import type { Handler, RestRequest } from './context.js';
 import { buildPredicate } from './predicate.js';
 import { parseDryRun, parseFieldValidation, parseListOptions } from '../request/query.js';
-import { isPretty, sendJSON, sendObject } from './respond.js';
+import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
 
 interface DeleteOptionsBody {
   preconditions?: Preconditions;

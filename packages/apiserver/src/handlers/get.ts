@@ -2,7 +2,7 @@ import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
 import { checkResourceVersion, q } from '../request/query.js';
-import { isPretty, sendJSON, sendJSONText, sendObject } from './respond.js';
+import { isPretty, sendJSON, sendJSONText, sendObject } from '../encoding/respond.js';
 
 /** GET one object (`resourceVersion` "0" = any, "N" = not older than N). */
 export const getHandler: Handler = async (scope, req, reply) => {
@@ -12,7 +12,7 @@ export const getHandler: Handler = async (scope, req, reply) => {
   checkResourceVersion(resourceVersion);
   const pretty = isPretty(req.query);
   if (rep.as !== 'Table' && !pretty) {
-    const text = await scope.store.getJSON(namespace, name, resourceVersion);
+    const text = await scope.texts.getJSON(namespace, name, resourceVersion);
     if (text !== undefined) return sendJSONText(reply, 200, text);
   }
   const obj = await scope.store.get(namespace, name, resourceVersion);

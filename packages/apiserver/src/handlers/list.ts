@@ -1,17 +1,17 @@
 import { listMetaSchema, serializeObject } from '@kevents/api';
 import type { ListMeta } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
-import type { Replied } from './turn-end-send.js';
-import type { JSONPage } from '../registry/store.js';
+import type { Replied } from '../encoding/turn-end-send.js';
+import type { JSONPage } from '../encoding/object-texts.js';
 import type { VersionedView } from '../registry/view.js';
 import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from './context.js';
 import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
-import { chunkStream, jsonListChunks, listStreamMinItems } from './list-stream.js';
-import type { JSONListShape } from './list-stream.js';
-import { isPretty, sendJSON, sendJSONStream, sendJSONText } from './respond.js';
+import { chunkStream, jsonListChunks, listStreamMinItems } from '../encoding/list-stream.js';
+import type { JSONListShape } from '../encoding/list-stream.js';
+import { isPretty, sendJSON, sendJSONStream, sendJSONText } from '../encoding/respond.js';
 import { serveWatch } from './watch.js';
 
 /**
@@ -34,7 +34,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
     continue: opts.continue,
   };
   if (predicate === undefined && rep.as !== 'Table' && !pretty) {
-    const texts = await scope.store.listJSON(req.params.namespace, read);
+    const texts = await scope.texts.listJSON(req.params.namespace, read);
     if (texts !== undefined) return sendItemTexts(reply, view, texts);
   }
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });

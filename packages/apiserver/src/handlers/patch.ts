@@ -10,7 +10,7 @@ import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
 import { parseWriteOptions } from '../request/write-options.js';
 import type { WriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject } from './respond.js';
+import { isPretty, sendObject } from '../encoding/respond.js';
 
 /**
  * PATCH with a JSON, merge or strategic merge patch (a missing object is a 404), or a

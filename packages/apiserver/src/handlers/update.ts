@@ -2,7 +2,7 @@ import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from './context.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject } from './respond.js';
+import { isPretty, sendObject } from '../encoding/respond.js';
 
 /**
  * PUT: replace, or create when the strategy allows create-on-update. 200, or 201 when created.

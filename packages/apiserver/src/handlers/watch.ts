@@ -105,7 +105,7 @@ export async function serveWatch<T extends KubeObject>(
     if (rep.as === 'Table')
       return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
     const { type, object } = ev;
-    const line = (): Buffer => Buffer.from(`{"type":"${type}","object":${ctx.store.storedJSON(object)}}\n`);
+    const line = (): Buffer => Buffer.from(`{"type":"${type}","object":${ctx.texts.storedJSON(object)}}\n`);
     if (type === 'ADDED' && !live && revisionsShared) return ctx.encoded.revision(Number(ev.resourceVersion), line);
     return ctx.encoded.get(object, type, line);
   };

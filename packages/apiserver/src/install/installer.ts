@@ -8,7 +8,8 @@ import type { ResourceDefinition } from '../registry/resource.js';
 import { fieldManagersOf } from '../registry/field-managers.js';
 import { Store } from '../registry/store.js';
 import type { StoreOptions } from '../registry/store.js';
-import { EncodedEventCache } from '../watch/encoded-cache.js';
+import { EncodedEventCache } from '../encoding/encoded-cache.js';
+import { ObjectTexts } from '../encoding/object-texts.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { restVerbs, servedVerbs } from './verbs.js';
 import { requestTrace, traceHandler } from '../filters/tracing.js';
@@ -73,6 +74,7 @@ export function installResources(
       const store = new Store(ctx.storage, def.resource, def.strategy, view, ctx.storeOptions);
       const scope: RestScope<KubeObject> = {
         store,
+        texts: new ObjectTexts(store),
         view,
         strategy: def.strategy,
         fieldManager: fieldManagers.get(view)!,

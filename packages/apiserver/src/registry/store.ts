@@ -1,12 +1,6 @@
 import { timeNow } from '@kevents/api';
 import type { KubeObject, ManagedFieldsEntry } from '@kevents/api';
-import {
-  hasRevisionReads,
-  isStorageError,
-  optimisticLockErrorMsg,
-  resourceVersionPreconditionError,
-  uidConflictError,
-} from '@kevents/storage';
+import { isStorageError, optimisticLockErrorMsg, uidConflictError } from '@kevents/storage';
 import type { KeyPrefix, ListOptions, ListResult, ObjectKey, Preconditions, Storage } from '@kevents/storage';
 import { FieldPath, forbidden, GoLiteral, invalid as invalidField } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
@@ -20,27 +14,15 @@ import {
   notFound,
 } from '../errors/api-error.js';
 import { beforeCreate, beforeUpdate, checkNamespace } from './before.js';
+import { DryRunnableStorage } from './dry-runnable-storage.js';
+import type { UpdateStep } from './dry-runnable-storage.js';
 import { generateName as defaultGenerateName } from './generate-name.js';
 import type { NameGenerator } from './generate-name.js';
 import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
-import { EncodedItems } from './encoded-items.js';
 import { generationOnDeletion } from './generation.js';
-import { RecentTexts } from './recent-texts.js';
-
-/**
- * A page of a list whose items are encoded on demand as JSON texts (see {@link Store.listJSON}):
- * a long list is encoded a slice at a time, as it is streamed.
- */
-export interface JSONPage {
-  readonly length: number;
-  /** The list-item texts of items `[from, to)`. */
-  readonly texts: (from: number, to: number) => string[];
-  readonly resourceVersion: string;
-  readonly continue?: string;
-  readonly remainingItemCount?: number;
-}
+import { checkPreconditions } from './preconditions.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
 export type Transform<T> = (current: T | undefined) => T;
@@ -70,18 +52,13 @@ const withoutRV = <T extends KubeObject>(o: T): T => ({
   metadata: { ...o.metadata, resourceVersion: undefined },
 });
 
-/** Ends a guaranteed update without a write (no change, or the update deletes instead). */
-class EndUpdate<T> extends Error {
-  readonly current: T;
+/**
+ * How an update ends without a write: nothing changed (`object` is the stored object), or the
+ * last finalizer of an object being deleted went (`object` is the update), which deletes it.
+ */
+interface EndedUpdate<T> {
+  readonly object: T;
   readonly deleteNext: boolean;
-  constructor(current: T, deleteNext: boolean) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super('update ended without a write');
-    Error.stackTraceLimit = limit;
-    this.current = current;
-    this.deleteNext = deleteNext;
-  }
 }
 
 /**
@@ -94,10 +71,8 @@ class EndUpdate<T> extends Error {
 export class Store<T extends KubeObject = KubeObject> {
   readonly #generate: NameGenerator;
   readonly #maxAttempts: number;
-  /** The view's texts of stored objects by resourceVersion (used with stores that read revisions). */
-  readonly #encoded = new EncodedItems();
-  /** The view's texts of the last writes and watch events, by resourceVersion. */
-  readonly #recent = new RecentTexts();
+  /** Every read and write of the store: dry runs are decided there alone. */
+  readonly #storage: DryRunnableStorage;
 
   readonly storage: Storage;
   /** The storage resource (`events`): every view of a resource shares it. */
@@ -113,6 +88,7 @@ export class Store<T extends KubeObject = KubeObject> {
     options: StoreOptions = {},
   ) {
     this.storage = storage;
+    this.#storage = new DryRunnableStorage(storage);
     this.resource = resource;
     this.strategy = strategy;
     this.view = view;
@@ -162,80 +138,15 @@ export class Store<T extends KubeObject = KubeObject> {
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
     try {
-      return await this.storage.get<T>(this.key(namespace, name), { resourceVersion });
+      return await this.#storage.get<T>(this.key(namespace, name), { resourceVersion });
     } catch (err) {
       throw this.#fail(err, name);
-    }
-  }
-
-  /**
-   * The JSON text of one object through the view (with kind and apiVersion), reusing the text
-   * encoded for its resourceVersion before; undefined when the storage cannot read revisions (or
-   * the view cannot add type meta): then use {@link get}.
-   */
-  async getJSON(namespace: string, name: string, resourceVersion?: string): Promise<string | undefined> {
-    const storage = this.storage;
-    const typed = this.view.withTypeMeta;
-    if (!hasRevisionReads(storage) || typed === undefined) return undefined;
-    try {
-      const rev = await storage.getRevision<T>(this.key(namespace, name), { resourceVersion });
-      return typed(this.#itemJSON(rev.resourceVersion, () => rev.decode()));
-    } catch (err) {
-      throw this.#fail(err, name);
-    }
-  }
-
-  /**
-   * A page of a list without predicate as list-item JSON texts (reusing texts encoded before);
-   * undefined when the storage cannot read revisions: then use {@link list}.
-   */
-  async listJSON(
-    namespace: string | undefined,
-    options: Omit<ListOptions<T>, 'predicate'>,
-  ): Promise<JSONPage | undefined> {
-    const storage = this.storage;
-    if (!hasRevisionReads(storage)) return undefined;
-    try {
-      const { items, ...meta } = await storage.listRevisions<T>(this.prefix(namespace), options);
-      const texts = (from: number, to: number): string[] =>
-        items.slice(from, to).map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
-      return { ...meta, length: items.length, texts };
-    } catch (err) {
-      throw this.#fail(err);
-    }
-  }
-
-  /**
-   * The JSON text through the view (with kind and apiVersion) of an object as it was stored at
-   * its resourceVersion: what a write stored, or what a watch delivers. With stores that read
-   * revisions the text of the last writes is kept by resourceVersion ({@link RecentTexts}), so the
-   * answer to a create, the watch lines of the change and a get soon after share one encoding.
-   * Never for a dry run's result, which was not stored (it has no resourceVersion).
-   */
-  storedJSON(obj: T): string {
-    const typed = this.view.withTypeMeta;
-    const rv = Number(obj.metadata?.resourceVersion);
-    if (typed === undefined || !hasRevisionReads(this.storage) || !Number.isSafeInteger(rv) || rv <= 0)
-      return this.view.toJSON(obj, true);
-    return typed(this.#recent.get(rv, () => this.view.toJSON(obj, false)));
-  }
-
-  #itemJSON(rv: number, decode: () => T): string {
-    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.view.toJSON(decode(), false));
-  }
-
-  async #getOrUndefined(key: ObjectKey): Promise<T | undefined> {
-    try {
-      return await this.storage.get<T>(key);
-    } catch (err) {
-      if (isStorageError(err, 'NotFound')) return undefined;
-      throw this.#fail(err, key.name);
     }
   }
 
   async list(namespace: string | undefined, options: ListOptions<T>): Promise<ListResult<T>> {
     try {
-      return await this.storage.list<T>(this.prefix(namespace), options);
+      return await this.#storage.list<T>(this.prefix(namespace), options);
     } catch (err) {
       throw this.#fail(err);
     }
@@ -262,15 +173,9 @@ export class Store<T extends KubeObject = KubeObject> {
     for (let attempt = 1; ; attempt++) {
       const key = this.key(namespace, obj.metadata.name ?? '');
       try {
-        if (dryRun) {
-          if ((await this.#getOrUndefined(key)) !== undefined) throw alreadyExists(this.view.gr, key.name);
-          return obj;
-        }
-        return await this.storage.create(key, obj);
+        return await this.#storage.create(key, obj, dryRun);
       } catch (err) {
-        const exists =
-          isStorageError(err, 'AlreadyExists') || (err instanceof ApiError && err.status.reason === 'AlreadyExists');
-        if (exists && generated) {
+        if (isStorageError(err, 'AlreadyExists') && generated) {
           if (attempt >= this.#maxAttempts) {
             throw alreadyExists(
               this.view.gr,
@@ -300,7 +205,7 @@ export class Store<T extends KubeObject = KubeObject> {
   ): Promise<UpdateResult<T>> {
     const key = this.key(namespace, name);
     let created = false;
-    const tryUpdate = (current: T | undefined): T | EndUpdate<T> => {
+    const tryUpdate = (current: T | undefined): UpdateStep<T, EndedUpdate<T>> => {
       if (!current && !opts.allowCreate) throw notFound(this.view.gr, name);
       const next = transform(current);
       next.metadata ??= {};
@@ -314,7 +219,7 @@ export class Store<T extends KubeObject = KubeObject> {
         if (next.metadata.uid) throw this.#fail(uidConflictError(key, next.metadata.uid, ''), name);
         next.metadata.resourceVersion = undefined;
         this.prepareCreate(next, namespace);
-        return next;
+        return { write: next };
       }
       created = false;
       checkNamespace(next, namespace);
@@ -346,46 +251,47 @@ export class Store<T extends KubeObject = KubeObject> {
         }
       }
       if (errs.length) throw this.#invalid(name, errs);
-      if (current.metadata.deletionTimestamp && !next.metadata.finalizers?.length) return new EndUpdate(next, true);
-      if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
-        return new EndUpdate(current, false);
+      if (current.metadata.deletionTimestamp && !next.metadata.finalizers?.length) {
+        return { end: { object: next, deleteNext: true } };
       }
-      return next;
+      if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
+        return { end: { object: current, deleteNext: false } };
+      }
+      return { write: next };
     };
     try {
-      if (opts.dryRun) {
-        const current = await this.#getOrUndefined(key);
-        const next = tryUpdate(current);
-        if (next instanceof EndUpdate) return { object: next.current, created: false };
-        if (created) await this.#storeNew(next, namespace, true, false);
-        return { object: next, created };
-      }
-      const stored = await this.storage.guaranteedUpdate<T>(
+      const out = await this.#storage.guaranteedUpdate(
         key,
-        (current) => {
-          const next = tryUpdate(current);
-          if (next instanceof EndUpdate) throw next;
-          return next;
-        },
+        tryUpdate,
         { ignoreNotFound: opts.allowCreate },
+        opts.dryRun,
       );
-      return { object: stored, created };
+      if ('written' in out) return { object: out.written, created };
+      const { object, deleteNext } = out.ended;
+      if (deleteNext) await this.#deleteEmptied(key, object, opts.dryRun);
+      return { object, created: false };
     } catch (err) {
-      if (err instanceof EndUpdate) {
-        const end = err as EndUpdate<T>;
-        if (!end.deleteNext) return { object: end.current, created: false };
-        return { object: await this.#deleteNow(key, end.current), created: false };
-      }
       throw this.#fail(err, name);
     }
   }
 
-  /** Deletes an object whose last finalizer went (`deleteWithoutFinalizers`): preconditioned on what was read. */
-  async #deleteNow(key: ObjectKey, seen: T): Promise<T> {
+  /**
+   * `deleteWithoutFinalizers` after an update emptied the finalizers: the update answers its own
+   * object (as Kubernetes does: clients expect the updated object), and a concurrent update that
+   * deleted it first (NotFound) is no error.
+   */
+  async #deleteEmptied(key: ObjectKey, seen: T, dryRun: boolean): Promise<void> {
     try {
-      return await this.storage.delete<T>(key, {
-        preconditions: { uid: seen.metadata.uid, resourceVersion: seen.metadata.resourceVersion },
-      });
+      await this.#storage.delete<T>(key, { preconditions: preconditionsOf(seen) }, dryRun);
+    } catch (err) {
+      if (!isStorageError(err, 'NotFound')) throw err;
+    }
+  }
+
+  /** Deletes an object whose last finalizer went (`deleteWithoutFinalizers`): preconditioned on what was read. */
+  async #deleteNow(key: ObjectKey, seen: T, dryRun: boolean): Promise<T> {
+    try {
+      return await this.#storage.delete<T>(key, { preconditions: preconditionsOf(seen) }, dryRun);
     } catch (err) {
       throw this.#fail(err, key.name);
     }
@@ -403,31 +309,26 @@ export class Store<T extends KubeObject = KubeObject> {
   ): Promise<DeleteResult<T>> {
     const key = this.key(namespace, name);
     try {
-      const current = await this.storage.get<T>(key);
+      const current = await this.#storage.get<T>(key);
       this.#beforeDelete(current, opts.preconditions);
       if (current.metadata.finalizers?.length) {
         if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-        if (opts.dryRun) return { object: markDeleting(structuredClone(current)), deleted: false };
-        let pending: T | undefined;
-        const out = await this.storage.guaranteedUpdate<T>(
+        const out = await this.#storage.guaranteedUpdate<T, T>(
           key,
           (cur) => {
             if (!cur) throw notFound(this.view.gr, name);
             checkPreconditions(key, cur, opts.preconditions);
-            if (!cur.metadata.finalizers?.length) return cur;
-            pending = markDeleting(structuredClone(cur));
-            return pending;
+            if (!cur.metadata.finalizers?.length) return { end: cur };
+            return { write: markDeleting(structuredClone(cur)) };
           },
           {},
+          opts.dryRun,
         );
-        if (pending) return { object: out, deleted: false };
-        return { object: await this.#deleteNow(key, out), deleted: true };
+        if ('written' in out) return { object: out.written, deleted: false };
+        return { object: await this.#deleteNow(key, out.ended, opts.dryRun), deleted: true };
       }
-      if (opts.dryRun) return { object: current, deleted: true };
-      const deleted = await this.storage.delete<T>(
-        key,
-        opts.preconditions ? { preconditions: opts.preconditions } : {},
-      );
+      const preconditions = opts.preconditions ? { preconditions: opts.preconditions } : {};
+      const deleted = await this.#storage.delete<T>(key, preconditions, opts.dryRun);
       return { object: deleted, deleted: true };
     } catch (err) {
       throw this.#fail(err, name);
@@ -456,7 +357,8 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /**
    * `Store.DeleteCollection`: lists with the options, then deletes (or marks) each item with its
-   * uid as precondition; items deleted or changed meanwhile are skipped. Answers the items.
+   * uid as precondition; items deleted or changed meanwhile are skipped. Answers the items. A dry
+   * run passes to each delete, as Kubernetes' DeleteCollection passes its options.
    */
   async deleteCollection(
     namespace: string | undefined,
@@ -464,13 +366,12 @@ export class Store<T extends KubeObject = KubeObject> {
     dryRun: boolean,
   ): Promise<{ items: T[]; resourceVersion: string }> {
     const page = await this.list(namespace, options);
-    if (dryRun) return { items: page.items, resourceVersion: page.resourceVersion };
     const items: T[] = [];
     for (const obj of page.items) {
       try {
         const r = await this.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '', {
           preconditions: { uid: obj.metadata.uid },
-          dryRun: false,
+          dryRun,
         });
         items.push(r.object);
       } catch (err) {
@@ -489,16 +390,14 @@ function sameEntriesButTimes(a: ManagedFieldsEntry[] | undefined, b: ManagedFiel
   return a.every((e, i) => deepEqual({ ...e, time: undefined }, { ...b[i]!, time: undefined }));
 }
 
+/** The uid and resourceVersion of an object read, as the preconditions of a write that follows. */
+function preconditionsOf(seen: KubeObject): Preconditions {
+  return { uid: seen.metadata.uid, resourceVersion: seen.metadata.resourceVersion };
+}
+
 function markDeleting<T extends KubeObject>(obj: T): T {
   generationOnDeletion(obj);
   obj.metadata.deletionTimestamp ??= timeNow();
   obj.metadata.deletionGracePeriodSeconds ??= 0;
   return obj;
-}
-
-function checkPreconditions(key: ObjectKey, obj: KubeObject, p: Preconditions | undefined): void {
-  if (p?.uid && p.uid !== obj.metadata.uid) throw uidConflictError(key, p.uid, obj.metadata.uid ?? '');
-  if (p?.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion) {
-    throw resourceVersionPreconditionError(key, p.resourceVersion, obj.metadata.resourceVersion ?? '');
-  }
 }

@@ -16,7 +16,7 @@ import { badRequest, invalid, methodNotAllowed, notAcceptable } from '../errors/
 import { acceptsJSON } from '../openapi/accept.js';
 import { fieldSelectorRequirements, labelSelectorRequirements } from '../filters/authorization.js';
 import { decodeKind, mediaType, parseBody, requireObjectMediaType } from '../handlers/body.js';
-import { isPretty, sendJSONText } from '../handlers/respond.js';
+import { isPretty, sendJSONText } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { parseFieldValidation } from '../request/query.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';

@@ -6,11 +6,14 @@ import type { ResourceStrategy } from '../registry/strategy.js';
 import type { VersionedView } from '../registry/view.js';
 import type { RestRequest } from '../request/rest-request.js';
 import type { WatchHub } from '../watch/watch-hub.js';
-import type { EncodedEventCache } from '../watch/encoded-cache.js';
+import type { EncodedEventCache } from '../encoding/encoded-cache.js';
+import type { ObjectTexts } from '../encoding/object-texts.js';
 
 /** What a REST handler works with: one resource through one view, its store, and the live watches. */
 export interface RestScope<T extends KubeObject = KubeObject> {
   readonly store: Store<T>;
+  /** The JSON texts of the store's objects through the view (gets, pages, writes, watch lines). */
+  readonly texts: ObjectTexts<T>;
   readonly view: VersionedView<T>;
   readonly strategy: ResourceStrategy<T>;
   /** Keeps `metadata.managedFields` on writes through the view and serves server-side apply. */

@@ -9,7 +9,7 @@ import { installImpersonation } from '../filters/impersonation.js';
 import { installRequestInfo } from '../filters/request-info.js';
 import { installTracingAuthenticated, installTracingAuthorized, installTracingStart } from '../filters/tracing.js';
 import type { ServerTracing } from '../filters/tracing.js';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import { installResources } from '../install/installer.js';
 import type { InstalledView } from '../install/installer.js';
 import { openAPIInputFromViews } from '../openapi/input.js';

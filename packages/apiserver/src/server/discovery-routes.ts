@@ -8,7 +8,7 @@ import {
 } from '../discovery/aggregated.js';
 import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
-import { isPretty, sendJSON, sendJSONText } from '../handlers/respond.js';
+import { isPretty, sendJSON, sendJSONText } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 
 /** One aggregated discovery document, encoded once, and its ETag. */

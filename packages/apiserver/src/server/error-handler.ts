@@ -7,7 +7,7 @@ import {
   unsupportedMediaType,
 } from '../errors/api-error.js';
 import { frameworkErrorStatus } from '../errors/framework-errors.js';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 
 /** Options of {@link installErrorHandlers}. */

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { badRequest } from '../errors/api-error.js';
 import { clientErrorResponse, frameworkErrorStatus, maxPathParamBytes } from '../errors/framework-errors.js';
 import { rewriteRequestTarget } from '../filters/request-info.js';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { limitedServerFactory, onClientError } from './connection-limits.js';
 import type { ConnectionLimits } from './connection-limits.js';

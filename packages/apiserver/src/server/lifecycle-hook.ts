@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import type { ServerLifecycle } from './lifecycle.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { APIResource } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import { notFound } from '../errors/api-error.js';
-import { isPretty, sendJSON } from '../handlers/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { listNamespaces, synthesizeNamespace } from './namespaces.js';
 

@@ -6,7 +6,7 @@ import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
 import { q } from '../request/query.js';
 import { warningHeaders } from '../warning/recorder.js';
-import { tracedAuditId } from '../filters/tracing.js';
+import { tracedAuditId } from '../request/audit-id.js';
 import { sendAtTurnEnd } from './turn-end-send.js';
 import type { Replied } from './turn-end-send.js';
 

@@ -1,5 +1,5 @@
 import type { WatchEventType } from '@kevents/api';
-import { EncodedItems } from '../registry/encoded-items.js';
+import { EncodedItems } from './encoded-items.js';
 
 /** How many bytes of initial-event lines an {@link EncodedEventCache} keeps at most. */
 const initialLinesMaxBytes = 4 * 1024 * 1024;

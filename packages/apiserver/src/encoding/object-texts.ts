@@ -1,0 +1,99 @@
+import type { KubeObject } from '@kevents/api';
+import { hasRevisionReads } from '@kevents/storage';
+import type { ListOptions } from '@kevents/storage';
+import { fromStorageError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import type { Store } from '../registry/store.js';
+import { EncodedItems } from './encoded-items.js';
+import { RecentTexts } from './recent-texts.js';
+
+/**
+ * A page of a list whose items are encoded on demand as JSON texts (see {@link ObjectTexts.listJSON}):
+ * a long list is encoded a slice at a time, as it is streamed.
+ */
+export interface JSONPage {
+  readonly length: number;
+  /** The list-item texts of items `[from, to)`. */
+  readonly texts: (from: number, to: number) => string[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/**
+ * The JSON texts of one store's objects through its view, with the texts encoded before kept by
+ * resourceVersion: what handlers answer gets, pages, writes and watch lines with. Reads go
+ * straight to the store's storage (they are never dry runs).
+ */
+export class ObjectTexts<T extends KubeObject = KubeObject> {
+  readonly #store: Store<T>;
+  /** The view's texts of stored objects by resourceVersion (used with stores that read revisions). */
+  readonly #encoded = new EncodedItems();
+  /** The view's texts of the last writes and watch events, by resourceVersion. */
+  readonly #recent = new RecentTexts();
+
+  constructor(store: Store<T>) {
+    this.#store = store;
+  }
+
+  #fail(err: unknown, name = ''): ApiError {
+    return fromStorageError(err, this.#store.view.gr, name);
+  }
+
+  /**
+   * The JSON text of one object through the view (with kind and apiVersion), reusing the text
+   * encoded for its resourceVersion before; undefined when the storage cannot read revisions (or
+   * the view cannot add type meta): then use {@link Store.get}.
+   */
+  async getJSON(namespace: string, name: string, resourceVersion?: string): Promise<string | undefined> {
+    const storage = this.#store.storage;
+    const typed = this.#store.view.withTypeMeta;
+    if (!hasRevisionReads(storage) || typed === undefined) return undefined;
+    try {
+      const rev = await storage.getRevision<T>(this.#store.key(namespace, name), { resourceVersion });
+      return typed(this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+    } catch (err) {
+      throw this.#fail(err, name);
+    }
+  }
+
+  /**
+   * A page of a list without predicate as list-item JSON texts (reusing texts encoded before);
+   * undefined when the storage cannot read revisions: then use {@link Store.list}.
+   */
+  async listJSON(
+    namespace: string | undefined,
+    options: Omit<ListOptions<T>, 'predicate'>,
+  ): Promise<JSONPage | undefined> {
+    const storage = this.#store.storage;
+    if (!hasRevisionReads(storage)) return undefined;
+    try {
+      const { items, ...meta } = await storage.listRevisions<T>(this.#store.prefix(namespace), options);
+      const texts = (from: number, to: number): string[] =>
+        items.slice(from, to).map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+      return { ...meta, length: items.length, texts };
+    } catch (err) {
+      throw this.#fail(err);
+    }
+  }
+
+  /**
+   * The JSON text through the view (with kind and apiVersion) of an object as it was stored at
+   * its resourceVersion: what a write stored, or what a watch delivers. With stores that read
+   * revisions the text of the last writes is kept by resourceVersion ({@link RecentTexts}), so the
+   * answer to a create, the watch lines of the change and a get soon after share one encoding.
+   * Never for a dry run's result, which was not stored (it has no resourceVersion).
+   */
+  storedJSON(obj: T): string {
+    const view = this.#store.view;
+    const typed = view.withTypeMeta;
+    const rv = Number(obj.metadata?.resourceVersion);
+    if (typed === undefined || !hasRevisionReads(this.#store.storage) || !Number.isSafeInteger(rv) || rv <= 0)
+      return view.toJSON(obj, true);
+    return typed(this.#recent.get(rv, () => view.toJSON(obj, false)));
+  }
+
+  #itemJSON(rv: number, decode: () => T): string {
+    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.#store.view.toJSON(decode(), false));
+  }
+}

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '@kevents/api';
+import { isStorageError, MemoryStorage } from '@kevents/storage';
+import type { ObjectKey } from '@kevents/storage';
+import { DryRunnableStorage } from './dry-runnable-storage.js';
+import type { UpdateStep } from './dry-runnable-storage.js';
+
+const key: ObjectKey = { resource: 'widgets', namespace: 'ns', name: 'a' };
+const widget = (spec: string): KubeObject => ({ metadata: { name: 'a', namespace: 'ns', uid: 'u1' }, spec });
+
+async function storageCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (isStorageError(err)) return err.code;
+    throw err;
+  }
+  throw new Error('did not fail');
+}
+
+let storage: MemoryStorage;
+let dry: DryRunnableStorage;
+beforeEach(() => {
+  storage = new MemoryStorage({ watchBatchIntervalMs: 0 });
+  dry = new DryRunnableStorage(storage);
+});
+afterEach(async () => {
+  await storage.close();
+});
+
+describe('DryRunnableStorage', () => {
+  it('a dry-run create answers a copy and writes nothing; it fails as the storage would when the object exists', async () => {
+    const obj = widget('x');
+    const out = await dry.create(key, obj, true);
+    expect(out).toEqual(obj);
+    expect(out).not.toBe(obj);
+    expect(await storage.currentResourceVersion()).toBe('0');
+    await dry.create(key, obj, false);
+    expect(await storageCode(dry.create(key, obj, true))).toBe('AlreadyExists');
+  });
+
+  it('a dry-run delete reads the object and checks the preconditions, writing nothing', async () => {
+    expect(await storageCode(dry.delete(key, {}, true))).toBe('NotFound');
+    const stored = await dry.create(key, widget('x'), false);
+    const rv = await storage.currentResourceVersion();
+    expect(await storageCode(dry.delete(key, { preconditions: { uid: 'other' } }, true))).toBe('Conflict');
+    expect(await storageCode(dry.delete(key, { preconditions: { resourceVersion: '99' } }, true))).toBe('Conflict');
+    expect(await dry.delete(key, { preconditions: { uid: 'u1' } }, true)).toEqual(stored);
+    expect(await storage.currentResourceVersion()).toBe(rv);
+    await dry.delete(key, {}, false);
+    expect(await storageCode(storage.get(key))).toBe('NotFound');
+  });
+
+  it('guaranteedUpdate answers what the update function returns: a write, or an end without a write', async () => {
+    const set =
+      (spec: string) =>
+      (cur: KubeObject | undefined): UpdateStep<KubeObject, string> =>
+        cur?.['spec'] === spec ? { end: 'unchanged' } : { write: { ...cur!, spec } };
+    expect(await storageCode(dry.guaranteedUpdate(key, set('y'), {}, true))).toBe('NotFound');
+    const created = await dry.guaranteedUpdate(
+      key,
+      (cur) => ({ write: cur ?? widget('x') }),
+      { ignoreNotFound: true },
+      true,
+    );
+    expect(created).toEqual({ written: widget('x') });
+    expect(await storage.currentResourceVersion()).toBe('0');
+
+    await dry.create(key, widget('x'), false);
+    const rv = await storage.currentResourceVersion();
+    const dryWrite = await dry.guaranteedUpdate(key, set('y'), {}, true);
+    expect('written' in dryWrite && dryWrite.written['spec']).toBe('y');
+    expect(await storage.currentResourceVersion()).toBe(rv);
+    expect(await storageCode(dry.guaranteedUpdate(key, set('y'), { preconditions: { uid: 'other' } }, true))).toBe(
+      'Conflict',
+    );
+
+    const written = await dry.guaranteedUpdate(key, set('y'), {}, false);
+    expect('written' in written && written.written.metadata.resourceVersion).toBe(String(Number(rv) + 1));
+    const rvAfter = await storage.currentResourceVersion();
+    expect(await dry.guaranteedUpdate(key, set('y'), {}, false)).toEqual({ ended: 'unchanged' });
+    expect(await dry.guaranteedUpdate(key, set('y'), {}, true)).toEqual({ ended: 'unchanged' });
+    expect(await storage.currentResourceVersion()).toBe(rvAfter);
+  });
+
+  it('errors the update function throws end the update and reach the caller', async () => {
+    await dry.create(key, widget('x'), false);
+    const boom = (): UpdateStep<KubeObject, never> => {
+      throw new Error('boom');
+    };
+    await expect(dry.guaranteedUpdate(key, boom, {}, false)).rejects.toThrow('boom');
+    await expect(dry.guaranteedUpdate(key, boom, {}, true)).rejects.toThrow('boom');
+  });
+});
