@@ -70,6 +70,7 @@ export class SqliteThreadBackend implements SqlBackend {
         worker.once('exit', onExit);
       });
     } catch (err) {
+      worker.on('error', () => undefined); // the thread's own report of the failure answered above
       await worker.terminate();
       throw err;
     }
