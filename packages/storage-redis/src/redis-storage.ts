@@ -10,22 +10,21 @@ import {
   listStart,
   notFoundError,
   openCursorWatch,
-  openInitialPages,
+  remoteWatchStart,
   SharedDecodes,
   parseResourceVersion,
   readListRetrying,
   resourceVersionPreconditionError,
   StorageError,
   tooLargeResourceVersionError,
-  tooOldResourceVersionError,
   uidConflictError,
   unavailableError,
+  waitForResourceVersion,
   withResourceVersion,
 } from '@kevents/storage';
 import type { ListKind } from '@kevents/storage';
 import type {
   GuaranteedUpdateOptions,
-  InitialPages,
   KeyPrefix,
   ListOptions,
   ListResult,
@@ -194,19 +193,23 @@ export class RedisStorage implements Storage {
   }
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
-    this.checkOpen();
-    const { limit, start, at, kind, waitFor } = listStart(options);
-    if (waitFor !== undefined) await this.waitFor(waitFor);
-    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate));
+    return this.listPage(prefix, options, fromBody);
   }
 
   /** A page of initial events: as {@link list}, with objects decoded once for all watches ({@link SharedDecodes}). */
-  private async listInitial<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T>): Promise<ListResult<T>> {
+  private listInitial<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T>): Promise<ListResult<T>> {
+    return this.listPage(prefix, options, (body: string, rv: number) => this.decodes.get<T>(body, rv, fromBody));
+  }
+
+  private async listPage<T extends KubeObject>(
+    prefix: KeyPrefix,
+    options: ListOptions<T>,
+    decode: (body: string, rv: number) => T,
+  ): Promise<ListResult<T>> {
     this.checkOpen();
     const { limit, start, at, kind, waitFor } = listStart(options);
     if (waitFor !== undefined) await this.waitFor(waitFor);
-    const shared = (body: string, rv: number): T => this.decodes.get<T>(body, rv, fromBody);
-    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, undefined, shared));
+    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate, decode));
   }
 
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
@@ -266,23 +269,11 @@ export class RedisStorage implements Storage {
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
     this.checkOpen();
     if (!this.feed.healthy) throw this.feedDown();
-    let from: number | undefined;
-    if (!isUnsetResourceVersion(options.resourceVersion)) {
-      const rv = parseResourceVersion(options.resourceVersion!);
-      await this.waitFor(rv);
-      if (options.sendInitialEvents !== true) {
-        const { compacted } = await this.bounds();
-        if (rv < compacted) throw tooOldResourceVersionError(String(rv), String(compacted));
-        from = rv;
-      }
-    }
-    let initial: T[] | InitialPages<T> = [];
-    if (options.sendInitialEvents === true) {
-      const start = await openInitialPages<T>((o) => this.listInitial<T>(prefix, o));
-      initial = start.pages;
-      from = start.resourceVersion;
-    }
-    from ??= await this.rv();
+    const { from, initial } = await remoteWatchStart<T>(options, {
+      waitFor: (rv) => this.waitFor(rv),
+      bounds: () => this.bounds(),
+      listInitial: (o) => this.listInitial<T>(prefix, o),
+    });
     const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));
     return openCursorWatch<T>(
       source,
@@ -394,23 +385,14 @@ export class RedisStorage implements Storage {
   }
 
   /** Resolves once Redis has reached `rv`; else TooLargeResourceVersion after the wait. */
-  private async waitFor(rv: number): Promise<void> {
-    const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      const current = await this.rv();
-      if (current >= rv) return;
-      if (Date.now() >= deadline || this.closed) throw tooLargeResourceVersionError(rv, current);
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.feed.cancel(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(25, Math.max(1, deadline - Date.now())));
-        this.feed.onNext(done);
-      });
-      this.checkOpen();
-    }
+  private waitFor(rv: number): Promise<void> {
+    return waitForResourceVersion(rv, {
+      current: () => this.rv(),
+      feed: this.feed,
+      waitMs: this.waitMs,
+      isClosed: () => this.closed,
+      checkOpen: () => this.checkOpen(),
+    });
   }
 
   private async write(
@@ -474,7 +456,7 @@ export class RedisStorage implements Storage {
     start: string | undefined,
     limit: number,
     predicate: Predicate<T> | undefined,
-    decode: (body: string, rv: number) => T = fromBody,
+    decode: (body: string, rv: number) => T,
   ): Promise<ListResult<T>> {
     const ns = prefix.namespace ?? '';
     const keys = [this.keys.rv, this.keys.objects(prefix.resource), this.keys.index(prefix.resource), this.keys.stream];

@@ -11,21 +11,20 @@ import {
   listStart,
   notFoundError,
   openCursorWatch,
-  openInitialPages,
+  remoteWatchStart,
   parseResourceVersion,
   readListRetrying,
   resourceVersionPreconditionError,
   StorageError,
   toBody,
   tooLargeResourceVersionError,
-  tooOldResourceVersionError,
   uidConflictError,
   unavailableError,
+  waitForResourceVersion,
   withResourceVersion,
 } from '@kevents/storage';
 import type { ListKind } from '@kevents/storage';
 import type {
-  InitialPages,
   GuaranteedUpdateOptions,
   KeyPrefix,
   ListOptions,
@@ -259,23 +258,11 @@ export class SqlStorage implements Storage, RevisionReads {
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
     this.checkOpen();
-    let from: number | undefined;
-    if (!isUnsetResourceVersion(options.resourceVersion)) {
-      const rv = parseResourceVersion(options.resourceVersion!);
-      await this.waitFor(rv);
-      if (options.sendInitialEvents !== true) {
-        const { compacted } = await this.backend.bounds();
-        if (rv < compacted) throw tooOldResourceVersionError(String(rv), String(compacted));
-        from = rv;
-      }
-    }
-    let initial: T[] | InitialPages<T> = [];
-    if (options.sendInitialEvents === true) {
-      const start = await openInitialPages<T>((o) => this.list<T>(prefix, o));
-      initial = start.pages;
-      from = start.resourceVersion;
-    }
-    from ??= (await this.backend.bounds()).rv;
+    const { from, initial } = await remoteWatchStart<T>(options, {
+      waitFor: (rv) => this.waitFor(rv),
+      bounds: () => this.backend.bounds(),
+      listInitial: (o) => this.list<T>(prefix, o),
+    });
     return openCursorWatch<T>(
       sqlChangeSource(this.feed, this.backend),
       this.watchers,
@@ -405,23 +392,14 @@ export class SqlStorage implements Storage, RevisionReads {
   }
 
   /** Resolves once the database has reached `rv`; else TooLargeResourceVersion after the wait. */
-  private async waitFor(rv: number): Promise<void> {
-    const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      const current = (await this.backend.bounds()).rv;
-      if (current >= rv) return;
-      if (Date.now() >= deadline || this.closed) throw tooLargeResourceVersionError(rv, current);
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.feed.cancel(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(25, Math.max(1, deadline - Date.now())));
-        this.feed.onNext(done);
-      });
-      this.checkOpen();
-    }
+  private waitFor(rv: number): Promise<void> {
+    return waitForResourceVersion(rv, {
+      current: async () => (await this.backend.bounds()).rv,
+      feed: this.feed,
+      waitMs: this.waitMs,
+      isClosed: () => this.closed,
+      checkOpen: () => this.checkOpen(),
+    });
   }
 
   /**

@@ -53,6 +53,8 @@ export { CursorWatcher, openCursorWatch } from './cursor-watcher.js';
 export { InitialTurns, initialTurns } from './initial-turns.js';
 export { SharedDecodes } from './shared-decodes.js';
 export { openInitialPages, initialPageSize } from './initial-pages.js';
+export { remoteWatchStart, waitForResourceVersion } from './watch-start.js';
+export type { RemoteWatchReads, FeedWakeups } from './watch-start.js';
 export type { InitialPages } from './initial-pages.js';
 export { WakeList } from './wake-list.js';
 export type { ChangeSource, CursorWatchStart } from './cursor-watcher.js';
