@@ -203,6 +203,20 @@ export function batchChanges(ops: readonly WriteOp[], results: readonly WriteRes
 /** Change types as the change log stores them. */
 export const changeType = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED' } as const;
 
+/** A row of the change log (`type`, `rv`, `resource`, `namespace`, `key`, `body`, `prev_body`), as either driver reads it. */
+export function changeFromRow(r: Readonly<Record<string, unknown>>): SqlChange {
+  const t = String(r['type']) as keyof typeof changeType;
+  return {
+    type: changeType[t],
+    rv: Number(r['rv']),
+    resource: String(r['resource']),
+    namespace: String(r['namespace']),
+    key: String(r['key']),
+    body: String(r['body']),
+    prev: r['prev_body'] === null ? undefined : String(r['prev_body']),
+  };
+}
+
 /** A count of the current keys of a range that costs at most this many keys read; beyond it the count is not given. */
 export const countCap = 10_000;
 

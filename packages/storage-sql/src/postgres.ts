@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { StorageError, unavailableError } from '@kevents/storage';
 import {
-  changeType,
+  changeFromRow,
   countCap,
   countPlan,
   matchColumn,
@@ -275,7 +275,7 @@ UNION ALL
       'SELECT rv, type, resource, key, namespace, body, prev_body FROM kevents_changes WHERE rv > $1 ORDER BY rv LIMIT $2',
       [after, limit],
     );
-    return rows.map(toChange);
+    return rows.map(changeFromRow);
   }
 
   async compact(rv: number, batch: number): Promise<number> {
@@ -379,19 +379,6 @@ function countSql(plan: CountPlan, params: unknown[]): string {
 
 function toStored(r: Row): StoredRow {
   return { key: String(r['key']), rv: Number(r['rv']), uid: String(r['uid']), body: String(r['body']) };
-}
-
-function toChange(r: Row): SqlChange {
-  const t = String(r['type']) as keyof typeof changeType;
-  return {
-    type: changeType[t],
-    rv: Number(r['rv']),
-    resource: String(r['resource']),
-    namespace: String(r['namespace']),
-    key: String(r['key']),
-    body: String(r['body']),
-    prev: r['prev_body'] === null ? undefined : String(r['prev_body']),
-  };
 }
 
 /** SQLSTATE classes that mean "the database cannot serve now": connection, resources (disk full), shutdown, lock timeouts. */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StorageError, unavailableError } from '@kevents/storage';
 import {
-  changeType,
+  changeFromRow,
   countCap,
   countPlan,
   decide,
@@ -258,7 +258,7 @@ export class SqliteBackend implements SqlBackend {
         this.stmt(
           'SELECT rv, type, resource, key, namespace, body, prev_body FROM kevents_changes WHERE rv > ? ORDER BY rv LIMIT ?',
         ).all(after, limit) as Row[]
-      ).map(toChange),
+      ).map(changeFromRow),
     );
   }
 
@@ -361,19 +361,6 @@ function toFirstChange(r: Row): FirstChange {
     prevRv: Number(r['prev_rv']),
     prevBody: r['prev'] === null ? '' : String(r['prev']),
     now: Number(r['now']) === 1,
-  };
-}
-
-function toChange(r: Row): SqlChange {
-  const t = String(r['type']) as keyof typeof changeType;
-  return {
-    type: changeType[t],
-    rv: Number(r['rv']),
-    resource: String(r['resource']),
-    namespace: String(r['namespace']),
-    key: String(r['key']),
-    body: String(r['body']),
-    prev: r['prev_body'] === null ? undefined : String(r['prev_body']),
   };
 }
 
