@@ -118,19 +118,23 @@ export function parseListOptions(query: Query, watch = false): ListRequestOption
   };
 }
 
+/** The `dryRun` values of a query, and the field error they make unless every one is `All`. */
+export function dryRunValues(query: Query): { values: string[]; error: FieldError | undefined } {
+  const raw = query['dryRun'];
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const error = values.some((v) => v !== 'All')
+    ? notSupported(FieldPath.root('dryRun'), GoLiteral.strings(values), ['All'])
+    : undefined;
+  return { values, error };
+}
+
 /** `dryRun`: only `All` is accepted (422 otherwise, as Kubernetes answers). */
 export function parseDryRun(
   query: Query,
   optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions',
 ): boolean {
-  const raw = query['dryRun'];
-  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const bad = values.filter((v) => v !== 'All');
-  if (bad.length) {
-    throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [
-      notSupported(FieldPath.root('dryRun'), GoLiteral.strings(values), ['All']),
-    ]);
-  }
+  const { values, error } = dryRunValues(query);
+  if (error) throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [error]);
   return values.length > 0;
 }
 

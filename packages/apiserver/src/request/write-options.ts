@@ -1,8 +1,8 @@
-import { FieldPath, forbidden, GoLiteral, notSupported, required, validateFieldManager } from '@kevents/validation';
+import { FieldPath, forbidden, required, validateFieldManager } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
 import type { Query } from './query.js';
-import { boolParam, q } from './query.js';
+import { boolParam, dryRunValues, q } from './query.js';
 
 /** The options of a create, update or patch that kevents reads (`CreateOptions`, `UpdateOptions`, `PatchOptions`). */
 export interface WriteOptions {
@@ -26,8 +26,7 @@ export type WriteKind =
 export function parseWriteOptions(query: Query, write: WriteKind): WriteOptions {
   const fieldManager = q(query, 'fieldManager') ?? '';
   const forceParam = boolParam(query, 'force');
-  const raw = query['dryRun'];
-  const dryRun = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const dryRun = dryRunValues(query);
   const errs: FieldError[] = [];
   if (write.kind === 'PatchOptions') {
     if (!write.apply) {
@@ -38,9 +37,7 @@ export function parseWriteOptions(query: Query, write: WriteKind): WriteOptions 
     }
   }
   errs.push(...validateFieldManager(fieldManager, FieldPath.root('fieldManager')));
-  if (dryRun.some((v) => v !== 'All')) {
-    errs.push(notSupported(FieldPath.root('dryRun'), GoLiteral.strings(dryRun), ['All']));
-  }
+  if (dryRun.error) errs.push(dryRun.error);
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: write.kind }, '', errs);
-  return { dryRun: dryRun.length > 0, fieldManager, force: forceParam === true };
+  return { dryRun: dryRun.values.length > 0, fieldManager, force: forceParam === true };
 }
