@@ -173,6 +173,8 @@ export type {
   AuthenticationErrorCode,
 } from './auth/authenticator.js';
 export { AuthenticationError } from './auth/authenticator.js';
+export type { AuthenticationHeaders } from './auth/authentication-headers.js';
+export { isAuthenticationHeader, withoutAuthenticationHeaders } from './auth/authentication-headers.js';
 // The schema kit: describe a new kind's wire shape without field literals.
 export {
   field,

@@ -1,6 +1,7 @@
 import type {
   AnonymousAuthConfig,
   AuthenticationConfiguration,
+  AuthenticationHeaders,
   AuthenticationRequest,
   AuthenticationResponse,
   Authenticator,
@@ -19,7 +20,7 @@ import type { TokenReviewAuthenticator } from './token-review.js';
 import type { ExtensionAuthentication } from './extension-authentication.js';
 import { X509Authenticator } from './x509.js';
 import { RequestHeaderAuthenticator } from './request-header.js';
-import type { AuthenticationHeaderNames, RequestHeaderConfig } from './request-header.js';
+import type { RequestHeaderConfig } from './request-header.js';
 
 /** What the authentication chain is built from: the config file and the flags. */
 export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
@@ -72,7 +73,7 @@ export class AuthenticationChain implements Authenticator {
    * The front-proxy headers (lower-cased names and extra prefixes), which the authentication
    * filter removes from every request it lets through; absent without request-header settings.
    */
-  get authenticationHeaders(): AuthenticationHeaderNames | undefined {
+  get authenticationHeaders(): AuthenticationHeaders | undefined {
     return this.#rh?.headerNames ?? this.#extension?.headerNames;
   }
   readonly #rh: RequestHeaderAuthenticator | undefined;

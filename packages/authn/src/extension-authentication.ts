@@ -1,6 +1,6 @@
-import type { AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
+import type { AuthenticationHeaders, AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
 import { RequestHeaderAuthenticator } from './request-header.js';
-import type { AuthenticationHeaderNames, RequestHeaderConfig } from './request-header.js';
+import type { RequestHeaderConfig } from './request-header.js';
 import { X509Authenticator } from './x509.js';
 
 /** The ConfigMap kube-apiserver publishes for extension API servers. */
@@ -107,7 +107,7 @@ export class ExtensionAuthentication {
   };
 
   /** The front-proxy headers in force. */
-  get headerNames(): AuthenticationHeaderNames | undefined {
+  get headerNames(): AuthenticationHeaders | undefined {
     return this.#requestHeader?.headerNames;
   }
 

@@ -23,10 +23,9 @@ export {
   RequestHeaderAuthenticator,
   requestHeaderDefaults,
   authenticationHeaderNames,
-  clearAuthenticationHeaders,
   unescapeExtraKey,
 } from './request-header.js';
-export type { RequestHeaderConfig, AuthenticationHeaderNames } from './request-header.js';
+export type { RequestHeaderConfig } from './request-header.js';
 export { TokenReviewAuthenticator, tokenReviewsPath } from './token-review.js';
 export type { TokenReviewAuthenticatorOptions, TokenReviewTransport } from './token-review.js';
 export {

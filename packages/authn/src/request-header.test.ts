@@ -1,14 +1,9 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
 import type { AuthenticationRequest } from '@kevents/api';
-import { AuthenticationError } from '@kevents/api';
+import { AuthenticationError, withoutAuthenticationHeaders } from '@kevents/api';
 import { AuthenticationChain } from './chain.js';
-import {
-  RequestHeaderAuthenticator,
-  authenticationHeaderNames,
-  clearAuthenticationHeaders,
-  unescapeExtraKey,
-} from './request-header.js';
+import { RequestHeaderAuthenticator, authenticationHeaderNames, unescapeExtraKey } from './request-header.js';
 import { generateCA, generateClientCert } from './testing/index.js';
 import type { KeyPair } from './testing/index.js';
 
@@ -115,8 +110,11 @@ describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
       'x-remote-uid': 'u',
       accept: 'json',
     };
-    clearAuthenticationHeaders(h, authenticationHeaderNames({ uidHeaders: ['X-Remote-Uid'] }));
-    expect(h).toEqual({ accept: 'json' });
+    const cleared = withoutAuthenticationHeaders(h, authenticationHeaderNames({ uidHeaders: ['X-Remote-Uid'] }));
+    expect(cleared).toEqual({ accept: 'json' });
+    expect(h['x-remote-user']).toBe('a');
+    const none = { accept: 'json', 'x-remote': 'not a prefix match' };
+    expect(withoutAuthenticationHeaders(none, authenticationHeaderNames({}))).toBe(none);
   });
 
   it('in the chain: system:authenticated is added, a failed front proxy is a 401 even with anonymous on', async () => {

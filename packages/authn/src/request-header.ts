@@ -1,5 +1,5 @@
 import { unescapeExtraKey } from '@kevents/api';
-import type { AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
+import type { AuthenticationHeaders, AuthenticationRequest, AuthenticationResponse, Authenticator } from '@kevents/api';
 import { invalidCredentials } from './errors.js';
 import { parseCertificateBundle, verifyClientChain } from './x509.js';
 import { parseCertificate } from './x509-certificate.js';
@@ -32,14 +32,8 @@ export const requestHeaderDefaults = {
   extraHeaderPrefixes: ['X-Remote-Extra-'],
 } as const;
 
-/** The header names (lower-cased) and extra prefixes (lower-cased) a request-header config reads. */
-export interface AuthenticationHeaderNames {
-  readonly names: readonly string[];
-  readonly prefixes: readonly string[];
-}
-
 /** The headers {@link RequestHeaderAuthenticator} reads, lower-cased, for removal from requests. */
-export function authenticationHeaderNames(c: Omit<RequestHeaderConfig, 'clientCA'>): AuthenticationHeaderNames {
+export function authenticationHeaderNames(c: Omit<RequestHeaderConfig, 'clientCA'>): AuthenticationHeaders {
   const lower = (l: readonly string[]): string[] => l.map((h) => h.trim().toLowerCase()).filter(Boolean);
   return {
     names: [
@@ -49,21 +43,6 @@ export function authenticationHeaderNames(c: Omit<RequestHeaderConfig, 'clientCA
     ],
     prefixes: lower(c.extraHeaderPrefixes ?? requestHeaderDefaults.extraHeaderPrefixes),
   };
-}
-
-/**
- * Removes the request-header authentication headers (`headerrequest.ClearAuthenticationHeaders`):
- * every named header and every header that starts with an extra prefix.
- */
-export function clearAuthenticationHeaders(
-  headers: Record<string, string | readonly string[] | undefined>,
-  h: AuthenticationHeaderNames,
-): void {
-  for (const n of h.names) delete headers[n];
-  if (!h.prefixes.length) return;
-  for (const key of Object.keys(headers)) {
-    if (h.prefixes.some((p) => key.startsWith(p))) delete headers[key];
-  }
 }
 
 type Headers = AuthenticationRequest['headers'];
@@ -128,7 +107,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
   readonly #verified = new WeakMap<readonly Uint8Array[], number>();
   readonly #rootsNotAfter: number;
   /** The headers this authenticator reads, for the filter to remove. */
-  readonly headerNames: AuthenticationHeaderNames;
+  readonly headerNames: AuthenticationHeaders;
 
   /** @throws Error when the CA bundle holds no certificate. */
   constructor(config: RequestHeaderConfig, options: { now?: () => number } = {}) {

@@ -1,3 +1,4 @@
+import type { AuthenticationHeaders } from './authentication-headers.js';
 import type { UserInfo } from './user-info.js';
 
 /**
@@ -78,5 +79,11 @@ export class AuthenticationError extends Error {
  * return it (or throw) synchronously; callers `await` either form.
  */
 export interface Authenticator {
+  /**
+   * The front-proxy headers this authenticator reads (a request-header authenticator, or a chain
+   * holding one), which the server removes from every request it lets through, whoever sent it;
+   * read per request, so it may change (the `extension-apiserver-authentication` ConfigMap).
+   */
+  readonly authenticationHeaders?: AuthenticationHeaders | undefined;
   authenticate(request: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null;
 }

@@ -1,37 +1,23 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
-import { headerLines } from './header-lines.js';
 import type { ApiError } from '../errors/api-error.js';
-import { anonymousUser } from '@kevents/api';
-import type { AuthenticationRequest, AuthenticationResponse, Authenticator, UserInfo } from '@kevents/api';
+import { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { anonymousUser, isAuthenticationHeader, withoutAuthenticationHeaders } from '@kevents/api';
+import type {
+  AuthenticationHeaders,
+  AuthenticationRequest,
+  AuthenticationResponse,
+  Authenticator,
+  UserInfo,
+} from '@kevents/api';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who is asking, set by the authentication filter (`system:anonymous` when no authenticator claims the request). */
     user: UserInfo;
   }
-}
-
-/**
- * The front-proxy headers an authenticator reads (`--requestheader-username-headers`, uid, group
- * headers, lower-cased, and the lower-cased extra prefixes): an authenticator that has them (the
- * `@kevents/authn` chain with request-header settings) gets them removed from every request the
- * filter lets through, before any later filter or handler reads the request.
- */
-export interface AuthenticationHeaders {
-  readonly names: readonly string[];
-  readonly prefixes: readonly string[];
-}
-
-/**
- * Removes the front-proxy headers, as k8s.io/apiserver's `WithAuthentication` does
- * (`headerrequest.ClearAuthenticationHeaders`) once a request is authenticated.
- */
-export function clearAuthenticationHeaders(headers: FastifyRequest['headers'], h: AuthenticationHeaders): void {
-  for (const n of h.names) delete headers[n];
-  if (!h.prefixes.length) return;
-  for (const key of Object.keys(headers)) if (h.prefixes.some((p) => key.startsWith(p))) delete headers[key];
 }
 
 /** Options of the authentication filter. */
@@ -101,18 +87,32 @@ export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): 
 /**
  * The request's headers with each front-proxy header as the list of its values, one per header
  * line, as Go's `http.Header` keeps them (Node joins a repeated header with `, `, which would
- * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`).
+ * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`). One pass over the raw lines;
+ * the same object when none is present.
  */
 function withDistinctValues(req: FastifyRequest, h: AuthenticationHeaders): AuthenticationRequest['headers'] {
-  let out: Record<string, string | string[] | undefined> | undefined;
-  for (const [name, value] of headerLines(req.raw)) {
-    if (!h.names.includes(name) && !h.prefixes.some((p) => name.startsWith(p))) continue;
-    out ??= { ...req.headers };
-    const prev = out[name];
-    if (Array.isArray(prev) && prev !== req.headers[name]) prev.push(value);
-    else out[name] = [value];
+  const raw = req.raw.rawHeaders;
+  let lines: Record<string, string[]> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!isAuthenticationHeader(name, h)) continue;
+    lines ??= {};
+    (lines[name] ??= []).push(raw[i + 1]!);
   }
-  return out ?? req.headers;
+  return lines ? { ...req.headers, ...lines } : req.headers;
+}
+
+/**
+ * Puts the request's headers without the front-proxy ones in place (`ClearAuthenticationHeaders`):
+ * a new headers object when there is something to remove, so that the object every later reader
+ * gets stays a fast one (an HTTP/2 request has no `headers` setter: an own property shadows it).
+ */
+function clearAuthenticationHeaders(req: FastifyRequest, h: AuthenticationHeaders): void {
+  const raw = req.raw;
+  const cleared = withoutAuthenticationHeaders(raw.headers, h) as IncomingHttpHeaders;
+  if (cleared === raw.headers) return;
+  if (raw instanceof IncomingMessage) raw.headers = cleared;
+  else Object.defineProperty(raw, 'headers', { value: cleared, writable: true, configurable: true, enumerable: true });
 }
 
 /**
@@ -165,8 +165,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   }
   const log = options.logger;
   // Read per request: the headers may change (the extension-apiserver-authentication ConfigMap).
-  const frontProxy = authenticator as { readonly authenticationHeaders?: AuthenticationHeaders };
-  const proxied = 'authenticationHeaders' in frontProxy;
+  const proxied = 'authenticationHeaders' in authenticator;
   const fail = (req: FastifyRequest, err: unknown): ApiError => {
     log?.info(
       { err: err instanceof Error ? err.message : String(err), method: req.method, path: req.requestInfo.path },
@@ -175,16 +174,16 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     return unauthorized();
   };
   const settle = (req: FastifyRequest, response: AuthenticationResponse | null): ApiError | undefined => {
-    const headers = proxied ? frontProxy.authenticationHeaders : undefined;
+    const headers = proxied ? authenticator.authenticationHeaders : undefined;
     if (response) {
       req.user = response.user;
       delete req.headers['authorization'];
-      if (headers) clearAuthenticationHeaders(req.headers, headers);
+      if (headers) clearAuthenticationHeaders(req, headers);
       return undefined;
     }
     if (anonymous) {
       req.user = anonymousUser;
-      if (headers) clearAuthenticationHeaders(req.headers, headers);
+      if (headers) clearAuthenticationHeaders(req, headers);
       return undefined;
     }
     log?.info({ method: req.method, path: req.requestInfo.path }, 'Unable to authenticate the request: no credentials');
@@ -197,7 +196,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     let answer;
     let request: FilterAuthenticationRequest;
     try {
-      request = new FilterAuthenticationRequest(req, proxied ? frontProxy.authenticationHeaders : undefined);
+      request = new FilterAuthenticationRequest(req, proxied ? authenticator.authenticationHeaders : undefined);
       answer = authenticator.authenticate(request);
     } catch (err) {
       done(fail(req, err));

@@ -11,9 +11,14 @@ import {
   cacheable,
   decodeSubjectAccessReview,
   encodeSubjectAccessReview,
+  subjectAccessReviewKey,
   subjectAccessReviewSpec,
 } from './subject-access-review.js';
-import type { SubjectAccessReviewStatus, SubjectAccessReviewVersion } from './subject-access-review.js';
+import type {
+  SubjectAccessReviewSpec,
+  SubjectAccessReviewStatus,
+  SubjectAccessReviewVersion,
+} from './subject-access-review.js';
 import { canceledError, webhookTransport } from './transport.js';
 import type { WebhookDialer, WebhookTransport } from './transport.js';
 
@@ -95,9 +100,10 @@ export class WebhookAuthorizer implements Authorizer {
    * and the retries when the client goes away.
    */
   authorize(attrs: RequestAttributes): Decision | Promise<Decision> {
-    const spec = subjectAccessReviewSpec(attrs);
     const m = this.#o.metrics;
+    let spec: SubjectAccessReviewSpec | undefined;
     if (this.#conditions) {
+      spec = subjectAccessReviewSpec(attrs);
       const start = performance.now();
       const r = this.#conditions.evaluate(spec);
       m?.matchConditionDuration.observe(this.#typeLabels, (performance.now() - start) / 1000);
@@ -108,10 +114,10 @@ export class WebhookAuthorizer implements Authorizer {
       }
       if (r.error) return { decision: this.#o.failurePolicy, reason: '', error: r.error };
     }
-    const key = cacheable(attrs) ? JSON.stringify(spec) : undefined;
+    const key = cacheable(attrs) ? subjectAccessReviewKey(attrs) : undefined;
     const cached = key === undefined ? undefined : this.#cache.get(key);
     if (cached) return decide(cached);
-    return this.#call(spec, key, attrs.signal);
+    return this.#call(spec ?? subjectAccessReviewSpec(attrs), key, attrs.signal);
   }
 
   /**
@@ -121,7 +127,7 @@ export class WebhookAuthorizer implements Authorizer {
    * is nil); no call is made when it is already aborted (a later webhook of the chain).
    */
   async #call(
-    spec: ReturnType<typeof subjectAccessReviewSpec>,
+    spec: SubjectAccessReviewSpec,
     key: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Decision> {
