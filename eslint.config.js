@@ -40,8 +40,8 @@ const depConstraints = [
   },
   { sourceTag: 'scope:controller', onlyDependOnLibsWithTags: ['type:api', 'type:controller-runtime', 'type:cli'] },
   // The web view runs in the browser and speaks only the public REST API: its bundle (src/main.tsx's graph) imports
-  // no workspace package; its browser tests use the auth packages' test helpers (an OIDC issuer).
-  { sourceTag: 'scope:ui', onlyDependOnLibsWithTags: ['type:auth'] },
+  // no workspace package; its browser tests use the test kits of api (polling, free ports) and auth (an OIDC issuer).
+  { sourceTag: 'scope:ui', onlyDependOnLibsWithTags: ['type:api', 'type:auth'] },
   { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
 ];
 

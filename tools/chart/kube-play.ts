@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { freePort } from '@kevents/controller-runtime/testing';
+import { freePort, waitForValue } from '@kevents/api/testing';
 import { byKind, renderChart, rendererMissing, type Rendered } from './renderer.js';
 
 /**
@@ -47,23 +47,15 @@ export async function kubePlayMissing(): Promise<string | undefined> {
 }
 
 /** Polls `probe` every 500 ms until it returns a value (KEVENTS_CHART_WAIT_MS, default 90 s). */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   probe: () => Promise<T | undefined>,
   ms = Number(process.env.KEVENTS_CHART_WAIT_MS || 90_000),
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms (${String(last ?? '')})`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  return waitForValue(probe, ms, (err) => `${what}: not within ${ms} ms (${String(err ?? '')})`, {
+    intervalMs: 500,
+    retryErrors: true,
+  });
 }
 
 /** The fixed addresses of one play: the pods, and the host as the network's gateway. */

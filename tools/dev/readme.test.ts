@@ -2,20 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, waitFor } from '@kevents/api/testing';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The first ```sh block after the "## Walkthrough" heading of the README. */
 function walkthrough(): string {
@@ -45,12 +37,15 @@ beforeAll(async () => {
   };
   server.stdout!.on('data', keep);
   server.stderr!.on('data', keep);
-  const deadline = Date.now() + 60_000;
-  while (!/ controllers started /.test(output)) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`npm start did not start its controller: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(
+    () => {
+      if (server.exitCode !== null) throw new Error(`npm start exited (${server.exitCode}): ${output}`);
+      return / controllers started /.test(output);
+    },
+    60_000,
+    () => `npm start did not start its controller: ${output}`,
+    { intervalMs: 50 },
+  );
 }, 70_000);
 afterAll(async () => {
   if (server.exitCode !== null) return;

@@ -5,8 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@kevents/controller-runtime/testing';
-import { generateCA, generateClientCert, generateLeaf } from '@kevents/egress/testing';
+import { freePort, generateCA, generateClientCert, generateLeaf, waitFor } from '@kevents/api/testing';
 import { ensureImages } from './build.js';
 import { havePodman, imageExists, podman } from './lib/podman.js';
 import { baseRefs } from './lib/base-images.js';
@@ -67,24 +66,17 @@ const httpsGet = (url: string): Promise<{ status: number; body: string }> =>
     req.end();
   });
 
-async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  ms: number,
-  detail = async () => '',
-): Promise<void> {
-  const until = Date.now() + ms;
-  let last = '';
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    if (Date.now() > until) throw new Error(`${what} (${ms} ms): ${last}\n${await detail()}`);
-    await sleep(500);
-  }
-}
+/** Polls `check` every 500 ms; after `ms`, fails with `what`, the last error and `detail()` (a container's log). */
+const waitForOr = (what: string, check: () => Promise<boolean>, ms: number, detail = async () => ''): Promise<void> =>
+  waitFor(
+    check,
+    ms,
+    async (err) => `${what} (${ms} ms): ${(err as Error | undefined)?.message ?? ''}\n${await detail()}`,
+    {
+      intervalMs: 500,
+      retryErrors: true,
+    },
+  );
 
 const logs = async (c: string): Promise<string> => {
   const r = await podman(['logs', c], { allowFail: true });
@@ -242,7 +234,7 @@ suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, 
     }
     const url = (r: string): string => `https://127.0.0.1:${ports[r]}`;
     for (const r of ['a', 'b'])
-      await waitFor(
+      await waitForOr(
         `api-${r} /readyz`,
         async () => (await httpsGet(`${url(r)}/readyz`)).status === 200,
         60_000,
@@ -259,7 +251,7 @@ suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, 
       '--client-key=/etc/kevents/tls/client.key',
       '--health-probe-bind-address=:8081',
     ]);
-    await waitFor(
+    await waitForOr(
       'controller started',
       async () => (await logs(name('controller'))).includes('"msg":"controllers started"'),
       60_000,
@@ -322,7 +314,7 @@ suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, 
       const r = await kubectl(a, ['create'], eventYaml(n, 'e2e', `written through a (${n})`));
       expect(r).toMatchObject({ code: 0, stdout: `event.events.k8s.io/${n} created\n` });
     }
-    await waitFor(
+    await waitForOr(
       'the watch through a sees every write',
       async () => ['via-b', 'via-a-1', 'via-a-2'].every((n) => watched.includes(`event.events.k8s.io/${n}`)),
       30_000,
@@ -347,7 +339,7 @@ suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, 
     const created = await kubectl(a, ['create'], docs);
     expect(created.code).toBe(0);
     let seen = '';
-    await waitFor(
+    await waitForOr(
       'one Event with series.count 20',
       async () => {
         const r = await kubectl(a, ['get', 'events.events.k8s.io', '-n', 'series', '-o', 'json']);

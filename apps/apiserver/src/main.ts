@@ -10,14 +10,7 @@ import { startApiserver } from './server/start.js';
 const io = { stdout: (s: string) => void process.stdout.write(s), stderr: (s: string) => void process.stderr.write(s) };
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'validate-config') {
-    const rest = argv.slice(1);
-    if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout('Usage: kevents-apiserver validate-config [-o json] [--group-domain=DOMAIN] FILE...\n');
-      return 0;
-    }
-    return runValidateConfig(rest, io);
-  }
+  if (argv[0] === 'validate-config') return runValidateConfig(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseApiserverFlags(argv);

@@ -11,12 +11,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { freePort } from '@kevents/api/testing';
 import { OidcIssuer } from '@kevents/authn/testing';
 import {
   browserSkipReason,
   createEvent,
   eventBody,
-  freePort,
   launchChromium,
   startApiserver,
   type Apiserver,

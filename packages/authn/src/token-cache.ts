@@ -1,7 +1,7 @@
-import { hash } from 'node:crypto';
 import type { AuthenticationResponse } from '@kevents/api';
 import { credentialExpiry, jwtExpiry } from './credential-expiry.js';
 import type { TokenAuthenticator } from './token.js';
+import { TokenAnswers } from './token-answers.js';
 
 /** Options of {@link CachedTokenAuthenticator}. */
 export interface TokenCacheOptions {
@@ -26,55 +26,34 @@ export interface TokenCacheOptions {
 export class CachedTokenAuthenticator implements TokenAuthenticator {
   readonly #inner: TokenAuthenticator;
   readonly #ttl: number;
-  readonly #max: number;
-  readonly #now: () => number;
-  readonly #entries = new Map<string, { response: AuthenticationResponse; expires: number }>();
-  readonly #inflight = new Map<string, Promise<AuthenticationResponse | null>>();
+  readonly #answers: TokenAnswers<AuthenticationResponse | null>;
 
   constructor(inner: TokenAuthenticator, options: TokenCacheOptions = {}) {
     this.#inner = inner;
     this.#ttl = options.successTtlMs ?? 10_000;
-    this.#max = options.maxEntries ?? 4096;
-    this.#now = options.now ?? Date.now;
+    this.#answers = new TokenAnswers(options);
   }
 
   /** The cached success for `token`, if one is still fresh; never verifies. */
   peek(token: string): AuthenticationResponse | undefined {
-    const hit = this.#entries.get(hash('sha256', token, 'base64'));
-    return hit && hit.expires > this.#now() ? hit.response : undefined;
+    return this.#answers.peek(token) ?? undefined;
   }
 
   authenticateToken(token: string): Promise<AuthenticationResponse | null> {
-    const key = hash('sha256', token, 'base64');
-    const hit = this.#entries.get(key);
-    if (hit) {
-      if (hit.expires > this.#now()) return Promise.resolve(hit.response);
-      this.#entries.delete(key);
-    }
-    let p = this.#inflight.get(key);
-    if (!p) {
-      p = this.#inner.authenticateToken(token).then((r) => {
-        if (r && this.#ttl > 0) {
-          const now = this.#now();
-          const bound = credentialExpiry(r) ?? jwtExpiry(token);
-          // Valid up to `bound` included; an entry is fresh while `expires > now`.
-          const expires = bound === undefined ? now + this.#ttl : Math.min(now + this.#ttl, bound + 1);
-          if (expires > now) {
-            if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-            this.#entries.set(key, { response: r, expires });
-          }
-        }
-        return r;
-      });
-      const q = p.finally(() => this.#inflight.delete(key));
-      q.catch(() => undefined);
-      this.#inflight.set(key, p);
-    }
-    return p;
+    return this.#answers.answer(
+      token,
+      () => this.#inner.authenticateToken(token),
+      (r, now) => {
+        if (!r || this.#ttl <= 0) return undefined;
+        const bound = credentialExpiry(r) ?? jwtExpiry(token);
+        // Valid up to `bound` included; an entry is fresh while `expires > now`.
+        return bound === undefined ? now + this.#ttl : Math.min(now + this.#ttl, bound + 1);
+      },
+    );
   }
 
   /** Forgets every cached success (after a reload swaps the authenticators). */
   clear(): void {
-    this.#entries.clear();
+    this.#answers.clear();
   }
 }

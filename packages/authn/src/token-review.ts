@@ -1,7 +1,7 @@
-import { hash } from 'node:crypto';
 import type { AuthenticationResponse } from '@kevents/api';
 import { authenticatorUnavailable, invalidCredentials } from './errors.js';
 import type { TokenAuthenticator } from './token.js';
+import { TokenAnswers } from './token-answers.js';
 
 /** Where a cluster serves TokenReviews, below its `server` URL. */
 export const tokenReviewsPath = '/apis/authentication.k8s.io/v1/tokenreviews';
@@ -44,48 +44,29 @@ interface TokenReviewStatus {
 export class TokenReviewAuthenticator implements TokenAuthenticator {
   readonly #o: TokenReviewAuthenticatorOptions;
   readonly #ttl: number;
-  readonly #max: number;
-  readonly #now: () => number;
-  readonly #entries = new Map<string, { response: AuthenticationResponse | null; expires: number }>();
-  readonly #inflight = new Map<string, Promise<AuthenticationResponse | null>>();
+  readonly #answers: TokenAnswers<AuthenticationResponse | null>;
 
   constructor(o: TokenReviewAuthenticatorOptions) {
     this.#o = o;
     this.#ttl = o.cacheTtlMs ?? 10_000;
-    this.#max = o.maxEntries ?? 4096;
-    this.#now = o.now ?? Date.now;
+    this.#answers = new TokenAnswers(o);
   }
 
   /** The cached success for `token`, if one is still fresh; never calls the cluster. */
   peek(token: string): AuthenticationResponse | undefined {
-    const hit = this.#entries.get(hash('sha256', token, 'base64'));
-    return hit && hit.expires > this.#now() ? (hit.response ?? undefined) : undefined;
+    return this.#answers.peek(token) ?? undefined;
   }
 
   authenticateToken(token: string): Promise<AuthenticationResponse | null> {
-    const key = hash('sha256', token, 'base64');
-    const hit = this.#entries.get(key);
-    if (hit) {
-      if (hit.expires > this.#now()) return Promise.resolve(hit.response);
-      this.#entries.delete(key);
-    }
-    let p = this.#inflight.get(key);
-    if (!p) {
-      p = this.#review(token, key);
-      const q = p.finally(() => this.#inflight.delete(key));
-      q.catch(() => undefined);
-      this.#inflight.set(key, p);
-    }
-    return p;
+    // Successes and refusals are kept for the TTL; errors (thrown) are not.
+    return this.#answers.answer(
+      token,
+      () => this.#review(token),
+      (_, now) => (this.#ttl > 0 ? now + this.#ttl : undefined),
+    );
   }
 
-  #remember(key: string, response: AuthenticationResponse | null): void {
-    if (this.#ttl <= 0) return;
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { response, expires: this.#now() + this.#ttl });
-  }
-
-  async #review(token: string, key: string): Promise<AuthenticationResponse | null> {
+  async #review(token: string): Promise<AuthenticationResponse | null> {
     const wanted = this.#o.audiences ?? [];
     const body = JSON.stringify({
       apiVersion: 'authentication.k8s.io/v1',
@@ -118,18 +99,14 @@ export class TokenReviewAuthenticator implements TokenAuthenticator {
     }
     if (wanted.length) {
       const got = status.audiences?.length ? status.audiences : wanted;
-      if (!got.some((a) => wanted.includes(a))) {
-        this.#remember(key, null);
-        return null;
-      }
+      if (!got.some((a) => wanted.includes(a))) return null;
     }
     if (!status.authenticated) {
       if (status.error) throw invalidCredentials(status.error);
-      this.#remember(key, null);
       return null;
     }
     const u = status.user ?? {};
-    const response: AuthenticationResponse = {
+    return {
       user: {
         username: u.username ?? '',
         ...(u.uid ? { uid: u.uid } : {}),
@@ -137,7 +114,5 @@ export class TokenReviewAuthenticator implements TokenAuthenticator {
         ...(u.extra ? { extra: { ...u.extra } } : {}),
       },
     };
-    this.#remember(key, response);
-    return response;
   }
 }

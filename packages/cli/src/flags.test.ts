@@ -15,9 +15,9 @@ const specs = {
 } as const satisfies FlagSpecs;
 
 const parse = (argv: readonly string[]) => parseCommandLine(argv, specs);
-const error = (argv: readonly string[]): string => {
+const error = (argv: readonly string[], set: FlagSpecs = specs): string => {
   try {
-    parse(argv);
+    parseCommandLine(argv, set);
   } catch (e) {
     if (e instanceof FlagError) return e.message;
     throw e;
@@ -102,11 +102,12 @@ describe('parseCommandLine', () => {
     expect(parse(['--verbose', 'false'])).toMatchObject({ options: { verbose: true }, args: ['false'] });
   });
 
-  it('knows --help and -h; other single-dash arguments and what follows -- are arguments', () => {
+  it('knows --help and -h (which ends its shorthand group); a lone - and what follows -- are arguments', () => {
     expect(parse(['--help']).help).toBe(true);
     expect(parse(['-h']).help).toBe(true);
+    expect(parse(['-hx']).help).toBe(true);
     expect(parse(['--help=false']).help).toBe(false);
-    expect(parse(['-x', '-hx', '-', '--', '--port=1']).args).toEqual(['-x', '-hx', '-', '--port=1']);
+    expect(parse(['-', '--', '--port=1', '-x']).args).toEqual(['-', '--port=1', '-x']);
     expect(parse(['--', '--port=1']).options.port).toBe(6443);
   });
 
@@ -124,6 +125,7 @@ describe('parseCommandLine', () => {
     expect(error(['--timeout=-1s'])).toBe('invalid argument "-1s" for "--timeout" flag: can not be negative');
     expect(error(['--log-format=yaml'])).toBe('invalid argument "yaml" for "--log-format" flag: must be json or text');
     expect(error(['--help=maybe'])).toBe('invalid argument "maybe" for "--help" flag: parse error');
+    expect(error(['-x'])).toBe("unknown shorthand flag: 'x' in -x");
   });
 
   it('overrides defaults for tests', () => {
@@ -195,6 +197,47 @@ describe('parseCommandLine properties', () => {
         expect(r.options.timeout).toBe(ms);
       }),
     );
+  });
+});
+
+describe('shorthand flags', () => {
+  const shortSpecs = {
+    output: { name: 'output', short: 'o', type: 'string', default: 'text', help: 'Format.', values: ['text', 'json'] },
+    quiet: { name: 'quiet', short: 'q', type: 'bool', default: 'false', help: 'Quiet.' },
+    verbose: { name: 'verbose', short: 'v', type: 'bool', default: 'false', help: 'Talk.' },
+  } as const satisfies FlagSpecs;
+  const parseShort = (argv: readonly string[]) => parseCommandLine(argv, shortSpecs);
+  const shortError = (argv: readonly string[]): string => error(argv, shortSpecs);
+
+  it('reads -o json, -ojson, -o=json and --output=json alike, and groups bool shorthands', () => {
+    for (const argv of [
+      ['-o', 'json', 'f'],
+      ['-ojson', 'f'],
+      ['-o=json', 'f'],
+      ['--output=json', 'f'],
+      ['f', '-o', 'json'],
+    ])
+      expect(parseShort(argv)).toMatchObject({
+        options: { output: 'json' },
+        args: ['f'],
+        changed: new Set(['output']),
+      });
+    expect(parseShort(['-qv']).options).toMatchObject({ quiet: true, verbose: true });
+    expect(parseShort(['-qojson']).options).toMatchObject({ quiet: true, verbose: false, output: 'json' });
+    expect(parseShort(['-vq=false']).options).toMatchObject({ quiet: false, verbose: true });
+    expect(parseShort(['-qh']).help).toBe(true);
+  });
+
+  it('words shorthand errors as pflag does', () => {
+    expect(shortError(['-x'])).toBe("unknown shorthand flag: 'x' in -x");
+    expect(shortError(['-qxv'])).toBe("unknown shorthand flag: 'x' in -xv");
+    expect(shortError(['-o'])).toBe("flag needs an argument: 'o' in -o");
+    expect(shortError(['-o', 'yaml'])).toBe('invalid argument "yaml" for "-o, --output" flag: must be text or json');
+    expect(shortError(['--output=yaml'])).toBe('invalid argument "yaml" for "-o, --output" flag: must be text or json');
+  });
+
+  it('prints the shorthand in --help', () => {
+    expect(flagHelp(shortSpecs, 24)[0]).toBe('  -o, --output=string   Format. (default "text")');
   });
 });
 

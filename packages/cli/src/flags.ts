@@ -29,6 +29,8 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   /** The default as written on a command line (parsed like a given value; `--help` shows it). */
   readonly default: string;
   readonly help: string;
+  /** A one-letter shorthand (`o` for `-o json`, `-ojson`, `-o=json`), as pflag's `StringP`. */
+  readonly short?: string;
   /** The only values accepted (e.g. `json`, `text`); any value when absent. */
   readonly values?: readonly string[];
 }
@@ -86,7 +88,9 @@ const oneOf = (values: readonly string[]): string =>
  */
 export function parseFlagValue<T extends FlagType>(spec: FlagSpec<T>, value: string): FlagValueTypes[T] {
   const bad = (why: string): FlagError =>
-    new FlagError(`invalid argument "${value}" for "--${spec.name}" flag: ${why}`);
+    new FlagError(
+      `invalid argument "${value}" for "${spec.short ? `-${spec.short}, ` : ''}--${spec.name}" flag: ${why}`,
+    );
   if (spec.values && !spec.values.includes(value)) throw bad(oneOf(spec.values));
   let out: FlagValueTypes[FlagType];
   switch (spec.type) {
@@ -127,24 +131,30 @@ export function parseFlagValue<T extends FlagType>(spec: FlagSpec<T>, value: str
  * Parses a kube-style command line (what spf13/pflag accepts) on `node:util` `parseArgs`:
  * `--flag=value` and `--flag value` (the next argument, whatever it looks like), a bool flag
  * alone (`--flag`) or with a value (`--flag=false`), `--help`/`-h`, a lone `--` ending the flags;
- * a later scalar flag wins over an earlier one. Any other argument (also `-x`) is returned in
- * `args`.
- * @throws FlagError `unknown flag: --x`, `flag needs an argument: --x` or an invalid value.
+ * a later scalar flag wins over an earlier one. Shorthands go as in pflag: `-o json`, `-ojson`,
+ * `-o=json`, bool ones grouped (`-vq`); `-h` (unless a flag claims it) asks for help and ends its
+ * group. Any other argument (a lone `-` too) is returned in `args`.
+ * @throws FlagError `unknown flag: --x`, `unknown shorthand flag: 'x' in -x`, `flag needs an
+ * argument: --x` (`'x' in -x`) or an invalid value.
  */
 export function parseCommandLine<S extends FlagSpecs>(argv: readonly string[], specs: S): CommandLine<S> {
   const byName = new Map<string, [key: string, spec: FlagSpec]>(
     Object.entries(specs).map(([key, spec]) => [spec.name, [key, spec]]),
   );
+  const shortHelp = !Object.values(specs).some((s) => s.short === 'h');
   const { tokens } = parseArgs({
     args: [...argv],
     options: {
       ...Object.fromEntries(
         [...byName.keys()].map((name) => [
           name,
-          { type: byName.get(name)![1].type === 'bool' ? ('boolean' as const) : ('string' as const) },
+          {
+            type: byName.get(name)![1].type === 'bool' ? ('boolean' as const) : ('string' as const),
+            ...(byName.get(name)![1].short ? { short: byName.get(name)![1].short } : {}),
+          },
         ]),
       ),
-      help: { type: 'boolean', short: 'h' },
+      help: shortHelp ? { type: 'boolean', short: 'h' } : { type: 'boolean' },
     },
     strict: false,
     allowPositionals: true,
@@ -153,17 +163,40 @@ export function parseCommandLine<S extends FlagSpecs>(argv: readonly string[], s
   const values: Record<string, unknown> = {};
   const changed = new Set<string>();
   const args: string[] = [];
+  const set = (key: string, spec: FlagSpec, text: string): void => {
+    const value = parseFlagValue(spec, text);
+    // Repeatable flags: the first occurrence replaces the default, later ones append.
+    if ((spec.type === 'stringSlice' || spec.type === 'stringArray') && changed.has(spec.name))
+      values[key] = [...(values[key] as string[]), ...(value as string[])];
+    else values[key] = value;
+    changed.add(spec.name);
+  };
   let help = false;
-  let lastShortGroup = -1;
+  // A shorthand group (`-vo json`) is one argument and several tokens: where in it the next one is.
+  let group = { index: -1, at: 0 };
   for (const token of tokens) {
     if (token.kind === 'positional') args.push(token.value);
     if (token.kind !== 'option') continue;
     const raw = argv[token.index]!;
     if (!raw.startsWith('--')) {
-      // Single-dash arguments are no flags here, but `-h`; `-hx` is one argument, several tokens.
-      if (raw === '-h') help = true;
-      else if (token.index !== lastShortGroup) args.push(raw);
-      lastShortGroup = token.index;
+      if (group.index !== token.index) group = { index: token.index, at: 1 };
+      else if (group.at === 0) continue;
+      const at = group.at++;
+      const shorthands = raw.slice(at);
+      const spec = Object.values(specs).find((s) => s.short === raw[at]);
+      if (!spec) {
+        if (raw[at] !== 'h' || !shortHelp)
+          throw new FlagError(`unknown shorthand flag: '${raw[at]}' in -${shorthands}`);
+        help = true;
+        group.at = 0;
+        continue;
+      }
+      // `-o=json` and `-v=false`: the rest of the group is the value.
+      const inline = raw[at + 1] === '=' ? raw.slice(at + 2) : undefined;
+      if (inline !== undefined) group.at = 0;
+      const text = inline ?? (spec.type === 'bool' ? 'true' : (token.value ?? undefined));
+      if (text === undefined) throw new FlagError(`flag needs an argument: '${raw[at]}' in -${shorthands}`);
+      set(byName.get(spec.name)![0], spec, text);
       continue;
     }
     const found = byName.get(token.name);
@@ -176,12 +209,7 @@ export function parseCommandLine<S extends FlagSpecs>(argv: readonly string[], s
     const [key, spec] = found;
     const text = token.value ?? (spec.type === 'bool' ? 'true' : undefined);
     if (text === undefined) throw new FlagError(`flag needs an argument: --${spec.name}`);
-    const value = parseFlagValue(spec, text);
-    // Repeatable flags: the first occurrence replaces the default, later ones append.
-    if ((spec.type === 'stringSlice' || spec.type === 'stringArray') && changed.has(spec.name))
-      values[key] = [...(values[key] as string[]), ...(value as string[])];
-    else values[key] = value;
-    changed.add(spec.name);
+    set(key, spec, text);
   }
   for (const [key, spec] of Object.entries(specs))
     if (!(key in values)) values[key] = parseFlagValue(spec, spec.default);
@@ -194,8 +222,8 @@ export function defaultOptions<S extends FlagSpecs>(specs: S, overrides: Partial
 }
 
 /**
- * The flag lines of `--help`: `  --name=type` padded to `pad` columns, the help, the default
- * (`(default "...")` when not empty), then the `--help` line itself.
+ * The flag lines of `--help`: `  --name=type` (`  -n, --name=type` with a shorthand) padded to `pad`
+ * columns, the help, the default (`(default "...")` when not empty), then the `--help` line itself.
  */
 export function flagHelp(specs: FlagSpecs, pad: number): string[] {
   const label: Readonly<Record<FlagType, string>> = {
@@ -206,10 +234,10 @@ export function flagHelp(specs: FlagSpecs, pad: number): string[] {
     stringSlice: '=string',
     stringArray: '=string (repeatable)',
   };
-  const line = (name: string, type: FlagType, help: string, def: string): string =>
-    `${`  --${name}${label[type]}`.padEnd(pad)}${help}${def ? ` (default ${JSON.stringify(def)})` : ''}`;
+  const line = (s: Pick<FlagSpec, 'name' | 'type' | 'help' | 'default' | 'short'>): string =>
+    `${`  ${s.short ? `-${s.short}, ` : ''}--${s.name}${label[s.type]}`.padEnd(pad)}${s.help}${s.default ? ` (default ${JSON.stringify(s.default)})` : ''}`;
   return [
-    ...Object.values(specs).map((s) => line(s.name, s.type, s.help, s.default)),
-    line('help', 'bool', 'Print this help and exit.', ''),
+    ...Object.values(specs).map(line),
+    line({ name: 'help', type: 'bool', help: 'Print this help and exit.', default: '' }),
   ];
 }

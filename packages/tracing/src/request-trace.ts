@@ -1,6 +1,7 @@
 import { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Link, Span, TextMapPropagator, Tracer } from '@opentelemetry/api';
 import type { IncomingHttpHeaders } from 'node:http';
+import { runInSpan } from './run-in-span.js';
 
 /** Users whose incoming `traceparent` is honoured as the parent (kube-apiserver's public-endpoint rule). */
 export const privilegedGroups: ReadonlySet<string> = new Set(['system:masters', 'system:monitoring']);
@@ -104,17 +105,7 @@ export class OtelRequestTrace {
   handler<T>(name: string, attributes: Readonly<Record<string, string>>, fn: () => Promise<T>): Promise<T> {
     const parent = this.requestContext ?? this.current;
     const span = this.tracers.handlers.startSpan(name, { attributes }, parent);
-    return context.with(trace.setSpan(parent, span), fn).then(
-      (v) => {
-        span.end();
-        return v;
-      },
-      (err: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-        span.end();
-        throw err;
-      },
-    );
+    return runInSpan(span, parent, fn);
   }
 
   end(statusCode: number): void {

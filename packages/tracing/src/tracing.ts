@@ -18,6 +18,7 @@ import type { DialBridge } from './bridge.js';
 import { defaultEndpoint, describeAddress, parseEndpoint } from './endpoint.js';
 import type { CollectorAddress } from './endpoint.js';
 import { injectTraceHeaders, OtelRequestTrace } from './request-trace.js';
+import { runInSpan } from './run-in-span.js';
 import type { RequestTracers } from './request-trace.js';
 import { samplerFor } from './sampler.js';
 
@@ -135,17 +136,7 @@ export class Tracing {
     const parent = trace.getActiveSpan();
     if (!parent?.isRecording()) return fn();
     const span = this.provider.getTracer(scope).startSpan(name, { attributes });
-    return context.with(trace.setSpan(context.active(), span), fn).then(
-      (v) => {
-        span.end();
-        return v;
-      },
-      (err: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-        span.end();
-        throw err;
-      },
-    );
+    return runInSpan(span, context.active(), fn);
   }
 
   /**

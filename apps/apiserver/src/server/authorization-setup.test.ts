@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@kevents/api/testing';
 import { ServerMetrics } from '@kevents/apiserver';
 import { startAuthorization } from './authorization.js';
 import { apiserverOptions } from '../cli/flags.js';
@@ -12,13 +12,6 @@ import { apiserverOptions } from '../cli/flags.js';
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kevents-authz-setup-'));
 const silent = { info: () => undefined, error: () => undefined };
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 const run = async (args: string[]) => {
   const port = await freePort();
   return new Promise<{ code: number; stderr: string }>((resolve) => {

@@ -3,6 +3,7 @@ import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@kevents/api/testing';
 import { servingCert } from './tls.js';
 import { startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
@@ -141,9 +142,13 @@ describe('a request body left unread', () => {
     const body = JSON.stringify({ kind: 'Event', note: 'x'.repeat(1000) });
     const post = `POST /apis/events.k8s.io/v1/namespaces/d/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     c.socket.write(post + post);
-    const deadline = Date.now() + 5000;
-    while ((c.received().match(/HTTP\/1\.1 401 /g) ?? []).length < 2 && Date.now() < deadline) await sleep(20);
-    expect((c.received().match(/HTTP\/1\.1 401 /g) ?? []).length).toBe(2);
+    const answers = (): number => (c.received().match(/HTTP\/1\.1 401 /g) ?? []).length;
+    await waitFor(
+      () => answers() >= 2,
+      5000,
+      () => `${answers()} answers: ${c.received()}`,
+    );
+    expect(answers()).toBe(2);
     expect(c.isClosed()).toBe(false);
     expect(c.received()).not.toMatch(/connection: close/i);
     c.socket.destroy();
@@ -158,8 +163,11 @@ describe('the connection cap', () => {
     // The server has accepted all three before the fourth arrives.
     const net = s.server.app.server as unknown as { getConnections(cb: (err: Error | null, n: number) => void): void };
     const count = (): Promise<number> => new Promise((r) => net.getConnections((_e, n) => r(n)));
-    const deadline = Date.now() + 5000;
-    while ((await count()) < 3 && Date.now() < deadline) await sleep(10);
+    await waitFor(
+      async () => (await count()) >= 3,
+      5000,
+      async () => `${await count()} connections, not 3`,
+    );
     const extra = plain(s);
     extra.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
     await closesWithin(extra, 3000, 'a connection past the cap');
@@ -168,7 +176,11 @@ describe('the connection cap', () => {
 
     held[0]!.socket.destroy();
     await held[0]!.closed;
-    while ((await count()) > 2 && Date.now() < deadline + 5000) await sleep(10);
+    await waitFor(
+      async () => (await count()) <= 2,
+      10_000,
+      async () => `${await count()} connections, not 2`,
+    );
     const again = plain(s);
     again.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     await closesWithin(again, 3000, 'a request once a connection is free');
@@ -260,14 +272,10 @@ describe('HTTP/2 streams per connection', () => {
     return { frames, conn };
   }
 
-  async function until(cond: () => boolean, what: string, frames: { type: number; stream: number }[]): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (!cond()) {
-      if (Date.now() > deadline)
-        throw new Error(`timed out: ${what}; frames: ${JSON.stringify(frames.map((f) => [f.type, f.stream]))}`);
-      await sleep(10);
-    }
-  }
+  const until = (cond: () => boolean, what: string, frames: { type: number; stream: number }[]): Promise<void> =>
+    waitFor(cond, 5000, () => `timed out: ${what}; frames: ${JSON.stringify(frames.map((f) => [f.type, f.stream]))}`, {
+      intervalMs: 10,
+    });
 
   it('a stream past the limit is refused (RST_STREAM REFUSED_STREAM) while the others are served', async () => {
     const n = 3;

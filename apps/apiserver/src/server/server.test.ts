@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@kevents/api/testing';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
@@ -161,17 +161,6 @@ describe('health, version, metrics, namespaces', () => {
     expect(r.text).toMatch(/^\{\n {2}"major": "1",/);
   });
 });
-
-/** A port that was free a moment ago (the kernel picks it). */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Authorizer, RequestAttributes } from '@kevents/api';
+import { waitFor } from '@kevents/api/testing';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
@@ -133,14 +134,6 @@ async function requestTotal(match: Record<string, string>): Promise<number> {
   return total;
 }
 
-const eventually = async (f: () => Promise<boolean>, ms = 2000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > deadline) throw new Error('not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 const resourceAsks = (): RequestAttributes[] => asked.filter((a) => a.isResourceRequest);
 
 /** The apiserver_longrunning_requests gauge for these labels. */
@@ -218,9 +211,10 @@ describe('watch=<true> on a collection GET is a watch for the handler, the autho
     );
     for (const [title, , group, resource, , scope] of collections) {
       const b = before.get(`${group}|${resource}|${scope}`)!;
-      await eventually(
+      await waitFor(
         async () =>
           (await requestTotal({ verb: 'WATCH', group, resource, scope, code: '200' })) === b.watch + watchValues.length,
+        2000,
       ).catch(async () => {
         throw new Error(
           `${title}: WATCH ${b.watch} -> ${await requestTotal({ verb: 'WATCH', group, resource, scope, code: '200' })}, expected +${watchValues.length}`,
@@ -238,7 +232,7 @@ describe('watch=<true> on a collection GET is a watch for the handler, the autho
     const before = await requestTotal(labels);
     const r = await firstLine(`${srv.url}/apis/events.k8s.io/v1/namespaces/wv/events?watch=true&resourceVersion=0`);
     expect(JSON.parse(r.line).type).toBe('ADDED');
-    await eventually(async () => (await requestTotal(labels)) === before + 1);
+    await waitFor(async () => (await requestTotal(labels)) === before + 1, 2000);
   });
 
   it('the legacy /watch/ path is a watch for the authorizer and /metrics', async () => {
@@ -255,7 +249,7 @@ describe('watch=<true> on a collection GET is a watch for the handler, the autho
         name: '',
       }),
     ]);
-    await eventually(async () => (await requestTotal(labels)) === before + 1);
+    await waitFor(async () => (await requestTotal(labels)) === before + 1, 2000);
   });
 
   it('a watch that the server ends (timeoutSeconds) is counted as WATCH too', async () => {
@@ -264,7 +258,7 @@ describe('watch=<true> on a collection GET is a watch for the handler, the autho
     const r = await request(`${srv.url}/apis/coordination.k8s.io/v1/namespaces/wv2/leases?watch=yes&timeoutSeconds=1`);
     expect(r.status).toBe(200);
     expect(JSON.parse(r.text.split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'l1' } } });
-    await eventually(async () => (await requestTotal(labels)) === before + 1);
+    await waitFor(async () => (await requestTotal(labels)) === before + 1, 2000);
   });
 
   it('an open watch shows in apiserver_longrunning_requests{verb="WATCH"}', async () => {

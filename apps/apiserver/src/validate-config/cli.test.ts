@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { freePort, waitFor } from '@kevents/api/testing';
 import { OidcIssuer } from '@kevents/authn/testing';
+import { validateConfigUsage } from './flags.js';
 import { runValidateConfig } from './run.js';
 
 const cli = resolve('apps/apiserver/dist/validate-config/cli.js');
@@ -66,7 +68,63 @@ describe('validate-config as a process', () => {
   });
 });
 
+/** Runs the command in-process: its exit code and what it wrote. */
+async function call(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runValidateConfig(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
 describe('runValidateConfig', () => {
+  it('reads -o json, -ojson, -o=json and --output json as one flag', async () => {
+    for (const flag of [['-o', 'json'], ['-ojson'], ['-o=json'], ['--output', 'json'], ['--output=json']]) {
+      const r = await call(...flag, bad);
+      expect({ flag, code: r.code, fields: (JSON.parse(r.stdout) as { field: string }[]).map((e) => e.field) }).toEqual(
+        {
+          flag,
+          code: 1,
+          fields: ['authorizers[0].webhook.timeout'],
+        },
+      );
+    }
+  });
+
+  it('prints its flags with --help or -h and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await call(flag, good);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toContain('  kevents-apiserver validate-config [flags] FILE...\n');
+      expect(r.stdout).toMatch(/\n {2}-o, --output=string +Output format: .* \(default "text"\)\n/);
+      expect(r.stdout).toMatch(/\n {2}--group-domain=string +.* \(default "k8s.io"\)\n/);
+    }
+  });
+
+  it('words usage errors as pflag and cobra do, and exits 2', async () => {
+    const hint = "Run 'kevents-apiserver validate-config --help' for usage.\n";
+    expect(await call('--nope', good)).toEqual({ code: 2, stdout: '', stderr: `Error: unknown flag: --nope\n${hint}` });
+    expect(await call('-x', good)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: unknown shorthand flag: 'x' in -x\n${hint}`,
+    });
+    expect(await call(good, '-o')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: flag needs an argument: 'o' in -o\n${hint}`,
+    });
+    expect(await call('-o', 'yaml', good)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: invalid argument "yaml" for "-o, --output" flag: must be text or json\n${hint}`,
+    });
+    expect(await call()).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: requires at least 1 arg(s), only received 0\n${hint}`,
+    });
+  });
+
   it('takes the group domain from the caller', async () => {
     const f = join(dir, 'custom.yaml');
     writeFileSync(f, 'apiVersion: apiserver.config.example.com/v1beta1\nkind: TracingConfiguration\n');
@@ -75,6 +133,9 @@ describe('runValidateConfig', () => {
     expect(await runValidateConfig([f], io, { groupDomain: 'example.com' })).toBe(0);
     expect(await runValidateConfig([f], io)).toBe(1);
     expect(out[1]).toContain('apiVersion: Unsupported value: "apiserver.config.example.com/v1beta1"');
+    // --group-domain wins over the caller's.
+    expect((await call('--group-domain=example.com', f)).code).toBe(0);
+    expect(await runValidateConfig(['--group-domain', 'k8s.io', f], io, { groupDomain: 'example.com' })).toBe(1);
   });
 });
 
@@ -82,6 +143,8 @@ describe('kevents-apiserver with config files', () => {
   const main = resolve('apps/apiserver/dist/main.js');
 
   it('dispatches `validate-config` to the same command', () => {
+    const help = spawnSync(process.execPath, [main, 'validate-config', '--help'], { encoding: 'utf8' });
+    expect({ status: help.status, stdout: help.stdout }).toEqual({ status: 0, stdout: validateConfigUsage() });
     const r = spawnSync(process.execPath, [main, 'validate-config', good, bad], { encoding: 'utf8' });
     expect(r.stdout).toBe(
       `${good}: valid\n${bad}: authorizers[0].webhook.timeout: Invalid value: "1m0s": must be > 0s and <= 30s\n`,
@@ -126,13 +189,7 @@ describe('automatic reload of --authentication-config', () => {
     const valid = (aud: string) =>
       `apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: ${issuer.url}\n    audiences: [${aud}]\n    certificateAuthority: |\n${ca}\n  claimMappings:\n    username:\n      claim: sub\n      prefix: ""\n`;
     writeFileSync(file, valid('kevents'));
-    const { createServer } = await import('node:net');
-    const port = await new Promise<number>((r) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const p = (srv.address() as { port: number }).port;
-        srv.close(() => r(p));
-      });
-    });
+    const port = await freePort();
     const proc = spawn(
       process.execPath,
       [main, `--insecure-port=${port}`, '--secure-port=0', `--authentication-config=${file}`, '--log-format=text'],
@@ -140,13 +197,8 @@ describe('automatic reload of --authentication-config', () => {
     );
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const until = async (pred: () => boolean, ms = 15_000) => {
-      const end = Date.now() + ms;
-      while (!pred()) {
-        if (Date.now() > end) throw new Error(`timed out; output:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const until = (pred: () => boolean): Promise<void> =>
+      waitFor(pred, 15_000, () => `timed out; output:\n${out}`, { intervalMs: 100 });
     const token = await issuer.mint({ sub: 'tester', aud: ['kevents', 'other'] });
     const metrics = async () =>
       (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();

@@ -1,5 +1,7 @@
+import { FlagError, parseCommandLine } from '@kevents/cli';
 import { loadConfigFile } from '@kevents/config';
 import { configErrorRecords, formatConfigErrors, type ConfigErrorRecord } from './format.js';
+import { validateConfigFlags, validateConfigUsage } from './flags.js';
 
 /** Where `validate-config` writes. */
 export interface ValidateConfigIO {
@@ -7,41 +9,39 @@ export interface ValidateConfigIO {
   stderr: (s: string) => void;
 }
 
-const usage = 'usage: kevents-apiserver validate-config [-o text|json] FILE...';
+const usageHint = "Run 'kevents-apiserver validate-config --help' for usage.";
 
 /**
- * `kevents-apiserver validate-config [-o json] FILE...`: validates every file and returns the exit
- * code (0 when all are valid, 1 when any is invalid, 2 on a usage error).
+ * `kevents-apiserver validate-config [-o json] [--group-domain=DOMAIN] FILE...`: validates every file
+ * and returns the exit code (0 when all are valid, 1 when any is invalid, 2 on a usage error, with
+ * pflag's wording). The `--group-domain` flag wins over `options.groupDomain`.
  */
 export async function runValidateConfig(
-  args: string[],
+  args: readonly string[],
   io: ValidateConfigIO,
   options: { groupDomain?: string } = {},
 ): Promise<number> {
-  let output = 'text';
-  let groupDomain = options.groupDomain;
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-o' || a === '--output') output = args[++i] ?? '';
-    else if (a.startsWith('-o=') || a.startsWith('--output=')) output = a.slice(a.indexOf('=') + 1);
-    else if (a.startsWith('--group-domain=')) groupDomain = a.slice('--group-domain='.length);
-    else if (a === '-h' || a === '--help') {
-      io.stdout(`${usage}\n`);
-      return 0;
-    } else if (a.startsWith('-') && a !== '-') {
-      io.stderr(`unknown flag: ${a}\n${usage}\n`);
-      return 2;
-    } else files.push(a);
-  }
-  if (output !== 'text' && output !== 'json') {
-    io.stderr(`unsupported output format "${output}": use text or json\n`);
+  let line;
+  try {
+    line = parseCommandLine(args, validateConfigFlags);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    io.stderr(`Error: ${err.message}\n${usageHint}\n`);
     return 2;
   }
+  if (line.help) {
+    io.stdout(validateConfigUsage());
+    return 0;
+  }
+  const files = line.args;
   if (files.length === 0) {
-    io.stderr(`no files given\n${usage}\n`);
+    io.stderr(`Error: requires at least 1 arg(s), only received 0\n${usageHint}\n`);
     return 2;
   }
+  const output = line.options.output;
+  const groupDomain = line.changed.has('group-domain')
+    ? line.options.groupDomain
+    : (options.groupDomain ?? line.options.groupDomain);
 
   const records: ConfigErrorRecord[] = [];
   const lines: string[] = [];

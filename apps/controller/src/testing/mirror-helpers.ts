@@ -5,6 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@kevents/api/testing';
 import { coreToEvent, formatTime, microTimeNow, now, type CoreEvent, type Event } from '@kevents/api';
 import { ResourceClient, RestClient, type ObjectList } from '@kevents/controller-runtime';
 import { testEvent, testKubeConfig } from '@kevents/controller-runtime/testing';
@@ -166,18 +167,13 @@ export async function mirrorDiff(
 
 /** Polls `check` (which returns '' when satisfied) every `everyMs` until it holds or `ms` pass. */
 export async function eventually(check: () => Promise<string>, ms: number, everyMs = 500): Promise<void> {
-  const deadline = Date.now() + ms;
   let last = '';
-  for (;;) {
-    try {
-      last = await check();
-    } catch (err) {
-      last = String((err as Error).message ?? err);
-    }
-    if (last === '') return;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${last}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  await waitFor(
+    async () => (last = await check()) === '',
+    ms,
+    (err) => `not within ${ms} ms: ${err === undefined ? last : String((err as Error).message ?? err)}`,
+    { intervalMs: everyMs, retryErrors: true },
+  );
 }
 
 /** Reads one sample of a Prometheus text exposition (0 when absent). */

@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { freePort, waitFor } from '@kevents/api/testing';
 
 export const chromiumPath = process.env['KEVENTS_CHROMIUM'] || '/usr/bin/chromium';
 const main = fileURLToPath(new URL('../../../apiserver/dist/main.js', import.meta.url));
@@ -24,17 +24,6 @@ export function browserSkipReason(): string | null {
   const reason = `${chromiumPath} is missing (apt-get install chromium, or bash .ci/install-chromium.sh)`;
   if (process.env['KEVENTS_BROWSER_TESTS'] === 'required') throw new Error(`KEVENTS_BROWSER_TESTS=required: ${reason}`);
   return reason;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** A kevents-apiserver child process on plain HTTP, loopback. */
@@ -69,19 +58,22 @@ export async function startApiserver(args: readonly string[] = [], secure = fals
     proc.kill('SIGKILL');
     await exited;
   };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`apiserver exited (${proc.exitCode}): ${out}`);
-    const ok = await fetch(`${url}/livez`).then(
-      (r) => r.status === 200,
-      () => false,
+  try {
+    await waitFor(
+      () => {
+        if (proc.exitCode !== null) throw new Error(`apiserver exited (${proc.exitCode}): ${out}`);
+        return fetch(`${url}/livez`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+      },
+      20_000,
+      () => `apiserver did not start: ${out}`,
+      { intervalMs: 100 },
     );
-    if (ok) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`apiserver did not start: ${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  } catch (err) {
+    await stop();
+    throw err;
   }
   return { url, port, secureUrl: `https://127.0.0.1:${securePort}`, log: () => out, stop };
 }

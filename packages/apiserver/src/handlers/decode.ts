@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import { decodeKind, parseBody, requireObjectMediaType } from './body.js';
-import type { RestRequest } from './context.js';
+import type { RestRequest } from '../request/rest-request.js';
 import { parseFieldValidation } from '../request/query.js';
 
 /** Decodes a create/update body into the stored form, with the field-validation warnings. */

@@ -1,7 +1,8 @@
 import { deleteOptionsSchema, makeStatus } from '@kevents/api';
 import type { Preconditions } from '@kevents/storage';
 import { decodeKind, mediaType, parseBody } from './body.js';
-import type { Handler, RestRequest } from './context.js';
+import type { Handler } from '../scope/rest-scope.js';
+import type { RestRequest } from '../request/rest-request.js';
 import { buildPredicate } from './predicate.js';
 import { parseDryRun, parseFieldValidation, parseListOptions } from '../request/query.js';
 import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';

@@ -1,6 +1,6 @@
 import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
-import type { Handler } from './context.js';
+import type { Handler } from '../scope/rest-scope.js';
 import { checkResourceVersion, q } from '../request/query.js';
 import { isPretty, sendJSON, sendJSONText, sendObject } from '../encoding/respond.js';
 

@@ -6,7 +6,7 @@ import type { JSONPage } from '../encoding/object-texts.js';
 import type { VersionedView } from '../registry/view.js';
 import { negotiate } from '../table/negotiate.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
-import type { Handler } from './context.js';
+import type { Handler } from '../scope/rest-scope.js';
 import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamMinItems } from '../encoding/list-stream.js';

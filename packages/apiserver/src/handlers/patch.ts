@@ -1,7 +1,8 @@
 import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { KubeObject } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
-import type { Handler, RestRequest, RestScope } from './context.js';
+import type { Handler, RestScope } from '../scope/rest-scope.js';
+import type { RestRequest } from '../request/rest-request.js';
 import { decodeKind } from './body.js';
 import { applyPatch, applyPatchType, patchTypeOf } from './patch/apply.js';
 import type { MergingPatchType } from './patch/apply.js';

@@ -1,24 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { leaseListSchema, leaseSchema } from '@kevents/api';
-import type { KubeObject } from '@kevents/api';
-import { ApiError } from '../errors/api-error.js';
-import { schemaView } from '../registry/schema-view.js';
-import type { RestScope } from './context.js';
+import type { RestScope } from '../scope/rest-scope.js';
 import { buildPredicate } from './predicate.js';
+import { apiFailure } from '../testing/api-failure.js';
+import { widgetView } from '../testing/widget-resource.js';
+import type { Widget as W } from '../testing/widget-resource.js';
 
-interface W extends KubeObject {
-  spec?: { holderIdentity?: string };
-}
-const view = schemaView<W>({
-  group: 'example.com',
-  version: 'v1',
-  kind: 'Widget',
-  resource: 'widgets',
-  singularName: 'widget',
-  schema: leaseSchema,
-  listSchema: leaseListSchema,
-  fieldLabels: ['spec.holder'],
-});
+const view = widgetView({ fieldLabels: ['spec.holder'] });
 const scope = {
   view,
   strategy: { fieldValue: (o: W, label: string) => (label === 'spec.holder' ? (o.spec?.holderIdentity ?? '') : 'x') },
@@ -36,16 +23,6 @@ const items = [
 ];
 const names = (p: ((o: W) => boolean) | undefined) =>
   items.filter((o) => (p ? p(o) : true)).map((o) => o.metadata.name ?? '-');
-
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
 
 describe('buildPredicate', () => {
   it('no selector: no predicate', () => {
@@ -66,11 +43,11 @@ describe('buildPredicate', () => {
     expect(names(buildPredicate(scope, 'app!=x', 'metadata.namespace!=n1'))).toEqual(['b', '-']);
   });
   it('400 for an unknown field label or a malformed selector', () => {
-    const e = failure(() => buildPredicate(scope, undefined, 'spec.other=x'));
+    const e = apiFailure(() => buildPredicate(scope, undefined, 'spec.other=x'));
     expect([e.code, e.status.message]).toEqual([400, 'field label not supported: spec.other']);
-    const l = failure(() => buildPredicate(scope, 'a in (', undefined));
+    const l = apiFailure(() => buildPredicate(scope, 'a in (', undefined));
     expect(l.code).toBe(400);
-    const f = failure(() => buildPredicate(scope, undefined, 'novalue'));
+    const f = apiFailure(() => buildPredicate(scope, undefined, 'novalue'));
     expect(f.code).toBe(400);
   });
   it('does not swallow other errors', () => {

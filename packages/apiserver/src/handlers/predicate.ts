@@ -3,7 +3,7 @@ import type { Predicate } from '@kevents/storage';
 import { badRequest } from '../errors/api-error.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector, SelectorParseError } from '../selectors/label-selector.js';
-import type { RestScope } from './context.js';
+import type { RestScope } from '../scope/rest-scope.js';
 
 /** The value of an internal field label: `metadata.name`, `metadata.namespace`, or the strategy's. */
 const fieldValueOf = <T extends KubeObject>(scope: RestScope<T>, obj: T, label: string): string => {

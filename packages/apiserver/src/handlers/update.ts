@@ -1,5 +1,5 @@
 import { managerOrUserAgent } from '@kevents/managed-fields';
-import type { Handler } from './context.js';
+import type { Handler } from '../scope/rest-scope.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
 import { isPretty, sendObject } from '../encoding/respond.js';

@@ -3,7 +3,7 @@ import type { Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { KeyPair } from '@kevents/egress/testing';
+import type { KeyPair } from '@kevents/api/testing';
 
 /** Options of {@link startFrontProxy}. */
 export interface FrontProxyOptions {

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
 import type { JWK, JWTPayload } from 'jose';
-import { generateCA, generateServingCert } from '@kevents/egress/testing';
-import type { KeyPair } from '@kevents/egress/testing';
+import { generateCA, generateServingCert } from '@kevents/api/testing';
+import type { KeyPair } from '@kevents/api/testing';
 
 /** The JWS algorithms the issuer can sign with (the nine kube-apiserver accepts). */
 export type SigningAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'ES256' | 'ES384' | 'ES512' | 'PS256' | 'PS384' | 'PS512';

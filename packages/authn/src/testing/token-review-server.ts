@@ -2,8 +2,8 @@ import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateCA, generateServingCert } from '@kevents/egress/testing';
-import type { KeyPair } from '@kevents/egress/testing';
+import { generateCA, generateServingCert } from '@kevents/api/testing';
+import type { KeyPair } from '@kevents/api/testing';
 
 /** One TokenReview the stand-in received. */
 export interface ReceivedTokenReview {

@@ -3,8 +3,8 @@ import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { generateCA, generateLeaf } from '@kevents/egress/testing';
-import type { KeyPair } from '@kevents/egress/testing';
+import { generateCA, generateLeaf } from '@kevents/api/testing';
+import type { KeyPair } from '@kevents/api/testing';
 
 /** One SubjectAccessReview the server received. */
 export interface ReceivedReview {

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { waitFor } from '@kevents/api/testing';
+import { freePort, waitFor } from '@kevents/api/testing';
 
 /**
  * Test helpers that run real components as child processes: a built kevents-apiserver and
@@ -56,19 +55,6 @@ const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const p of live) p.kill('SIGKILL');
 });
-
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A child process whose output is kept (the last 64 kB) and readable line by line. */
 export class ChildRun {

@@ -3,5 +3,3 @@ export type { ConnectProxyMode, ConnectRecord } from './connect-proxy.js';
 export { KonnectivityServer } from './konnectivity-server.js';
 export type { KonnectivityServerMode } from './konnectivity-server.js';
 export { MutualTlsFront, Tinyproxy } from './tinyproxy.js';
-export { generateCA, generateClientCert, generateLeaf, generateServingCert } from './certificates.js';
-export type { KeyPair } from './certificates.js';

@@ -1,19 +1,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, connect as netConnect } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import type { Server as TlsServer } from 'node:tls';
-
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+import { freePort, waitFor } from '@kevents/api/testing';
 
 /**
  * Debian's tinyproxy (a real HTTP CONNECT proxy) on a loopback port, logging every request at
@@ -55,23 +48,29 @@ export class Tinyproxy {
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const t = new Tinyproxy(child, port, log);
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`tinyproxy exited ${child.exitCode}: ${stderr}`);
-      const up = await new Promise<boolean>((resolve) => {
+    const accepts = (): Promise<boolean> =>
+      new Promise<boolean>((resolve) => {
         const s = netConnect({ host: '127.0.0.1', port }, () => {
           s.destroy();
           resolve(true);
         });
         s.once('error', () => resolve(false));
       });
-      if (up) return t;
-      if (Date.now() > deadline) {
-        await t.close();
-        throw new Error(`tinyproxy did not listen on ${port}: ${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await waitFor(
+        () => {
+          if (child.exitCode !== null) throw new Error(`tinyproxy exited ${child.exitCode}: ${stderr}`);
+          return accepts();
+        },
+        10_000,
+        () => `tinyproxy did not listen on ${port}: ${stderr}`,
+        { intervalMs: 50 },
+      );
+    } catch (err) {
+      await t.close();
+      throw err;
     }
+    return t;
   }
 
   /** The `CONNECT` lines of its log (`Connect (file descriptor 7): ...` and the request lines). */

@@ -2,13 +2,12 @@ export {
   RedisClusterSet,
   RedisSentinelSet,
   RedisServer,
-  freePort,
   haveRedisServer,
   redisCommand,
   redisServerBinary,
   waitReplicated,
 } from './redis-process.js';
-export { waitFor } from '@kevents/api/testing';
+export { freePort, waitFor } from '@kevents/api/testing';
 export type { WaitForOptions } from '@kevents/api/testing';
 export type { RedisServerOptions } from './redis-process.js';
 export { redisTlsArgs, writeTlsFiles } from './tls-files.js';

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@kevents/api/testing';
+import { freePort, waitFor } from '@kevents/api/testing';
 
 /** The redis-server binary (override with REDIS_SERVER). */
 export const redisServerBinary = process.env['REDIS_SERVER'] ?? 'redis-server';
@@ -11,19 +11,6 @@ export const redisServerBinary = process.env['REDIS_SERVER'] ?? 'redis-server';
 /** Whether redis-server can be run here. */
 export function haveRedisServer(): boolean {
   return spawnSync(redisServerBinary, ['--version']).status === 0;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sends one inline command and resolves with the first reply line ('' on failure). */

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { generateCA, generateClientCert, generateServingCert } from '@kevents/api/testing';
 
 /** PEM files of a test CA, a server certificate for 127.0.0.1/localhost and a client certificate, all signed by the CA. */
 export interface TlsFiles {
@@ -15,38 +15,11 @@ export interface TlsFiles {
   readonly clientKey: string;
 }
 
-type Extensions = NonNullable<Parameters<typeof generate>[1]>['extensions'];
-
 /** Writes a fresh CA and server and client certificates (EC P-256) into `dir`. */
 export async function writeTlsFiles(dir: string): Promise<TlsFiles> {
-  const ca = await generate([{ name: 'commonName', value: 'kevents test CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ] as Extensions,
-  } as Parameters<typeof generate>[1]);
-  const leaf = (cn: string, usage: { serverAuth?: boolean; clientAuth?: boolean }) =>
-    generate([{ name: 'commonName', value: cn }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false, critical: true },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: 'extKeyUsage', ...usage },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-          ],
-        },
-      ] as Extensions,
-    } as Parameters<typeof generate>[1]);
-  const server = await leaf('redis-server', { serverAuth: true });
-  const client = await leaf('kevents', { clientAuth: true });
+  const ca = await generateCA('kevents test CA');
+  const server = await generateServingCert(ca, 'redis-server');
+  const client = await generateClientCert(ca, 'kevents');
   const files = {
     caFile: join(dir, 'ca.crt'),
     serverCertFile: join(dir, 'server.crt'),
@@ -56,10 +29,10 @@ export async function writeTlsFiles(dir: string): Promise<TlsFiles> {
   };
   writeFileSync(files.caFile, ca.cert);
   writeFileSync(files.serverCertFile, server.cert);
-  writeFileSync(files.serverKeyFile, server.private, { mode: 0o600 });
+  writeFileSync(files.serverKeyFile, server.key, { mode: 0o600 });
   writeFileSync(files.clientCertFile, client.cert);
-  writeFileSync(files.clientKeyFile, client.private, { mode: 0o600 });
-  return { ...files, ca: ca.cert, clientCert: client.cert, clientKey: client.private };
+  writeFileSync(files.clientKeyFile, client.key, { mode: 0o600 });
+  return { ...files, ca: ca.cert, clientCert: client.cert, clientKey: client.key };
 }
 
 /** redis-server arguments for a TLS port (clients must present a certificate from the CA, Redis's default). */
