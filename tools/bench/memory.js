@@ -20,12 +20,11 @@ const seconds = arg('seconds', 10);
 const connections = arg('connections', 32);
 const warmupSeconds = arg('warmup', 5);
 const rounds = arg('rounds', 3);
-const store = stringArg('store', 'memory');
-if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
-const target = store === 'redis' ? 0.4 : 0.5;
+const storeArg = stringArg('store', 'memory');
+const target = storeArg === 'redis' ? 0.4 : 0.5;
 // --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1, and
 // Redis beside the load generator (floating, it sometimes shared CPU 1 with kevents for a round).
-const pin = process.argv.includes('--pin');
+const pinArg = process.argv.includes('--pin');
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
 const naive = fileURLToPath(new URL('./lib/naive-server.js', import.meta.url));
 
@@ -34,9 +33,13 @@ const json = { 'content-type': 'application/json' };
 /**
  * Both servers run side by side (only one is loaded at a time); after a warm-up of each, the
  * create and echo measurements alternate for `rounds` rounds and the median ratio is reported,
- * which keeps a noisy neighbour from deciding the result.
+ * which keeps a noisy neighbour from deciding the result. `o` overrides the command line's
+ * `--store` and `--pin`; `reads: false` leaves out the gets and lists after the rounds.
+ * @param {{ store?: 'memory' | 'redis', pin?: boolean, reads?: boolean }} [o]
  */
-export async function runMemoryBench() {
+export async function runMemoryBench(o = {}) {
+  const { store = storeArg, pin = pinArg, reads = true } = o;
+  if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
   const echoPort = await freePort();
   const kevPort = await freePort();
   const naivePort = await freePort();
@@ -100,6 +103,7 @@ export async function runMemoryBench() {
       const cr = await create(r === 0 ? warmupSeconds : 0);
       results.rounds.push({ echoPost: ep, naive: nc, create: cr, ratio: cr.rps / ep.rps, naiveRatio: nc.rps / ep.rps });
     }
+    if (!reads) return results;
     process.stderr.write('== reads\n');
     results.echoGet = await load({
       title: 'echo GET',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark in sequence, each against baselines measured in the same run.
 // Pass --only=<name> (memory, memory-redis, redis, authn, authz, aggregated, tracing, controller, mirror,
-// lists, sql) to run one; other flags go
+// lists, sql, user) to run one; other flags go
 // through (e.g. --seconds=5).
 // --compare=<git ref> adds compare.js: server CPU per create of this build against that ref's build,
 // side by side (`npm run bench -- --only=compare --compare=main` for just that).
@@ -25,6 +25,7 @@ const suites = [
   ['mirror', 'mirror.js'],
   ['lists', 'lists.js'],
   ['sql', 'sql.js'],
+  ['user', 'user.js'],
   ...(compare ? [['compare', 'compare.js']] : []),
 ];
 let failed = false;

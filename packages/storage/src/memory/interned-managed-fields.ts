@@ -37,7 +37,18 @@ let internedChars = 0;
 const timeMember = /"time":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"/g;
 const timeMemberName = '"time":'.length;
 
-const formatSeconds = (s: number): string => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+/** The last time formatted: the entries of the items of one page mostly share their second. */
+let lastSeconds = -1;
+let lastText = '';
+
+/** RFC 3339 in seconds, UTC (`2026-11-28T19:50:00Z`). */
+function formatSeconds(s: number): string {
+  if (s !== lastSeconds) {
+    lastText = new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+    lastSeconds = s;
+  }
+  return lastText;
+}
 
 /** The bytes of one quoted time as a packed body unpacks it. */
 export const unpackedTimeBytes = 22;
