@@ -85,7 +85,17 @@ const apiserverLayerRules = apiserverLayers.slice(0, -1).map((layer, i) => {
 });
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.nx/**', 'charts/**', 'reports/**', '.stryker-tmp/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      '.nx/**',
+      'charts/**',
+      'reports/**',
+      '.stryker-tmp/**',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...tseslint.configs.recommended,

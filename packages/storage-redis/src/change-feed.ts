@@ -1,4 +1,4 @@
-import { WakeList } from '@kevents/storage';
+import { ChangeWindow } from '@kevents/storage';
 import { decodeEntry, type Change } from './codec.js';
 import { closeClient, type Client } from './connection.js';
 
@@ -11,44 +11,27 @@ const silenceGraceMs = 2_000;
 
 /**
  * The one blocking Stream reader of a process: `XREAD BLOCK` on its own connection, appending
- * what it reads to an in-memory window of recent changes (`(base, head]`, contiguous, at most
- * `limit` long) that every watch of the process reads through its own cursor. Watches behind
+ * what it reads to a {@link ChangeWindow} of recent changes that every watch of the process
+ * reads through its own cursor. Watches behind
  * the window read the Stream directly (and learn there whether their changes were compacted).
  *
  * When the reader loses its connection the `epoch` rises: watches started before it end with
  * Unavailable so their clients relist; the reader reconnects by itself and carries on from its
  * last id (or resets its window when Redis came back with an older counter).
  */
-export class ChangeFeed {
-  /** Every change at or below this is not in the window. */
-  base = 0;
-  /** The newest change in the window. */
-  head = 0;
+export class ChangeFeed extends ChangeWindow<Change> {
   /** Rises on every lost connection of the reader. */
   epoch = 0;
   /** Whether the reader is connected and reading. */
   healthy = false;
-  private items: (Change | undefined)[] = [];
-  private off = 0;
-  private readonly waiters: WakeList;
   private closed = false;
   private loop: Promise<void> | undefined;
   /** The feed's own connection (for diagnostics). */
   readonly client: Client;
   private readonly stream: string;
-  private readonly limit: number;
   private readonly currentRv: () => Promise<number>;
   private readonly onError: (err: unknown) => void;
-
   private readonly readIntervalMs: number;
-  /** Rises whenever the window starts over, so that a kept slice is never given for other changes. */
-  private generation = 0;
-  private lastSlice: { start: number; count: number; generation: number; changes: readonly Change[] } = {
-    start: -1,
-    count: -1,
-    generation: -1,
-    changes: [],
-  };
 
   /**
    * @param readIntervalMs - the shortest time between two reads of the Stream: under a steady
@@ -63,11 +46,10 @@ export class ChangeFeed {
     currentRv: () => Promise<number>,
     onError: (err: unknown) => void,
   ) {
-    this.waiters = new WakeList(0);
+    super(limit, 0);
     this.readIntervalMs = readIntervalMs;
     this.client = client;
     this.stream = stream;
-    this.limit = limit;
     this.currentRv = currentRv;
     this.onError = onError;
   }
@@ -77,49 +59,11 @@ export class ChangeFeed {
     this.loop ??= this.run();
   }
 
-  /**
-   * The changes in `(after, head]` that are in the window, at most `max` of them. The watches
-   * woken together read from the same point, so the last answer is kept and given again (the
-   * same frozen array) until the window changes under it, which lets them share one batch.
-   */
-  slice(after: number, max: number): readonly Change[] {
-    const start = Math.max(after, this.base);
-    const count = Math.min(max, this.head - start);
-    const last = this.lastSlice;
-    if (last.start === start && last.count === count && last.generation === this.generation) return last.changes;
-    const from = this.off + start - this.base;
-    const changes = Object.freeze(this.items.slice(from, from + count) as Change[]);
-    this.lastSlice = { start, count, generation: this.generation, changes };
-    return changes;
-  }
-
-  /** Calls `fn` once after the next change (woken at most once per wake interval), epoch change or close. */
-  onNext(fn: () => void): void {
-    this.waiters.add(fn);
-  }
-
-  cancel(fn: () => void): void {
-    this.waiters.delete(fn);
-  }
-
-  /** Drops changes at or below `rv` from the window (after a compaction by this process). */
-  compactTo(rv: number): void {
-    while (this.base < Math.min(rv, this.head)) this.shift();
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     this.waiters.wakeNow();
     closeClient(this.client);
     await this.loop?.catch(() => undefined);
-  }
-
-  private reset(rv: number): void {
-    this.generation++;
-    this.items = [];
-    this.off = 0;
-    this.base = rv;
-    this.head = rv;
   }
 
   private async run(): Promise<void> {
@@ -185,23 +129,6 @@ export class ChangeFeed {
       ]);
     } finally {
       clearTimeout(timer);
-    }
-  }
-
-  private append(c: Change): void {
-    if (c.rv <= this.head) return;
-    if (c.rv !== this.head + 1) this.reset(c.rv - 1); // the Stream was trimmed past us: a gap
-    this.items.push(c);
-    this.head = c.rv;
-    while (this.head - this.base > this.limit) this.shift();
-  }
-
-  private shift(): void {
-    this.items[this.off++] = undefined;
-    this.base++;
-    if (this.off > 1024 && this.off * 2 > this.items.length) {
-      this.items = this.items.slice(this.off);
-      this.off = 0;
     }
   }
 }

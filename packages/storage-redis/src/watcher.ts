@@ -1,8 +1,12 @@
-import { tooOldResourceVersionError, unavailableError, type ChangeSource } from '@kevents/storage';
+import {
+  contiguousAfter,
+  tooOldResourceVersionError,
+  unavailableError,
+  windowChangeSource,
+  type ChangeSource,
+} from '@kevents/storage';
 import type { ChangeFeed } from './change-feed.js';
 import type { Change } from './codec.js';
-
-const none: readonly Change[] = Object.freeze([]);
 
 /** Reads changes after `rv` straight from the Stream (for a watch behind the feed's window). */
 export type HistoryReader = (after: number, count: number) => Promise<{ changes: Change[]; compacted: number }>;
@@ -15,25 +19,14 @@ export type HistoryReader = (after: number, count: number) => Promise<{ changes:
  */
 export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxBatch = 1024): ChangeSource {
   const epoch = feed.epoch;
-  return {
-    read: (cursor) => {
-      if (feed.epoch !== epoch) throw unavailableError('watch ended: the connection to Redis was lost; relist');
-      if (cursor < feed.base) return fromHistory(cursor);
-      return cursor < feed.head ? feed.slice(cursor, maxBatch) : none;
-    },
-    onNext: (wake) => feed.onNext(wake),
-    cancel: (wake) => feed.cancel(wake),
-  };
+  return windowChangeSource(feed, fromHistory, maxBatch, () => {
+    if (feed.epoch !== epoch) throw unavailableError('watch ended: the connection to Redis was lost; relist');
+  });
 
   async function fromHistory(cursor: number): Promise<Change[]> {
     const { changes, compacted } = await history(cursor, 500);
     if (changes.length === 0 || changes[0]!.rv !== cursor + 1)
       throw tooOldResourceVersionError(String(cursor), String(compacted));
-    const contiguous: Change[] = [];
-    for (const c of changes) {
-      if (c.rv !== cursor + 1 + contiguous.length) break;
-      contiguous.push(c);
-    }
-    return contiguous;
+    return contiguousAfter(cursor, changes);
   }
 }

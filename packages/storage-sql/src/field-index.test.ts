@@ -184,6 +184,12 @@ describe('the SQLite field indexes', () => {
       expect(plan.map((r) => String(r['detail'])).join('\n')).toMatch(
         /SEARCH kevents_objects USING INDEX kevents_objects_name \(resource=\? AND f_name=\? AND key>\? AND key<\?\)/,
       );
+      const keyPlan = await (s.backend as SqliteThreadBackend).maintenance(
+        `EXPLAIN QUERY PLAN ${pageSql(true, false, undefined)}`,
+      );
+      expect(keyPlan.map((r) => String(r['detail'])).join('\n')).toMatch(
+        /SEARCH kevents_objects USING INDEX kevents_objects_key \(resource=\? AND key>\?\)/,
+      );
     } finally {
       await s.close();
     }
@@ -212,6 +218,14 @@ describe('the SQLite field indexes', () => {
       const items = (await s.list<Ev>({ resource: 'events' }, { predicate: fieldPredicate('uid', 'pod-web-9') })).items;
       expect(names(items)).toEqual(['ns/old']);
       expect(items[0]!.metadata.resourceVersion).toBe('1');
+      // Version 3: a rowid table with the key in a unique index.
+      await expect(s.create(keyOf('ns', 'old'), ev('ns', 'old', 'web-9'))).rejects.toThrow(/^key exists: /);
+      await s.create(keyOf('ns', 'new'), ev('ns', 'new', 'web-9'));
+      await s.delete(keyOf('ns', 'old'));
+      const after = (await s.list<Ev>({ resource: 'events' }, { predicate: fieldPredicate('name', 'web-9') })).items;
+      expect(names(after)).toEqual(['ns/new']);
+      const indexes = await (s.backend as SqliteThreadBackend).maintenance("PRAGMA index_list('kevents_objects')");
+      expect(indexes.find((r) => r['name'] === 'kevents_objects_key')?.['unique']).toBe(1);
     } finally {
       await s.close();
     }

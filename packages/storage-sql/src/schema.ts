@@ -23,8 +23,14 @@
  * batch, lz4 compression for bodies large enough to be
  * compressed (over ~2 kB; where the server has lz4, else pglz), and autovacuum of the change log
  * every 10,000 dead or inserted rows (a fast load otherwise leaves most of it dead rows).
+ *
+ * Version 3 (SQLite only; nothing on PostgreSQL) rebuilds `kevents_objects` as a rowid table
+ * with a unique index `kevents_objects_key` on `(resource, key)`: a new object's row is appended
+ * at the end of the table and only the index's small entry goes in key order, where the table
+ * held the whole row in key order (a create into a random place of a B-tree of ~1 kB rows split
+ * a page every few inserts: 62 against 42 kB written to the WAL and the file per create).
  */
-export const schemaVersion = 2;
+export const schemaVersion = 3;
 
 /**
  * Field labels the store keeps in columns of their own, each indexed with the key (so that a
@@ -86,6 +92,23 @@ CREATE TABLE kevents_objects_2 (
 INSERT INTO kevents_objects_2 (resource, key, rv, body) SELECT resource, key, rv, body FROM kevents_objects ORDER BY resource, key;
 DROP TABLE kevents_objects;
 ALTER TABLE kevents_objects_2 RENAME TO kevents_objects;
+CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
+CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
+`,
+  `
+CREATE TABLE kevents_objects_3 (
+  resource TEXT NOT NULL,
+  key TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  uid TEXT GENERATED ALWAYS AS (coalesce(json_extract(body, '$.metadata.uid'), '')) VIRTUAL,
+  f_uid TEXT GENERATED ALWAYS AS (CASE json_type(body, '$.involvedObject.uid') WHEN 'text' THEN json_extract(body, '$.involvedObject.uid') END) VIRTUAL,
+  f_name TEXT GENERATED ALWAYS AS (CASE json_type(body, '$.involvedObject.name') WHEN 'text' THEN json_extract(body, '$.involvedObject.name') END) VIRTUAL
+);
+INSERT INTO kevents_objects_3 (resource, key, rv, body) SELECT resource, key, rv, body FROM kevents_objects ORDER BY resource, key;
+DROP TABLE kevents_objects;
+ALTER TABLE kevents_objects_3 RENAME TO kevents_objects;
+CREATE UNIQUE INDEX kevents_objects_key ON kevents_objects (resource, key);
 CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
 CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
 `,
@@ -326,4 +349,6 @@ BEGIN
 END
 $fn$;
 `,
+  // Version 3 changes only SQLite's objects table.
+  'SELECT 1',
 ];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { isStorageError } from '@kevents/storage';
-import { keyOf, runStorageConformance, testObject } from '@kevents/storage/testing';
+import { keyOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
 import { createSqlStorage, type SqliteThreadBackend } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-sqlite-'));
@@ -60,6 +60,35 @@ describe('SqlStorage on SQLite', () => {
     expect(await s.currentResourceVersion()).toBe(String(created.length + 1));
     await db.maintenance('PRAGMA max_page_count = 1073741823'); // room again
     await s.create(keyOf('ns', 'after'), testObject('ns', 'after', { note: big }));
+    await s.close();
+  });
+
+  it("gives concurrent watches' initial events one frozen object per stored state, and a new one after a change", async () => {
+    const s = await createSqlStorage({ url: `sqlite://${join(dir, 'shared', 'events.db')}` });
+    for (const name of ['a', 'b', 'c']) await s.create(keyOf('ns', name), testObject('ns', name));
+    const initial = async (): Promise<TestObject[]> => {
+      const w = await s.watch<TestObject>({ resource: 'events' }, { sendInitialEvents: true });
+      const objects: TestObject[] = [];
+      for await (const e of w) {
+        objects.push(e.object);
+        if (objects.length === 3) break;
+      }
+      return objects;
+    };
+    const [one, two] = await Promise.all([initial(), initial()]);
+    expect(one.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c']);
+    one.forEach((o, i) => {
+      expect(two[i]).toBe(o);
+      expect(Object.isFrozen(o.metadata)).toBe(true);
+    });
+    const b = await s.update(keyOf('ns', 'b'), {
+      ...testObject('ns', 'b', { note: 'changed' }),
+      metadata: { ...one[1]!.metadata },
+    });
+    const three = await initial();
+    expect(three[0]).toBe(one[0]);
+    expect(three[1]).not.toBe(one[1]);
+    expect(three[1]!.metadata.resourceVersion).toBe(b.metadata.resourceVersion);
     await s.close();
   });
 

@@ -316,14 +316,12 @@ export class SqliteBackend implements SqlBackend {
 /**
  * The SELECT of a page of objects (without their uid, which pages do not need and SQLite would
  * read from each body): parameters resource, lower key, end key (when `hasEnd`), the indexed
- * field's value (when `column`), limit. With a field it reads that field's index (named:
- * without statistics SQLite's planner would walk the key range instead).
+ * field's value (when `column`), limit. It reads the key index, or with a field that field's
+ * index (named: without statistics SQLite's planner would walk the key range instead).
  */
 export function pageSql(lowerExclusive: boolean, hasEnd: boolean, column: string | undefined): string {
-  const from =
-    column === undefined
-      ? 'kevents_objects'
-      : `kevents_objects INDEXED BY kevents_objects_${matchColumn(column).slice(2)}`;
+  const index = column === undefined ? 'key' : matchColumn(column).slice(2);
+  const from = `kevents_objects INDEXED BY kevents_objects_${index}`;
   return `SELECT key, rv, '' AS uid, body FROM ${from} WHERE resource = ? AND key ${lowerExclusive ? '>' : '>='} ?${hasEnd ? ' AND key < ?' : ''}${column === undefined ? '' : ` AND ${column} = ?`} ORDER BY key LIMIT ?`;
 }
 

@@ -57,4 +57,5 @@ export { remoteWatchStart, waitForResourceVersion } from './watch-start.js';
 export type { RemoteWatchReads, FeedWakeups } from './watch-start.js';
 export type { InitialPages } from './initial-pages.js';
 export { WakeList } from './wake-list.js';
+export { ChangeWindow, contiguousAfter, windowChangeSource } from './change-window.js';
 export type { ChangeSource, CursorWatchStart } from './cursor-watcher.js';
