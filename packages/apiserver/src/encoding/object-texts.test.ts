@@ -1,39 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { leaseListSchema, leaseSchema } from '@kevents/api';
-import type { KubeObject } from '@kevents/api';
 import { MemoryStorage } from '@kevents/storage';
-import { schemaView } from '../registry/schema-view.js';
 import { Store } from '../registry/store.js';
-import type { ResourceStrategy } from '../registry/strategy.js';
-import { defaultTableConvertor } from '../table/table.js';
 import { ObjectTexts } from './object-texts.js';
+import { widgetStrategy, widgetView } from '../testing/widget-resource.js';
+import type { Widget } from '../testing/widget-resource.js';
 
-/** The test resource: a Widget (stored and served in the Lease schema's shape). */
-interface Widget extends KubeObject {
-  spec?: { holderIdentity?: string };
-}
-
-const view = schemaView<Widget>({
-  group: 'example.com',
-  version: 'v1',
-  kind: 'Widget',
-  resource: 'widgets',
-  singularName: 'widget',
-  schema: leaseSchema,
-  listSchema: leaseListSchema,
-});
-
-const strategy: ResourceStrategy<Widget> = {
-  namespaced: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  qualifiedKind: { group: 'example.com', kind: 'Widget' },
-  newObject: () => ({ metadata: {} }),
-  validate: () => [],
-  validateUpdate: () => [],
-  fieldValue: () => '',
-  table: defaultTableConvertor as ResourceStrategy<Widget>['table'],
-};
+const view = widgetView();
+const strategy = widgetStrategy();
 
 const widget = (name: string, holder = 'h'): Widget => ({ metadata: { name }, spec: { holderIdentity: holder } });
 

@@ -3,16 +3,8 @@ import fc from 'fast-check';
 import { leaseSchema } from '@kevents/api';
 import { ApiError } from '../errors/api-error.js';
 import { decodeKind, mediaType, objectMediaTypes, parseBody, requireObjectMediaType } from './body.js';
+import { apiFailure } from '../testing/api-failure.js';
 
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
 const st = (e: ApiError): [number, string | undefined] => [e.code, e.status.message];
 
 describe('mediaType and requireObjectMediaType', () => {
@@ -24,7 +16,7 @@ describe('mediaType and requireObjectMediaType', () => {
   });
   it('415 for anything but JSON, YAML or nothing', () => {
     for (const t of ['application/json', 'application/yaml;x=y', undefined, '']) requireObjectMediaType(t);
-    const e = failure(() => requireObjectMediaType('text/plain'));
+    const e = apiFailure(() => requireObjectMediaType('text/plain'));
     expect(e.code).toBe(415);
     expect(e.status.message).toBe(
       'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
@@ -39,13 +31,16 @@ describe('parseBody', () => {
     expect(parseBody('{"a":1,"a":2}', 'application/json').duplicates).toEqual(['a']);
   });
   it('400 for an empty body or bad JSON', () => {
-    expect(st(failure(() => parseBody('  ', 'application/json')))).toEqual([400, 'the body of the request was empty']);
-    expect(st(failure(() => parseBody(undefined, 'application/json')))).toEqual([
+    expect(st(apiFailure(() => parseBody('  ', 'application/json')))).toEqual([
       400,
       'the body of the request was empty',
     ]);
-    expect(st(failure(() => parseBody(42, 'application/json')))).toEqual([400, 'the body of the request was empty']);
-    const bad = failure(() => parseBody('{', 'application/json'));
+    expect(st(apiFailure(() => parseBody(undefined, 'application/json')))).toEqual([
+      400,
+      'the body of the request was empty',
+    ]);
+    expect(st(apiFailure(() => parseBody(42, 'application/json')))).toEqual([400, 'the body of the request was empty']);
+    const bad = apiFailure(() => parseBody('{', 'application/json'));
     expect(bad.code).toBe(400);
     expect(bad.status.message).toMatch(/^couldn't get version\/kind; json parse error: /);
   });
@@ -55,7 +50,7 @@ describe('parseBody', () => {
       duplicates: [],
     });
     expect(parseBody('', 'application/yaml').value).toBeNull();
-    const bad = failure(() => parseBody('a: [', 'application/yaml'));
+    const bad = apiFailure(() => parseBody('a: [', 'application/yaml'));
     expect(bad.code).toBe(400);
     expect(bad.status.message).toMatch(/^error converting YAML to JSON: /);
   });
@@ -90,20 +85,20 @@ describe('decodeKind', () => {
     expect(dec({ metadata: { name: 'a' } }).warnings).toEqual([]);
   });
   it('400 for something that is not an object', () => {
-    expect(st(failure(() => dec([1])))).toEqual([
+    expect(st(apiFailure(() => dec([1])))).toEqual([
       400,
       `Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal array into Go value of type ${leaseSchema.goType}`,
     ]);
-    expect(failure(() => dec('x')).status.message).toContain('json: cannot unmarshal string into Go value');
-    expect(failure(() => dec(null)).status.message).toContain('json: cannot unmarshal object into Go value');
-    expect(failure(() => dec(3)).status.message).toContain('cannot unmarshal number');
+    expect(apiFailure(() => dec('x')).status.message).toContain('json: cannot unmarshal string into Go value');
+    expect(apiFailure(() => dec(null)).status.message).toContain('json: cannot unmarshal object into Go value');
+    expect(apiFailure(() => dec(3)).status.message).toContain('cannot unmarshal number');
   });
   it('400 for another kind or apiVersion', () => {
-    expect(st(failure(() => dec({ kind: 'Event' })))).toEqual([
+    expect(st(apiFailure(() => dec({ kind: 'Event' })))).toEqual([
       400,
       'the kind in the data (Event) does not match the expected kind (Lease)',
     ]);
-    expect(st(failure(() => dec({ apiVersion: 'v1' })))).toEqual([
+    expect(st(apiFailure(() => dec({ apiVersion: 'v1' })))).toEqual([
       400,
       'the API version in the data (v1) does not match the expected API version (coordination.k8s.io/v1)',
     ]);
@@ -111,15 +106,15 @@ describe('decodeKind', () => {
   it('400 for a kind or apiVersion that is not a string, the first in the text deciding', () => {
     const typeError = (t: string, field: string) =>
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${t} into Go struct field .${field} of type string`;
-    expect(st(failure(() => dec(JSON.parse('{"apiVersion":1,"kind":[]}'))))).toEqual([
+    expect(st(apiFailure(() => dec(JSON.parse('{"apiVersion":1,"kind":[]}'))))).toEqual([
       400,
       typeError('number', 'apiVersion'),
     ]);
-    expect(st(failure(() => dec(JSON.parse('{"kind":true,"apiVersion":{}}'))))).toEqual([
+    expect(st(apiFailure(() => dec(JSON.parse('{"kind":true,"apiVersion":{}}'))))).toEqual([
       400,
       typeError('bool', 'kind'),
     ]);
-    expect(st(failure(() => dec({ metadata: {}, apiVersion: ['x'] })))).toEqual([
+    expect(st(apiFailure(() => dec({ metadata: {}, apiVersion: ['x'] })))).toEqual([
       400,
       typeError('array', 'apiVersion'),
     ]);
@@ -130,13 +125,13 @@ describe('decodeKind', () => {
     expect(dec({ metadata: { name: 'a' } }, 'Warn', ['metadata.name']).warnings).toEqual([
       'duplicate field "metadata.name"',
     ]);
-    expect(st(failure(() => dec({ metadata: { name: 'a' } }, 'Strict', ['spec'])))).toEqual([
+    expect(st(apiFailure(() => dec({ metadata: { name: 'a' } }, 'Strict', ['spec'])))).toEqual([
       400,
       'strict decoding error: duplicate field "spec"',
     ]);
   });
   it('400 for a type error', () => {
-    const e = failure(() => dec({ spec: { holderIdentity: 3 } }));
+    const e = apiFailure(() => dec({ spec: { holderIdentity: 3 } }));
     expect(e.code).toBe(400);
     expect(e.status.message).toMatch(/^Lease in version "v1" cannot be handled as a Lease: .+/);
   });
@@ -144,7 +139,7 @@ describe('decodeKind', () => {
     const body = { metadata: { name: 'a' }, bogus: 1 };
     expect(dec(body, 'Warn', ['spec']).warnings).toEqual(['unknown field "bogus"', 'duplicate field "spec"']);
     expect(dec(body, 'Ignore', ['spec']).warnings).toEqual([]);
-    expect(st(failure(() => dec(body, 'Strict', ['spec'])))).toEqual([
+    expect(st(apiFailure(() => dec(body, 'Strict', ['spec'])))).toEqual([
       400,
       'strict decoding error: unknown field "bogus", duplicate field "spec"',
     ]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 
 describe('findDuplicateKeys', () => {
@@ -30,5 +31,86 @@ describe('findDuplicateKeys', () => {
     ]) {
       expect(hasDuplicateKeys(text, JSON.parse(text))).toBe(false);
     }
+  });
+});
+
+/** A JSON value as spelled in a text: object members keep their order, spelling and repeats. */
+type Spelled =
+  | { readonly scalar: string }
+  | { readonly array: readonly Spelled[] }
+  | { readonly members: readonly { readonly key: string; readonly spelling: string; readonly value: Spelled }[] };
+
+/** Keys with quotes, backslashes, dots, brackets and colons, which the scanner must read as JSON does. */
+const keys = ['a', 'b', 'a/b', 'a"', '\\', 'x\\"', '"\\', 'a.b', '[0]', ':', ''];
+/**
+ * Ways to spell a key: as JSON.stringify writes it, every character as a `\uXXXX` escape, or with
+ * `/` escaped. A one-character key is never written as a `\uXXXX` escape: Node 24.21's JSON.parse
+ * (V8 13.6) may read such a key as a backslash once it has parsed the key `"\\"` (Node 20 does
+ * not; nodejs/node#63785), and the duplicate check compares with JSON.parse.
+ */
+const spell = (key: string, how: number): string =>
+  how === 0 || (how === 1 && key.length === 1)
+    ? JSON.stringify(key)
+    : how === 1
+      ? `"${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+      : JSON.stringify(key).replace(/\//g, '\\/');
+const scalars = ['1', 'null', 'true', '"a"', '"\\\\"', '"\\""', '"a\\":1"', '"{\\"a\\":1}"', '"\\\\\\""'];
+const blank = fc.constantFrom('', ' ', '\n\t', '  ');
+
+const { value: spelledValue } = fc.letrec<{ value: Spelled }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(...scalars).map((scalar) => ({ scalar })),
+    fc.array(tie('value'), { maxLength: 3 }).map((array) => ({ array })),
+    fc
+      .array(fc.record({ key: fc.constantFrom(...keys), how: fc.integer({ min: 0, max: 2 }), value: tie('value') }), {
+        maxLength: 4,
+      })
+      .map((ms) => ({ members: ms.map(({ key, how, value }) => ({ key, spelling: spell(key, how), value })) })),
+  ),
+}));
+
+/** The text of a spelled value, with `ws` around every token. */
+const textOf = (v: Spelled, ws: string): string =>
+  'scalar' in v
+    ? v.scalar
+    : 'array' in v
+      ? `[${ws}${v.array.map((x) => textOf(x, ws)).join(`${ws},${ws}`)}${ws}]`
+      : `{${ws}${v.members.map((m) => `${m.spelling}${ws}:${ws}${textOf(m.value, ws)}`).join(`${ws},${ws}`)}${ws}}`;
+
+/** The duplicates of a spelled value in text order, with paths as `a.b[0].c` (a key is written as it decodes). */
+function duplicatesOf(v: Spelled, parts: (string | number)[] = []): string[] {
+  const path = (ps: (string | number)[]): string =>
+    ps.reduce<string>((out, at) => (typeof at === 'number' ? `${out}[${at}]` : out ? `${out}.${at}` : at), '');
+  if ('scalar' in v) return [];
+  if ('array' in v) return v.array.flatMap((x, i) => duplicatesOf(x, [...parts, i]));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const m of v.members) {
+    if (seen.has(m.key)) out.push(path([...parts, m.key]));
+    seen.add(m.key);
+    out.push(...duplicatesOf(m.value, [...parts, m.key]));
+  }
+  return out;
+}
+
+describe('findDuplicateKeys and hasDuplicateKeys against the spelled document', () => {
+  it('find exactly the repeated keys of any spelling, with their paths, whatever the blanks', () => {
+    fc.assert(
+      fc.property(spelledValue, blank, (v, ws) => {
+        const text = textOf(v, ws);
+        const want = duplicatesOf(v);
+        expect(findDuplicateKeys(text)).toEqual(want);
+        expect(hasDuplicateKeys(text, JSON.parse(text))).toBe(want.length > 0);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('read the escapes of a key before a colon: an even run of backslashes ends the key', () => {
+    expect(findDuplicateKeys('{"\\\\":1,"\\\\":2}')).toEqual(['\\']);
+    expect(findDuplicateKeys('{"\\\\\\"":1,"\\\\\\"":2}')).toEqual(['\\"']);
+    expect(findDuplicateKeys('{"a":{"\\"":1},"\\"":{"\\"":2,"\\"":3}}')).toEqual(['"."']);
+    expect(findDuplicateKeys('[{"a":1,"a":2},[{"b":1,"b":1}]]')).toEqual(['[0].a', '[1][0].b']);
   });
 });

@@ -3,34 +3,14 @@ import fc from 'fast-check';
 import { eventsV1EventListSchema, eventsV1EventSchema, leaseListSchema, leaseSchema } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import type { JsonObject } from '@kevents/managed-fields';
-import { defaultTableConvertor } from '../table/table.js';
 import { createShape, fieldManagersOf } from './field-managers.js';
 import { defineResource } from './resource.js';
-import { schemaView } from './schema-view.js';
-import type { ResourceStrategy } from './strategy.js';
+import { widgetStrategy, widgetView } from '../testing/widget-resource.js';
 
-const strategy = {
-  namespaced: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  qualifiedKind: { group: 'example.com', kind: 'Widget' },
-  newObject: () => ({ metadata: {} }),
-  validate: () => [],
-  validateUpdate: () => [],
-  fieldValue: () => '',
-  table: defaultTableConvertor,
-} as ResourceStrategy<KubeObject>;
+const strategy = widgetStrategy<KubeObject>({ allowUnconditionalUpdate: true });
 
 const view = (version: string, schema = leaseSchema, listSchema = leaseListSchema) =>
-  schemaView<KubeObject>({
-    group: 'example.com',
-    version,
-    kind: 'Widget',
-    resource: 'widgets',
-    singularName: 'widget',
-    schema,
-    listSchema,
-  });
+  widgetView<KubeObject>({ version, schema, listSchema });
 
 const entries = (o: KubeObject) => (o.metadata.managedFields ?? []).map(({ time: _t, ...e }) => e);
 

@@ -1,31 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { leaseListSchema, leaseSchema } from '@kevents/api';
-import type { KubeObject } from '@kevents/api';
 import { MemoryStorage } from '@kevents/storage';
 import type { Storage } from '@kevents/storage';
 import { FieldPath, invalid as invalidField } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
-import { ApiError } from '../errors/api-error.js';
-import { schemaView } from './schema-view.js';
+import type { ApiError } from '../errors/api-error.js';
 import { Store } from './store.js';
 import type { StoreOptions } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
-import { defaultTableConvertor } from '../table/table.js';
+import { apiRejection as failure } from '../testing/api-failure.js';
+import { widgetStrategy, widgetView } from '../testing/widget-resource.js';
+import type { Widget } from '../testing/widget-resource.js';
 
-/** The test resource: a Widget (stored and served in the Lease schema's shape). */
-interface Widget extends KubeObject {
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number };
-}
-
-const view = schemaView<Widget>({
-  group: 'example.com',
-  version: 'v1',
-  kind: 'Widget',
-  resource: 'widgets',
-  singularName: 'widget',
-  schema: leaseSchema,
-  listSchema: leaseListSchema,
-});
+const view = widgetView();
 
 const validateSpec = (obj: Widget): FieldError[] =>
   obj.spec?.holderIdentity === 'bad'
@@ -33,12 +19,9 @@ const validateSpec = (obj: Widget): FieldError[] =>
     : [];
 
 function strategy(o: { createOnUpdate?: boolean; unconditional?: boolean } = {}): ResourceStrategy<Widget> {
-  return {
-    namespaced: true,
+  return widgetStrategy({
     allowCreateOnUpdate: o.createOnUpdate ?? false,
     allowUnconditionalUpdate: o.unconditional ?? false,
-    qualifiedKind: { group: 'example.com', kind: 'Widget' },
-    newObject: () => ({ metadata: {} }),
     prepareForCreate: (obj) => {
       obj.spec = { ...obj.spec, leaseDurationSeconds: obj.spec?.leaseDurationSeconds ?? 15 };
     },
@@ -49,25 +32,13 @@ function strategy(o: { createOnUpdate?: boolean; unconditional?: boolean } = {})
     },
     validate: (obj) => validateSpec(obj),
     validateUpdate: (obj) => validateSpec(obj),
-    fieldValue: () => '',
-    table: defaultTableConvertor as ResourceStrategy<Widget>['table'],
-  };
+  });
 }
 
 const widget = (name: string, extra: Partial<Widget['metadata']> = {}, holder = 'h'): Widget => ({
   metadata: { name, ...extra },
   spec: { holderIdentity: holder },
 });
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not fail');
-}
 
 const statusOf = (e: ApiError): [number, string | undefined, string | undefined] => [
   e.code,
@@ -474,6 +445,50 @@ describe('Store.update', () => {
     const before = (await storage.list({ resource: 'widgets' }, {})).resourceVersion;
     await s.update('ns', 'a', set('h'), { allowCreate: false, dryRun: false });
     expect((await storage.list({ resource: 'widgets' }, {})).resourceVersion).toBe(before);
+  });
+
+  it('a write that changes only the times of managedFields entries keeps the stored entries and writes nothing', async () => {
+    // kube-apiserver's IgnoreManagedFieldsTimestampsTransformer.
+    const entry = (manager: string, time: string) => ({
+      manager,
+      operation: 'Update' as const,
+      apiVersion: 'example.com/v1',
+      time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+    });
+    const s = makeStore();
+    const a = await s.create(widget('a', { managedFields: [entry('m', '2020-01-01T00:00:00Z')] }), 'ns', false);
+    const later = set('h', { managedFields: [entry('m', '2030-01-01T00:00:00Z')] });
+    expect(await s.update('ns', 'a', later, { allowCreate: false, dryRun: false })).toEqual({
+      object: a,
+      created: false,
+    });
+    // Another manager, or the same times with a changed object, are writes.
+    const other = await s.update('ns', 'a', set('h', { managedFields: [entry('n', '2030-01-01T00:00:00Z')] }), {
+      allowCreate: false,
+      dryRun: false,
+    });
+    expect(other.object.metadata.resourceVersion).not.toBe(a.metadata.resourceVersion);
+    expect(other.object.metadata.managedFields?.map((e) => [e.manager, e.time])).toEqual([
+      ['n', '2030-01-01T00:00:00Z'],
+    ]);
+    const changed = await s.update('ns', 'a', set('h2', { managedFields: [entry('n', '2031-01-01T00:00:00Z')] }), {
+      allowCreate: false,
+      dryRun: false,
+    });
+    expect(changed.object.metadata.managedFields?.[0]?.time).toBe('2031-01-01T00:00:00Z');
+    expect(changed.object.spec?.holderIdentity).toBe('h2');
+    // Two entries where one time changed: still only times.
+    const two = [entry('n', '2031-01-01T00:00:00Z'), entry('o', '2031-01-01T00:00:00Z')];
+    const withTwo = await s.update('ns', 'a', set('h2', { managedFields: two }), { allowCreate: false, dryRun: false });
+    const same = await s.update(
+      'ns',
+      'a',
+      set('h2', { managedFields: [two[0]!, entry('o', '2040-01-01T00:00:00Z')] }),
+      { allowCreate: false, dryRun: false },
+    );
+    expect(same.object).toEqual(withTwo.object);
   });
 
   it('a dry-run update answers the new object and writes nothing', async () => {

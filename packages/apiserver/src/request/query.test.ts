@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { ApiError } from '../errors/api-error.js';
 import {
   boolParam,
   checkResourceVersion,
@@ -11,16 +10,7 @@ import {
   q,
 } from './query.js';
 import type { Query } from './query.js';
-
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
+import { apiFailure } from '../testing/api-failure.js';
 
 describe('q, boolParam and intParam', () => {
   it('q reads the first of repeated values', () => {
@@ -53,7 +43,7 @@ describe('q, boolParam and intParam', () => {
     expect(intParam({ n: '' }, 'n')).toBeUndefined();
     expect(intParam({}, 'n')).toBeUndefined();
     for (const v of ['1.5', 'x', '1x', ' 1', '--1']) {
-      const err = failure(() => intParam({ n: v }, 'n'));
+      const err = apiFailure(() => intParam({ n: v }, 'n'));
       expect([err.code, err.status.message]).toEqual([
         400,
         `strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
@@ -68,7 +58,7 @@ const lo = (query: Query): ReturnType<typeof parseListOptions> =>
 
 describe('parseListOptions', () => {
   const invalid = (query: Query, forceWatch = false): string => {
-    const err = failure(() => parseListOptions(query, forceWatch || boolParam(query, 'watch') === true));
+    const err = apiFailure(() => parseListOptions(query, forceWatch || boolParam(query, 'watch') === true));
     expect(err.code).toBe(422);
     expect(err.status.reason).toBe('Invalid');
     return err.status.message!;
@@ -167,18 +157,18 @@ describe('parseListOptions', () => {
   });
 
   it('answers 400 to a resourceVersion with continue, and to a resourceVersion that is not a number', () => {
-    const both = failure(() => lo({ continue: 'c', resourceVersion: '5' }));
+    const both = apiFailure(() => lo({ continue: 'c', resourceVersion: '5' }));
     expect([both.code, both.status.message]).toEqual([
       400,
       'specifying resource version is not allowed when using continue',
     ]);
     expect(lo({ continue: 'c', resourceVersion: '0' }).continue).toBe('c');
-    const bad = failure(() => lo({ resourceVersion: 'x1' }));
+    const bad = apiFailure(() => lo({ resourceVersion: 'x1' }));
     expect([bad.code, bad.status.message]).toEqual([
       400,
       'invalid resource version: resourceVersion: Invalid value: "x1": strconv.ParseUint: parsing "x1": invalid syntax',
     ]);
-    expect(failure(() => lo({ resourceVersion: '1x' })).code).toBe(400);
+    expect(apiFailure(() => lo({ resourceVersion: '1x' })).code).toBe(400);
     expect(lo({ resourceVersion: '123' }).resourceVersion).toBe('123');
   });
 });
@@ -198,7 +188,7 @@ describe('checkResourceVersion', () => {
     ['18446744073709551615', 'value out of range'],
     ['99999999999999999999999', 'value out of range'],
   ])('answers 400 to %j (%s), worded as the etcd3 store words it', (rv, why) => {
-    const err = failure(() => checkResourceVersion(rv));
+    const err = apiFailure(() => checkResourceVersion(rv));
     expect([err.code, err.status.reason, err.status.message]).toEqual([
       400,
       'BadRequest',
@@ -212,12 +202,12 @@ describe('parseDryRun and parseFieldValidation', () => {
     expect(parseDryRun({}, 'CreateOptions')).toBe(false);
     expect(parseDryRun({ dryRun: 'All' }, 'CreateOptions')).toBe(true);
     expect(parseDryRun({ dryRun: ['All', 'All'] }, 'PatchOptions')).toBe(true);
-    const err = failure(() => parseDryRun({ dryRun: ['All', 'Some'] }, 'PatchOptions'));
+    const err = apiFailure(() => parseDryRun({ dryRun: ['All', 'Some'] }, 'PatchOptions'));
     expect([err.code, err.status.message]).toEqual([
       422,
       'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"',
     ]);
-    expect(failure(() => parseDryRun({ dryRun: '' }, 'DeleteOptions')).status.message).toBe(
+    expect(apiFailure(() => parseDryRun({ dryRun: '' }, 'DeleteOptions')).status.message).toBe(
       'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{""}: supported values: "All"',
     );
   });
@@ -226,7 +216,7 @@ describe('parseDryRun and parseFieldValidation', () => {
     expect(parseFieldValidation({})).toBe('Warn');
     expect(parseFieldValidation({ fieldValidation: '' })).toBe('Warn');
     for (const v of ['Ignore', 'Warn', 'Strict']) expect(parseFieldValidation({ fieldValidation: v })).toBe(v);
-    const err = failure(() => parseFieldValidation({ fieldValidation: 'strict' }));
+    const err = apiFailure(() => parseFieldValidation({ fieldValidation: 'strict' }));
     expect([err.code, err.status.message]).toEqual([
       400,
       'fieldValidation parameter unsupported: strict. Supported values: Ignore, Warn, Strict',

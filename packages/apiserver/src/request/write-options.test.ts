@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ApiError } from '../errors/api-error.js';
 import { parseWriteOptions } from './write-options.js';
-
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
+import { apiFailure } from '../testing/api-failure.js';
 
 describe('parseWriteOptions', () => {
   it('reads dryRun, fieldManager and force', () => {
@@ -28,7 +18,7 @@ describe('parseWriteOptions', () => {
   });
 
   it('requires fieldManager for an apply, with the 422 kube-apiserver answers', () => {
-    const err = failure(() => parseWriteOptions({}, { kind: 'PatchOptions', apply: true }));
+    const err = apiFailure(() => parseWriteOptions({}, { kind: 'PatchOptions', apply: true }));
     expect(err.status).toMatchObject({
       code: 422,
       reason: 'Invalid',
@@ -49,7 +39,7 @@ describe('parseWriteOptions', () => {
 
   it('forbids force on other patches, even force=false', () => {
     for (const force of ['true', 'false']) {
-      const err = failure(() => parseWriteOptions({ force }, { kind: 'PatchOptions', apply: false }));
+      const err = apiFailure(() => parseWriteOptions({ force }, { kind: 'PatchOptions', apply: false }));
       expect(err.status.message).toBe(
         'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
       );
@@ -58,12 +48,12 @@ describe('parseWriteOptions', () => {
 
   it('validates fieldManager (length, printable characters) and dryRun together, in kube order', () => {
     const long = 'm'.repeat(129);
-    const err = failure(() => parseWriteOptions({ fieldManager: long, dryRun: 'x' }, { kind: 'UpdateOptions' }));
+    const err = apiFailure(() => parseWriteOptions({ fieldManager: long, dryRun: 'x' }, { kind: 'UpdateOptions' }));
     expect(err.status.message).toBe(
       'UpdateOptions.meta.k8s.io "" is invalid: [fieldManager: Too long: may not be more than 128 bytes, dryRun: Unsupported value: []string{"x"}: supported values: "All"]',
     );
     expect(
-      failure(() => parseWriteOptions({ fieldManager: 'a\u0007' }, { kind: 'CreateOptions' })).status.message,
+      apiFailure(() => parseWriteOptions({ fieldManager: 'a\u0007' }, { kind: 'CreateOptions' })).status.message,
     ).toBe(
       'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "a\\a": invalid character U+0007 (at position 1)',
     );

@@ -1,13 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { leaseListSchema, leaseSchema } from '@kevents/api';
-import type { KubeObject } from '@kevents/api';
 import { ApiError } from '../errors/api-error.js';
-import { schemaView } from '../registry/schema-view.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import { humanDuration } from './human-duration.js';
 import { negotiate } from './negotiate.js';
 import { age, defaultTableConvertor, nameColumn, parseIncludeObject, toTable } from './table.js';
+import { widgetView } from '../testing/widget-resource.js';
+import type { Widget as W } from '../testing/widget-resource.js';
 
 const s = 1000;
 const m = 60 * s;
@@ -110,18 +109,7 @@ describe('negotiate', () => {
   });
 });
 
-interface W extends KubeObject {
-  spec?: { holderIdentity?: string };
-}
-const view = schemaView<W>({
-  group: 'example.com',
-  version: 'v1',
-  kind: 'Widget',
-  resource: 'widgets',
-  singularName: 'widget',
-  schema: leaseSchema,
-  listSchema: leaseListSchema,
-});
+const view = widgetView();
 const scope = { view, strategy: { table: defaultTableConvertor } } as unknown as RestScope<W>;
 const w: W = { metadata: { name: 'a', namespace: 'ns', creationTimestamp: '2020-01-01T00:00:00Z' }, spec: {} };
 

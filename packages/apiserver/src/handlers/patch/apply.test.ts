@@ -4,16 +4,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
 import { applyPatch, patchMediaTypes, patchTypeOf } from './apply.js';
 import { maxPatchedObjectBytes } from './limits.js';
-
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
+import { apiFailure } from '../../testing/api-failure.js';
 
 const current = { metadata: { name: 'e', labels: { a: '1' } }, note: 'x' };
 
@@ -25,7 +16,7 @@ describe('patchTypeOf', () => {
   });
 
   it('answers 415 to CBOR apply, listing the types kube-apiserver lists without the CBOR feature gate', () => {
-    const err = failure(() => patchTypeOf('application/apply-patch+cbor'));
+    const err = apiFailure(() => patchTypeOf('application/apply-patch+cbor'));
     expect(err.code).toBe(415);
     expect(err.status.message).toBe(
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
@@ -34,7 +25,7 @@ describe('patchTypeOf', () => {
 
   it('answers 415 listing every patch type Kubernetes lists to an unknown type', () => {
     for (const t of ['application/json', undefined, '']) {
-      const err = failure(() => patchTypeOf(t));
+      const err = apiFailure(() => patchTypeOf(t));
       expect(err.code).toBe(415);
       expect(err.status.message).toContain('application/apply-patch+yaml');
       expect(err.status.message).toContain('application/strategic-merge-patch+json');
@@ -65,7 +56,7 @@ describe('applyPatch', () => {
   });
 
   it('answers 422 to a JSON patch that fails, and 400 to one that is not a list', () => {
-    const failed = failure(() =>
+    const failed = apiFailure(() =>
       applyPatch('application/json-patch+json', current, '[{"op":"test","path":"/note","value":"z"}]'),
     );
     expect(failed.code).toBe(422);
@@ -73,7 +64,7 @@ describe('applyPatch', () => {
     expect(failed.status.message).toBe(
       'the server rejected our request due to an error in our request: testing value /note failed: test failed',
     );
-    const notList = failure(() => applyPatch('application/json-patch+json', current, '{"op":"add"}'));
+    const notList = apiFailure(() => applyPatch('application/json-patch+json', current, '{"op":"add"}'));
     expect(notList.code).toBe(400);
     expect(notList.status.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     // v4 adds a null where an add has no value (never an undefined).
@@ -96,9 +87,9 @@ describe('applyPatch', () => {
 
   it('answers 400 to a merge or strategic merge patch that is not an object', () => {
     for (const body of ['[1]', 'null', '"s"', '3']) {
-      const m = failure(() => applyPatch('application/merge-patch+json', current, body));
+      const m = apiFailure(() => applyPatch('application/merge-patch+json', current, body));
       expect([m.code, m.status.message]).toEqual([400, 'json: cannot unmarshal non-object into merge patch']);
-      const s = failure(() => applyPatch('application/strategic-merge-patch+json', current, body));
+      const s = apiFailure(() => applyPatch('application/strategic-merge-patch+json', current, body));
       expect([s.code, s.status.message]).toEqual([
         400,
         'json: cannot unmarshal array into Go value of type map[string]interface {}',
@@ -108,11 +99,11 @@ describe('applyPatch', () => {
 
   it('answers 400 to a body that is not JSON (or not text)', () => {
     for (const body of ['{', '', undefined, 42]) {
-      const err = failure(() => applyPatch('application/merge-patch+json', current, body));
+      const err = apiFailure(() => applyPatch('application/merge-patch+json', current, body));
       expect(err.code).toBe(400);
       expect(err.status.message).toMatch(/^error decoding patch: .+/);
     }
-    expect(failure(() => applyPatch('application/merge-patch+json', current, undefined)).status.message).toBe(
+    expect(apiFailure(() => applyPatch('application/merge-patch+json', current, undefined)).status.message).toBe(
       'error decoding patch: Unexpected end of JSON input',
     );
   });
@@ -130,7 +121,7 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
       const out = applyPatch(type, deep, `{"x":${nestedText(maxNestingDepth - 2).replace('1}', '{"b":2}}')}}`);
       expect(JSON.stringify(out).includes('{"a":1,"b":2}')).toBe(true);
       const big = { metadata: {}, s: 'x'.repeat(3 * 1024 * 1024) };
-      const err = failure(() => applyPatch(type, big, JSON.stringify({ t: 'y'.repeat(3 * 1024 * 1024) })));
+      const err = apiFailure(() => applyPatch(type, big, JSON.stringify({ t: 'y'.repeat(3 * 1024 * 1024) })));
       expect([err.code, err.status.reason, err.status.message]).toEqual([
         413,
         'RequestEntityTooLarge',

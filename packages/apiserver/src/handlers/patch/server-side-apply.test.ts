@@ -3,16 +3,7 @@ import { ApplyBadRequestError, ConflictsError, FieldManagerError, makePath } fro
 import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
 import { applyError, readApplyConfiguration, strictApplyWarnings } from './server-side-apply.js';
-
-const failure = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('did not throw');
-};
+import { apiFailure } from '../../testing/api-failure.js';
 
 describe('readApplyConfiguration', () => {
   it('reads YAML and JSON bodies, as text or bytes', () => {
@@ -27,22 +18,41 @@ describe('readApplyConfiguration', () => {
   });
 
   it('answers 400 error decoding YAML for syntax errors and for bodies that are not maps', () => {
-    expect(failure(() => readApplyConfiguration('a: [')).status).toMatchObject({
+    expect(apiFailure(() => readApplyConfiguration('a: [')).status).toMatchObject({
       code: 400,
       reason: 'BadRequest',
       message: expect.stringMatching(/^error decoding YAML: error converting YAML to JSON: yaml: /),
     });
-    expect(failure(() => readApplyConfiguration('- a\n- b\n')).status.message).toBe(
+    expect(apiFailure(() => readApplyConfiguration('- a\n- b\n')).status.message).toBe(
       'error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}',
     );
-    expect(failure(() => readApplyConfiguration('"x"')).status.message).toBe(
+    expect(apiFailure(() => readApplyConfiguration('"x"')).status.message).toBe(
       'error decoding YAML: json: cannot unmarshal string into Go value of type map[string]interface {}',
     );
+    // Go's names of the JSON types: bool and number.
+    for (const [body, type] of [
+      ['true', 'bool'],
+      ['false', 'bool'],
+      ['12', 'number'],
+      ['1.5', 'number'],
+      ['[1]', 'array'],
+    ]) {
+      expect(apiFailure(() => readApplyConfiguration(body)).status.message).toBe(
+        `error decoding YAML: json: cannot unmarshal ${type} into Go value of type map[string]interface {}`,
+      );
+    }
+  });
+
+  it('reads a null document as an empty map, and neither bytes nor text as an empty body', () => {
+    expect(readApplyConfiguration('null')).toEqual({ object: {} });
+    expect(readApplyConfiguration('~\n')).toEqual({ object: {} });
+    expect(readApplyConfiguration({ kind: 'A' })).toEqual({ object: {} });
+    expect(readApplyConfiguration(Buffer.from('kind: A\n'))).toEqual({ object: { kind: 'A' } });
   });
 
   it('refuses nesting past the decoder limit', () => {
     const deep = `${'{"a":'.repeat(maxNestingDepth + 1)}1${'}'.repeat(maxNestingDepth + 1)}`;
-    expect(failure(() => readApplyConfiguration(deep)).status.message).toMatch(/^error decoding YAML: /);
+    expect(apiFailure(() => readApplyConfiguration(deep)).status.message).toMatch(/^error decoding YAML: /);
   });
 
   it('takes the last of duplicate keys and reports them for strict decoding', () => {
@@ -54,7 +64,7 @@ describe('readApplyConfiguration', () => {
     expect(readApplyConfiguration('a:\n  b: 1\n  b: 2\n').strictError).toMatch(/line 3: key "b" already set in map$/);
     expect(strictApplyWarnings(c, 'Ignore')).toEqual([]);
     expect(strictApplyWarnings(c, 'Warn')).toEqual([c.strictError]);
-    expect(failure(() => strictApplyWarnings(c, 'Strict')).status.message).toBe(
+    expect(apiFailure(() => strictApplyWarnings(c, 'Strict')).status.message).toBe(
       `error strict decoding YAML: ${c.strictError}`,
     );
     expect(strictApplyWarnings(readApplyConfiguration('kind: A\n'), 'Strict')).toEqual([]);
