@@ -13,13 +13,20 @@ const freshDb = async (): Promise<TestDatabase> => {
   return db;
 };
 
-runStorageConformance('SqlStorage (PostgreSQL)', async (tuning) => {
-  const db = await TestDatabase.create();
-  return {
-    storage: await createSqlStorage({ url: db.url, ...tuning }),
-    cleanup: () => db.drop(),
-  };
-});
+// A list at a resourceVersion one write ahead waits for that write's commit: on PostgreSQL an
+// fsync, which takes longer than the suite's default 100 ms while other tests write images to the
+// same disk (CI failed so with the commit seen 3 s late in both attempts).
+runStorageConformance(
+  'SqlStorage (PostgreSQL)',
+  async (tuning) => {
+    const db = await TestDatabase.create();
+    return {
+      storage: await createSqlStorage({ url: db.url, ...tuning }),
+      cleanup: () => db.drop(),
+    };
+  },
+  { tooLargeResourceVersionWaitMs: 2_000 },
+);
 
 describe('SqlStorage on PostgreSQL, two replicas', () => {
   let db: TestDatabase;
