@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { enumOf, field, int32, kindListSchema, kindSchema, obj, str } from '@kevents/api';
 import type { KubeObject, ObjectSchema } from '@kevents/api';
 import { MemoryStorage } from '@kevents/storage';
-import { defaultTableConvertor } from '../table/table.js';
+import { widgetStrategy } from '../testing/widget-resource.js';
 import { generationOnDeletion, nextGeneration, semanticEqual, specFields, withSpecGeneration } from './generation.js';
 import { schemaView } from './schema-view.js';
 import { Store } from './store.js';
@@ -51,17 +51,10 @@ const gadgetSchema = kindSchema({
   ],
 });
 
-const base: ResourceStrategy<Gadget> = {
-  namespaced: true,
-  allowCreateOnUpdate: false,
+const base = widgetStrategy<Gadget>({
   allowUnconditionalUpdate: true,
   qualifiedKind: { group: 'example.com', kind: 'Gadget' },
-  newObject: () => ({ metadata: {} }),
-  validate: () => [],
-  validateUpdate: () => [],
-  fieldValue: () => '',
-  table: defaultTableConvertor as ResourceStrategy<Gadget>['table'],
-};
+});
 
 const view = schemaView<Gadget>({
   group: 'example.com',
