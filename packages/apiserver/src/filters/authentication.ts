@@ -1,6 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors/api-error.js';
+import { headerLines } from './header-lines.js';
 import type { ApiError } from '../errors/api-error.js';
 import { IncomingMessage } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -87,17 +88,15 @@ export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): 
 /**
  * The request's headers with each front-proxy header as the list of its values, one per header
  * line, as Go's `http.Header` keeps them (Node joins a repeated header with `, `, which would
- * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`). One pass over the raw lines;
- * the same object when none is present.
+ * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`), read from the same
+ * {@link headerLines} as impersonation; the same object when none is present.
  */
 function withDistinctValues(req: FastifyRequest, h: AuthenticationHeaders): AuthenticationRequest['headers'] {
-  const raw = req.raw.rawHeaders;
   let lines: Record<string, string[]> | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
+  for (const [name, value] of headerLines(req.raw)) {
     if (!isAuthenticationHeader(name, h)) continue;
     lines ??= {};
-    (lines[name] ??= []).push(raw[i + 1]!);
+    (lines[name] ??= []).push(value);
   }
   return lines ? { ...req.headers, ...lines } : req.headers;
 }
