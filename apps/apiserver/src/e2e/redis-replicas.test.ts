@@ -106,6 +106,9 @@ describe('two apiserver processes on one Redis', () => {
 describe('Redis faults', () => {
   it('loses no acknowledged create across a Redis crash and restart (AOF), fails fast with 503 meanwhile, and recovers', async () => {
     const [a, b] = await Promise.all([start('fault'), start('fault')]);
+    // One write first: an empty store lists at resourceVersion "0", and a watch from "0" means "from
+    // any point" (current state as synthetic ADDED events in key order), not "from the start".
+    await apiOf(b).createNamespacedEvent({ namespace: 'load', body: sampleEvent('seed', 'load') });
     const informer = new MiniInformer(a.url, 'load');
     informer.start();
     await waitFor(
