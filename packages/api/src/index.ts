@@ -196,3 +196,4 @@ export type { KindSchemaOptions } from './schema/kind-schemas.js';
 export { structuralViolations } from './schema/structural.js';
 export type { SchemaViolation } from './schema/structural.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
+export { parseJson } from './json/parse-json.js';

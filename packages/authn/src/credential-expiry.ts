@@ -1,4 +1,4 @@
-import type { AuthenticationResponse } from '@kevents/api';
+import { parseJson, type AuthenticationResponse } from '@kevents/api';
 import { goSecondsToUnixMs, idTokenTimes } from './jwt/json-time.js';
 import { decodeSegment } from './jwt/peek.js';
 
@@ -29,7 +29,7 @@ export function jwtExpiry(token: string): number | undefined {
   const payload = decodeSegment(parts[1]!);
   if (payload === undefined) return undefined;
   try {
-    const claims = JSON.parse(payload) as unknown;
+    const claims = parseJson(payload);
     if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) return undefined;
     const times = idTokenTimes(payload);
     return times.expPresent ? goSecondsToUnixMs(times.exp) : undefined;

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kevents/api';
+import { parseJson, type KubeObject } from '@kevents/api';
 import { StorageError } from './errors.js';
 
 /**
@@ -17,7 +17,7 @@ export function toBody(obj: KubeObject): string {
 
 /** A fresh copy of a stored body, with `metadata.resourceVersion` set. */
 export function fromBody<T extends KubeObject>(body: string, rv: number): T {
-  const obj = JSON.parse(body) as T;
+  const obj = parseJson(body) as T;
   (obj.metadata ??= {}).resourceVersion = String(rv);
   return obj;
 }

@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 import { invalidContinueError } from './errors.js';
 
 /** The only continue token version Kubernetes (and kevents) writes and reads. */
@@ -39,7 +40,7 @@ export function decodeContinue(token: string): ContinueToken {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    parsed = parseJson(Buffer.from(token, 'base64url').toString('utf8'));
   } catch (err) {
     throw invalidContinueError(`${invalid}: ${(err as Error).message}`);
   }

@@ -30,6 +30,15 @@ describe('parseBody', () => {
     expect(parseBody(Buffer.from('{"a":[1]}'), undefined)).toEqual({ value: { a: [1] }, duplicates: [] });
     expect(parseBody('{"a":1,"a":2}', 'application/json').duplicates).toEqual(['a']);
   });
+  it("reads one client's escaped keys as JSON says after another client's body that would make Node 24's JSON.parse misread them (nodejs/node#63785)", () => {
+    const poison = Buffer.from('{"metadata":{"annotations":{"zz.example.com/first":"","zz.example.com\\\\/tea":"x"}}}');
+    const victim = Buffer.from('{"metadata":{"annotations":{"zz.example.com/first":"","zz.example.com\\/team":"y"}}}');
+    parseBody(poison, 'application/json');
+    expect(parseBody(victim, 'application/json').value).toEqual({
+      metadata: { annotations: { 'zz.example.com/first': '', 'zz.example.com/team': 'y' } },
+    });
+  });
+
   it('400 for an empty body or bad JSON', () => {
     expect(st(apiFailure(() => parseBody('  ', 'application/json')))).toEqual([
       400,

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { decodeObject } from '@kevents/api';
+import { decodeObject, parseJson } from '@kevents/api';
 import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
@@ -47,7 +47,7 @@ export function parseBody(raw: unknown, contentType: string | undefined): { valu
   if (deep !== undefined) throw badRequest(parseError(maxDepthMessage(deep)));
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw badRequest(parseError((err as Error).message));
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { parseJson } from '@kevents/api';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 
 describe('findDuplicateKeys', () => {
@@ -21,7 +22,7 @@ describe('findDuplicateKeys', () => {
 
   it('tells cheaply whether a text has duplicates at all', () => {
     for (const text of ['{"a":1,"b":{"c":1,"c":2}}', '{"items":[{"x":1},{"x":1,"x":2}]}', '{"a\\u0062":1,"ab":2}']) {
-      expect(hasDuplicateKeys(text, JSON.parse(text))).toBe(true);
+      expect(hasDuplicateKeys(text, parseJson(text))).toBe(true);
     }
     for (const text of [
       '{"a":"\\"a\\":","b":"{\\"a\\":1}"}',
@@ -29,7 +30,7 @@ describe('findDuplicateKeys', () => {
       '"x"',
       JSON.stringify({ a: [1, { b: 2 }], c: { d: { e: 'f:' } }, 'g"h': 'i' }),
     ]) {
-      expect(hasDuplicateKeys(text, JSON.parse(text))).toBe(false);
+      expect(hasDuplicateKeys(text, parseJson(text))).toBe(false);
     }
   });
 });
@@ -44,12 +45,11 @@ type Spelled =
 const keys = ['a', 'b', 'a/b', 'a"', '\\', 'x\\"', '"\\', 'a.b', '[0]', ':', ''];
 /**
  * Ways to spell a key: as JSON.stringify writes it, every character as a `\uXXXX` escape, or with
- * `/` escaped. A one-character key is never written as a `\uXXXX` escape: Node 24.21's JSON.parse
- * (V8 13.6) may read such a key as a backslash once it has parsed the key `"\\"` (Node 20 does
- * not; nodejs/node#63785), and the duplicate check compares with JSON.parse.
+ * `/` escaped. The body decoder parses with `parseJson`, which Node 24's JSON.parse misreading
+ * escaped keys (nodejs/node#63785) cannot reach; so does this test.
  */
 const spell = (key: string, how: number): string =>
-  how === 0 || (how === 1 && key.length === 1)
+  how === 0
     ? JSON.stringify(key)
     : how === 1
       ? `"${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
@@ -101,7 +101,7 @@ describe('findDuplicateKeys and hasDuplicateKeys against the spelled document', 
         const text = textOf(v, ws);
         const want = duplicatesOf(v);
         expect(findDuplicateKeys(text)).toEqual(want);
-        expect(hasDuplicateKeys(text, JSON.parse(text))).toBe(want.length > 0);
+        expect(hasDuplicateKeys(text, parseJson(text))).toBe(want.length > 0);
       }),
       { numRuns: 2_000 },
     );

@@ -1,4 +1,4 @@
-import { listMetaSchema, serializeObject } from '@kevents/api';
+import { listMetaSchema, parseJson, serializeObject } from '@kevents/api';
 import type { ListMeta } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
 import type { Replied } from '../encoding/turn-end-send.js';
@@ -105,7 +105,7 @@ function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage)
       },
       arrayKey: 'items',
       length: page.length,
-      values: (from, to) => page.texts(from, to).map((t) => JSON.parse(t) as unknown),
+      values: (from, to) => page.texts(from, to).map((t) => parseJson(t)),
       items: page.texts,
     };
     return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, false)));

@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 /**
  * The unverified `iss` of a compact JWT, as kube-apiserver peeks at it to pick an authenticator:
  * undefined for JSON serialization, a token that is not three dot-separated parts, a payload that
@@ -12,7 +13,7 @@ export function peekIssuer(token: string): string | undefined {
   if (payload === undefined) return undefined;
   let claims: unknown;
   try {
-    claims = JSON.parse(payload);
+    claims = parseJson(payload);
   } catch {
     return undefined;
   }

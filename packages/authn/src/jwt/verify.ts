@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 import { authenticatorUnavailable, expiredCredentials, invalidCredentials } from '../errors.js';
 import { goInternalTime, goQuote, goQuoteList, goTime } from '../go-format.js';
 import { idTokenTimes, goSecondsToUnixMs, unixMsToGoMs } from './json-time.js';
@@ -56,7 +57,7 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   let claims: Record<string, unknown>;
   let times: IdTokenTimes;
   try {
-    const c = JSON.parse(payloadText) as unknown;
+    const c = parseJson(payloadText);
     if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new Error('claims are not a JSON object');
     claims = c as Record<string, unknown>;
     times = idTokenTimes(payloadText);
@@ -102,7 +103,7 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   const headerText = decodeSegment(parts[0]!);
   let header: { alg?: unknown; kid?: unknown };
   try {
-    header = JSON.parse(headerText ?? '') as typeof header;
+    header = parseJson(headerText ?? '') as typeof header;
     if (header === null || typeof header !== 'object') throw new Error('header is not a JSON object');
   } catch (e) {
     throw invalidCredentials(`oidc: malformed jwt: ${(e as Error).message}`);

@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 import { goJSON, goJSONString } from '../value/go-json.js';
 import { isJsonObject } from '../value/json-value.js';
 import type { JsonValue } from '../value/json-value.js';
@@ -41,7 +42,7 @@ export function serializePathElement(pe: PathElement): string {
 
 function parseJSON(text: string, what: string): JsonValue {
   try {
-    return JSON.parse(text) as JsonValue;
+    return parseJson(text) as JsonValue;
   } catch (err) {
     throw new PathElementSyntaxError(`${what}: ${(err as Error).message}`);
   }

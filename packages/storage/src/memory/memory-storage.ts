@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kevents/api';
+import { parseJson, type KubeObject } from '@kevents/api';
 import { decodeContinue, encodeContinue, keyAfter } from '../continue.js';
 import {
   alreadyExistsError,
@@ -472,7 +472,7 @@ function checkPreconditions(key: ObjectKey, cur: LiveVersion, p: Preconditions |
   if (p === undefined) return;
   if (p.uid !== undefined) {
     // The uid is read from the body: keeping it beside every revision would cost ~60 bytes each.
-    const uid = (JSON.parse(unpackBody(cur.body)) as KubeObject).metadata?.uid ?? '';
+    const uid = (parseJson(unpackBody(cur.body)) as KubeObject).metadata?.uid ?? '';
     if (p.uid !== uid) throw uidConflictError(key, p.uid, uid);
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== String(cur.rv)) {

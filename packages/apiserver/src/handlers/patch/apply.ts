@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
 import { mediaType } from '../body.js';
 import { excessiveNesting, maxDepthMessage } from '../json-depth.js';
@@ -40,7 +41,7 @@ const parsePatch = (raw: unknown): unknown => {
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw badRequest(`error decoding patch: ${(err as Error).message}`);
   }
