@@ -3,3 +3,10 @@ export type { CommandLine, FlagSpec, FlagSpecs, FlagType, FlagValueTypes, Option
 export { createLogger, formatText, logFlags, logFormats, logLevels } from './logger.js';
 export type { Logger, LoggerOptions } from './logger.js';
 export { keventsVersion } from './version.js';
+export {
+  defaultSemiSpaceMiB,
+  restartWithYoungGeneration,
+  youngGeneration,
+  youngGenerationSummary,
+} from './young-generation.js';
+export type { YoungGeneration, YoungGenerationSource } from './young-generation.js';

@@ -1,6 +1,6 @@
 import type { ConfigKind } from '@kevents/api';
 import { buildServer } from './app.js';
-import { createLogger } from '@kevents/cli';
+import { createLogger, youngGenerationSummary } from '@kevents/cli';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
 import { servingCert } from './tls.js';
@@ -125,6 +125,7 @@ export async function startApiserver(
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
+  log.info({}, youngGenerationSummary());
   log.info({}, egress.summary);
   log.info({}, tracing.summary);
   log.info({}, authn.summary);
