@@ -78,17 +78,82 @@ export function internManagedFields(json: string): string | undefined {
   }
   texts.push(json.slice(last));
   const key = texts.join('\u0000');
-  let index = indexOf.get(key);
-  if (index === undefined) {
-    if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
-    const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
-    index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1) }) - 1;
-    indexOf.set(key, index);
-    internedChars += key.length;
-  }
-  let out = String.fromCharCode(internMark, index >> 8, index & 255);
+  const index = indexOf.get(key);
+  let out = index === undefined ? addTemplate(texts) : String.fromCharCode(internMark, index >> 8, index & 255);
+  if (out === undefined) return undefined;
   for (const s of seconds) out += String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
   return out;
+}
+
+/**
+ * Interned member values. The values of a few members repeat across a store's objects: the
+ * reporting component and instance (a node's name), the source, type, reason and action, kinds
+ * and API versions, namespaces, and RFC 3339 times. A plain string value (nothing in it that JSON
+ * escapes, every character below U+0100) seen before is packed as U+0000 and its template's
+ * index: 3 characters (`"node-17.cluster.example.internal"` takes 34). A time in seconds is packed
+ * with the one template of a quoted time: 7 characters instead of 22. Values take at most
+ * {@link maxValueTemplates} templates and {@link maxValueChars} characters, so that no client can
+ * crowd out the managedFields templates; past the bounds new values are packed as they are.
+ */
+export const internedValueKeys: ReadonlySet<string> = new Set([
+  'namespace',
+  'kind',
+  'apiVersion',
+  'type',
+  'reason',
+  'action',
+  'reportingComponent',
+  'reportingInstance',
+  'component',
+  'host',
+  'creationTimestamp',
+  'firstTimestamp',
+  'lastTimestamp',
+]);
+const maxValueTemplates = 1 << 14;
+const maxValueChars = 1 << 20;
+/** Longer values are not interned. */
+const maxValueLength = 256;
+const valueIndex = new Map<string, string>();
+let valueChars = 0;
+let timeTemplate = '';
+const secondsTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+/** A new template of the given texts; its packed head (U+0000 and the index), or undefined when full. */
+function addTemplate(texts: string[]): string | undefined {
+  const key = texts.join('\u0000');
+  if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
+  const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
+  const index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1) }) - 1;
+  indexOf.set(key, index);
+  internedChars += key.length;
+  return String.fromCharCode(internMark, index >> 8, index & 255);
+}
+
+/**
+ * The packed form of a string member value (`s` as it is, unquoted), or undefined when it is
+ * not interned (it needs escaping, is too long, or the bounds are reached).
+ */
+export function internValue(s: string): string | undefined {
+  const known = valueIndex.get(s);
+  if (known !== undefined) return known;
+  if (s.length === 20 && secondsTime.test(s)) {
+    const chars = timeChars(s);
+    if (chars === undefined) return undefined;
+    if (timeTemplate === '') timeTemplate = addTemplate(['', '']) ?? '';
+    return timeTemplate === '' ? undefined : timeTemplate + chars;
+  }
+  if (s.length > maxValueLength || valueIndex.size >= maxValueTemplates || valueChars + s.length > maxValueChars)
+    return undefined;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 34 || c === 92 || c > 0xff) return undefined;
+  }
+  const head = addTemplate([`"${s}"`]);
+  if (head === undefined) return undefined;
+  valueIndex.set(s, head);
+  valueChars += s.length;
+  return head;
 }
 
 /**

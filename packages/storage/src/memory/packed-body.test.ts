@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { internValue } from './interned-managed-fields.js';
 import { packBody, unpackBody } from './packed-body.js';
 
 /** UUIDs (any case, any version) and strings one step away from one. */
@@ -62,9 +63,42 @@ describe('packBody', () => {
     });
     const packed = packBody(json);
     expect(packed).toBe(
-      '{\u0001{\u0002"a",\u0004"b",\u0005"c"},\u0010"\\"name\\": stays in a value",\u0014null,"custom":1}',
+      `{\u0001{\u0002"a",\u0004${internValue('b')},\u0005"c"},\u0010"\\"name\\": stays in a value",\u0014null,"custom":1}`,
     );
     expect(unpackBody(packed)).toBe(json);
+  });
+
+  it('packs the values of repeating members as a template index, and times in seconds in four characters', () => {
+    const event = (i: number, host: string) =>
+      JSON.stringify({
+        kind: 'Event',
+        metadata: { name: `e${i}`, namespace: 'ns', creationTimestamp: '2026-11-28T21:50:59Z' },
+        reportingInstance: host,
+        reportingComponent: 'kubelet',
+        firstTimestamp: null,
+        lastTimestamp: '2026-02-30T00:00:00Z',
+        message: 'kubelet',
+        type: 'Normal\u0100',
+        reason: 'with "quotes"',
+        action: 'x'.repeat(257),
+      });
+    const first = packBody(event(1, 'node-17.cluster.example.internal'));
+    const second = packBody(event(2, 'node-17.cluster.example.internal'));
+    expect(unpackBody(first)).toBe(event(1, 'node-17.cluster.example.internal'));
+    expect(unpackBody(second)).toBe(event(2, 'node-17.cluster.example.internal'));
+    const head = internValue('node-17.cluster.example.internal')!;
+    expect(head).toHaveLength(3);
+    expect(second).toContain(`\u001e${head},`);
+    expect(internValue('2026-11-28T21:50:59Z')).toHaveLength(7);
+    expect(second).toContain(`\u0006${internValue('2026-11-28T21:50:59Z')}}`);
+    // Not a time that prints back the same, a member not interned, a value with escapes or
+    // characters past U+00FF, a long value: as they are.
+    expect(second).toContain('\u0015"2026-02-30T00:00:00Z"');
+    expect(second).toContain('\u0010"kubelet"');
+    expect(second).toContain('\u0017"Normal\u0100"');
+    expect(second).toContain('\u000f"with \\"quotes\\""');
+    expect(second).toContain(`\u001b"${'x'.repeat(257)}"`);
+    expect(second.length).toBeLessThan(event(2, 'node-17.cluster.example.internal').length - 60);
   });
 });
 

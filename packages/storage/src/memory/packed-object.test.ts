@@ -9,6 +9,7 @@ import { packObject } from './packed-object.js';
 /** Member names the packed form shortens, and near misses. */
 const key = fc.oneof(
   fc.constantFrom('metadata', 'name', 'uid', 'resourceVersion', 'labels', 'message', 'count', 'names', 'Name', 'ui'),
+  fc.constantFrom('namespace', 'kind', 'reason', 'creationTimestamp', 'reportingInstance', 'lastTimestamp'),
   fc.string({ maxLength: 5 }),
   fc.string({ maxLength: 3, unit: 'binary' }),
   fc.constantFrom('__proto__', '"', '\\', '\u0001', '0', '10'),
@@ -29,6 +30,15 @@ const value = fc.letrec((tie) => ({
     fc.string(),
     fc.string({ unit: 'binary' }),
     fc.constantFrom('ÿ', 'Ā', '\ud800', 'é"\\', '\u001f\u0000', '€'),
+    fc.constantFrom(
+      '2026-11-28T21:50:59Z',
+      '2026-02-30T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+      '2026-11-28T21:50:59.5Z',
+      'kubelet',
+      '',
+    ),
+    fc.date({ noInvalidDate: true }).map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
     uuidLike,
     fc.integer(),
     fc.double(),

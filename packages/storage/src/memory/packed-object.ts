@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kevents/api';
 import { toBody } from '../body.js';
-import { internFrozenEntry, internManagedFields } from './interned-managed-fields.js';
-import { managedFieldsToken, packBody, packedKeys, uuidBytes, uuidMark } from './packed-body.js';
+import { internFrozenEntry, internManagedFields, internValue } from './interned-managed-fields.js';
+import { internedValueToken, managedFieldsToken, packBody, packedKeys, uuidBytes, uuidMark } from './packed-body.js';
 
 /** The packed token (a byte below 0x20) of each packed member name (see {@link packBody}). */
 const tokens = new Map<string, number>(packedKeys.map((k, i) => [k, i + 1]));
@@ -80,6 +80,14 @@ function uid(s: string): void {
   } else string(s);
 }
 
+/** Writes a string value interned when it can be (see `internValue`), else quoted. */
+function interned(s: string): void {
+  const packed = internValue(s);
+  if (packed === undefined) return string(s);
+  reserve(packed.length);
+  for (let i = 0; i < packed.length; i++) buf[n++] = packed.charCodeAt(i);
+}
+
 function plain(o: object): boolean {
   const p = Object.getPrototypeOf(o) as unknown;
   return (p === Object.prototype || p === null) && typeof (o as { toJSON?: unknown }).toJSON !== 'function';
@@ -156,6 +164,7 @@ function object(o: object, top: boolean, skip?: string): void {
       byte(colon);
     } else byte(token);
     if (token === uidToken && typeof x === 'string') uid(x);
+    else if (token !== undefined && internedValueToken[token] && typeof x === 'string') interned(x);
     else if (token === managedFieldsToken && Array.isArray(x)) managedFields(x);
     else if (top && k === 'metadata' && typeof x === 'object' && x !== null && !Array.isArray(x))
       object(x, false, 'resourceVersion');
