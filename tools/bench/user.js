@@ -2,7 +2,8 @@
 // Performance as a user measures it (issue 36): from this separate client process, nothing pinned.
 //   1. creates: kevents on Redis and on the memory store against the fastify echo (memory.js's
 //      rounds, unpinned: echo, naive server and kevents alternated; the median ratio per store);
-//   2. memory: a fresh kevents-apiserver (--storage=memory, no V8 flags of ours) filled with
+//   2. memory: a fresh kevents-apiserver (--storage=memory, as shipped: the 32 MiB semi-spaces it
+//      restarts itself with unless --server-node-options names a size) filled with
 //      --events distinct Events (797 bytes of JSON) over --namespaces namespaces by a node:http
 //      client (keep-alive Agent, --concurrency requests in flight); RSS from /proc/<pid>/status
 //      (VmRSS) before the fill and right after it, after 3 s and after 10 s without requests (no

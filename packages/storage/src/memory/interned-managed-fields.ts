@@ -20,6 +20,11 @@ interface Template {
   readonly texts: readonly string[];
   /** Bytes of the pieces together. */
   readonly bytes: number;
+  /**
+   * Whether the times are `metav1.MicroTime`s (seven characters each: seconds, then microseconds
+   * in three) instead of seconds (four characters).
+   */
+  readonly micro: boolean;
 }
 
 /** At most this many templates (the index takes two characters). */
@@ -37,21 +42,25 @@ let internedChars = 0;
 const timeMember = /"time":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"/g;
 const timeMemberName = '"time":'.length;
 
-/** The last time formatted: the entries of the items of one page mostly share their second. */
-let lastSeconds = -1;
-let lastText = '';
+/**
+ * Times formatted lately, by their seconds modulo the table's size: the items of one page mostly
+ * share a few seconds (their creation, their managedFields entry, their event time).
+ */
+const formattedSeconds = new Float64Array(64).fill(-1);
+const formattedTexts: string[] = new Array<string>(64).fill('');
 
 /** RFC 3339 in seconds, UTC (`2026-11-28T19:50:00Z`). */
 function formatSeconds(s: number): string {
-  if (s !== lastSeconds) {
-    lastText = new Date(s * 1000).toISOString().replace('.000Z', 'Z');
-    lastSeconds = s;
-  }
-  return lastText;
+  const slot = s & 63;
+  if (formattedSeconds[slot] === s) return formattedTexts[slot]!;
+  const text = new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+  formattedSeconds[slot] = s;
+  formattedTexts[slot] = text;
+  return text;
 }
 
-/** The bytes of one quoted time as a packed body unpacks it. */
-export const unpackedTimeBytes = 22;
+/** The most bytes one quoted time takes as a packed body unpacks it (a MicroTime; seconds take 22). */
+export const unpackedTimeBytes = 29;
 
 /** One-byte text (every character below U+0100). */
 // eslint-disable-next-line no-control-regex -- looks for characters outside Latin-1
@@ -87,11 +96,12 @@ export function internManagedFields(json: string): string | undefined {
 
 /**
  * Interned member values. The values of a few members repeat across a store's objects: the
- * reporting component and instance (a node's name), the source, type, reason and action, kinds
- * and API versions, namespaces, and RFC 3339 times. A plain string value (nothing in it that JSON
+ * reporting component and instance (a node's name), the source, type, reason and action, kinds,
+ * API versions and field paths, namespaces, and times. A plain string value (nothing in it that JSON
  * escapes, every character below U+0100) seen before is packed as U+0000 and its template's
  * index: 3 characters (`"node-17.cluster.example.internal"` takes 34). A time in seconds is packed
- * with the one template of a quoted time: 7 characters instead of 22. Values take at most
+ * with the one template of a quoted time: 7 characters instead of 22; a MicroTime with the one
+ * of a quoted MicroTime: 10 instead of 29. Values take at most
  * {@link maxValueTemplates} templates and {@link maxValueChars} characters, so that no client can
  * crowd out the managedFields templates; past the bounds new values are packed as they are.
  */
@@ -106,9 +116,12 @@ export const internedValueKeys: ReadonlySet<string> = new Set([
   'reportingInstance',
   'component',
   'host',
+  'fieldPath',
   'creationTimestamp',
   'firstTimestamp',
   'lastTimestamp',
+  'eventTime',
+  'lastObservedTime',
 ]);
 const maxValueTemplates = 1 << 14;
 const maxValueChars = 1 << 20;
@@ -117,14 +130,17 @@ const maxValueLength = 256;
 const valueIndex = new Map<string, string>();
 let valueChars = 0;
 let timeTemplate = '';
+let microTimeTemplate = '';
 const secondsTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+/** `metav1.MicroTime` as it marshals: six fractional digits, UTC. */
+const microTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 /** A new template of the given texts; its packed head (U+0000 and the index), or undefined when full. */
-function addTemplate(texts: string[]): string | undefined {
-  const key = texts.join('\u0000');
+function addTemplate(texts: string[], micro = false): string | undefined {
+  const key = micro ? `\u0001${texts.join('\u0000')}` : texts.join('\u0000');
   if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
   const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
-  const index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1) }) - 1;
+  const index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1), micro }) - 1;
   indexOf.set(key, index);
   internedChars += key.length;
   return String.fromCharCode(internMark, index >> 8, index & 255);
@@ -142,6 +158,15 @@ export function internValue(s: string): string | undefined {
     if (chars === undefined) return undefined;
     if (timeTemplate === '') timeTemplate = addTemplate(['', '']) ?? '';
     return timeTemplate === '' ? undefined : timeTemplate + chars;
+  }
+  if (s.length === 27 && microTime.test(s)) {
+    const chars = timeChars(`${s.slice(0, 19)}Z`);
+    if (chars === undefined) return undefined;
+    if (microTimeTemplate === '') microTimeTemplate = addTemplate(['', ''], true) ?? '';
+    const us = Number(s.slice(20, 26));
+    return microTimeTemplate === ''
+      ? undefined
+      : microTimeTemplate + chars + String.fromCharCode(us >> 16, (us >> 8) & 255, us & 255);
   }
   if (s.length > maxValueLength || valueIndex.size >= maxValueTemplates || valueChars + s.length > maxValueChars)
     return undefined;
@@ -297,7 +322,7 @@ function learn(
 export function internedAt(packed: string, at: number): { readonly template: Template; readonly length: number } {
   const template = templates[(packed.charCodeAt(at + 1) << 8) | packed.charCodeAt(at + 2)];
   if (template === undefined) throw new Error('packed body names an unknown managedFields template');
-  return { template, length: 3 + 4 * (template.pieces.length - 1) };
+  return { template, length: 3 + (template.micro ? 7 : 4) * (template.pieces.length - 1) };
 }
 
 /** The seconds written at `at` of a packed body. */
@@ -307,6 +332,14 @@ const secondsAt = (packed: string, at: number): number =>
   (packed.charCodeAt(at + 2) << 8) +
   packed.charCodeAt(at + 3);
 
+/** The text of the time packed at `at`: RFC 3339 seconds, or a MicroTime's six fractional digits. */
+function timeText(packed: string, at: number, micro: boolean): string {
+  const seconds = formatSeconds(secondsAt(packed, at));
+  if (!micro) return seconds;
+  const us = (packed.charCodeAt(at + 4) << 16) | (packed.charCodeAt(at + 5) << 8) | packed.charCodeAt(at + 6);
+  return `${seconds.slice(0, 19)}.${String(us).padStart(6, '0')}Z`;
+}
+
 /** Writes the JSON text of the interned array at `at` into `buf` from `n`; returns the new end. */
 export function writeInterned(packed: string, at: number, template: Template, buf: Buffer, n: number): number {
   const { pieces } = template;
@@ -315,7 +348,7 @@ export function writeInterned(packed: string, at: number, template: Template, bu
     buf.set(piece, n);
     n += piece.length;
     if (p === pieces.length - 1) break;
-    const time = formatSeconds(secondsAt(packed, at + 3 + 4 * p));
+    const time = timeText(packed, at + 3 + (template.micro ? 7 : 4) * p, template.micro);
     buf[n++] = 34;
     for (let c = 0; c < time.length; c++) buf[n++] = time.charCodeAt(c);
     buf[n++] = 34;
@@ -328,7 +361,7 @@ export function internedText(packed: string, at: number, template: Template): st
   const { texts } = template;
   let out = texts[0]!;
   for (let p = 1; p < texts.length; p++) {
-    out += `"${formatSeconds(secondsAt(packed, at + 3 + 4 * (p - 1)))}"${texts[p]!}`;
+    out += `"${timeText(packed, at + 3 + (template.micro ? 7 : 4) * (p - 1), template.micro)}"${texts[p]!}`;
   }
   return out;
 }

@@ -90,6 +90,10 @@ describe('packBody', () => {
     expect(head).toHaveLength(3);
     expect(second).toContain(`\u001e${head},`);
     expect(internValue('2026-11-28T21:50:59Z')).toHaveLength(7);
+    expect(internValue('2026-01-02T03:04:05.000007Z')).toHaveLength(10);
+    const micro = JSON.stringify({ eventTime: '2026-01-02T03:04:05.000007Z', fieldPath: 'spec.containers{web}' });
+    expect(packBody(micro)).toHaveLength(1 + 1 + 10 + 1 + 1 + 3 + 1);
+    expect(unpackBody(packBody(micro))).toBe(micro);
     expect(second).toContain(`\u0006${internValue('2026-11-28T21:50:59Z')}}`);
     // Not a time that prints back the same, a member not interned, a value with escapes or
     // characters past U+00FF, a long value: as they are.

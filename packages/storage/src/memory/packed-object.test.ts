@@ -9,7 +9,15 @@ import { packObject } from './packed-object.js';
 /** Member names the packed form shortens, and near misses. */
 const key = fc.oneof(
   fc.constantFrom('metadata', 'name', 'uid', 'resourceVersion', 'labels', 'message', 'count', 'names', 'Name', 'ui'),
-  fc.constantFrom('namespace', 'kind', 'reason', 'creationTimestamp', 'reportingInstance', 'lastTimestamp'),
+  fc.constantFrom(
+    'namespace',
+    'kind',
+    'reason',
+    'creationTimestamp',
+    'reportingInstance',
+    'lastTimestamp',
+    'eventTime',
+  ),
   fc.string({ maxLength: 5 }),
   fc.string({ maxLength: 3, unit: 'binary' }),
   fc.constantFrom('__proto__', '"', '\\', '\u0001', '0', '10'),
@@ -39,6 +47,10 @@ const value = fc.letrec((tie) => ({
       '',
     ),
     fc.date({ noInvalidDate: true }).map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    fc
+      .tuple(fc.date({ noInvalidDate: true }), fc.integer({ min: 0, max: 999_999 }))
+      .map(([d, us]) => d.toISOString().replace(/\.\d{3}Z$/, `.${String(us).padStart(6, '0')}Z`)),
+    fc.constantFrom('2026-13-02T03:04:05.123456Z', '2026-01-02T03:04:05.12345Z', '2026-01-02T03:04:05.123456+01:00'),
     uuidLike,
     fc.integer(),
     fc.double(),
