@@ -42,7 +42,7 @@ interface EscapedKey {
  * that would need one are valid in no Kubernetes object).
  */
 export function parseJson(text: string): unknown {
-  if (!text.includes('\\')) return JSON.parse(text);
+  if (!mayHoldEscapedKey(text)) return JSON.parse(text);
   const keys = escapedKeys(text);
   if (keys === undefined || keys.length === 0) return JSON.parse(text);
   let mark = '';
@@ -70,6 +70,26 @@ export function parseJson(text: string): unknown {
     return JSON.parse(text);
   }
   return names.size === 0 ? value : namedBack(value, mark, names);
+}
+
+/**
+ * Whether some string of the text that holds an escape is followed by a colon (is a key), looked
+ * at only from each string's first backslash to its end: a backslash is always inside a string
+ * in JSON, and the first one after a string's end starts an escape. Linear: the searches for the
+ * next backslash and the next quote only move forward.
+ */
+function mayHoldEscapedKey(text: string): boolean {
+  let slash = text.indexOf('\\');
+  while (slash !== -1) {
+    let end = text.indexOf('"', slash);
+    while (slash !== -1 && end !== -1 && slash < end) {
+      if (end === slash + 1) end = text.indexOf('"', slash + 2);
+      slash = text.indexOf('\\', slash + 2);
+    }
+    if (end === -1) return false;
+    if (colonAfter(text, end + 1)) return true;
+  }
+  return false;
 }
 
 /**
