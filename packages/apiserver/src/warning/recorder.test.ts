@@ -43,3 +43,48 @@ describe('warningHeaders (the warning recorder)', () => {
     expect(hs).toEqual([`299 - "${'a'.repeat(256)}"`, `299 - "${'b'.repeat(256)}"`]);
   });
 });
+
+describe('warningHeaders at its bounds (recorder.AddWarning, k8s.io/apiserver endpoints/filters/warning.go)', () => {
+  const h = (s: string): string => `299 - "${s}"`;
+  const distinct = (n: number, runes: number, tag: string): string[] =>
+    Array.from({ length: n }, (_, i) => `${tag}${i}`.padEnd(runes, '.'));
+
+  it('sends warnings whose runes add up to exactly the total whole, and one rune more starts truncating', () => {
+    const full = [...distinct(13, 300, 'w'), 'z'.repeat(maxWarningTotalRunes - 13 * 300)];
+    expect(full.reduce((n, w) => n + w.length, 0)).toBe(maxWarningTotalRunes);
+    expect(warningHeaders(full)).toEqual(full.map(h));
+    const over = warningHeaders([...full, 'x']);
+    expect(over).toEqual([...full.map((w) => h(w.slice(0, maxWarningItemRunes))), h('x')]);
+  });
+
+  it('counts runes, not UTF-16 code units', () => {
+    const emoji = '😀'.repeat(2048);
+    expect(warningHeaders([emoji, 'a'.repeat(2048)])).toHaveLength(2);
+    expect(warningHeaders([emoji, 'a'.repeat(2049)])[0]).toBe(h('\\\\U0001f600'.repeat(maxWarningItemRunes)));
+  });
+
+  it('a long warning alone is sent whole: truncation starts only when the total is passed', () => {
+    const long = 'y'.repeat(maxWarningTotalRunes);
+    expect(warningHeaders([long])).toEqual([h(long)]);
+  });
+
+  it('once truncating, counts each later warning by its own runes until the total is reached again', () => {
+    const first = ['a'.repeat(4000), 'b'.repeat(200)];
+    const short = distinct(200, 20, 's');
+    const hs = warningHeaders([...first, ...short]);
+    // Replayed: 256 + 200 runes; then 20-rune warnings while fewer than 4096 runes are written.
+    const fit = Math.ceil((maxWarningTotalRunes - 256 - 200) / 20);
+    expect(hs).toEqual([h('a'.repeat(256)), h('b'.repeat(200)), ...short.slice(0, fit).map(h)]);
+  });
+
+  it('leaves out the warnings Kubernetes refuses, also when they are replayed truncated', () => {
+    expect(warningHeaders(['bad\u0001', 'ok'])).toEqual([h('ok')]);
+    const hs = warningHeaders(['bad\u0001', 'a'.repeat(3000), 'b'.repeat(3000)]);
+    expect(hs).toEqual([h('a'.repeat(256)), h('b'.repeat(256))]);
+  });
+
+  it('writes U+FFFF as \\uffff and U+10000 as \\U00010000, as QuoteToASCII does', () => {
+    expect(warningHeaderValue('\uffff')).toBe(h('\\\\uffff'));
+    expect(warningHeaderValue('\u{10000}')).toBe(h('\\\\U00010000'));
+  });
+});
