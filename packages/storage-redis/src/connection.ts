@@ -58,7 +58,10 @@ function supervise(client: Client): Client {
     attempts = 0;
     connectionErrors.delete(client);
   });
-  client.on('error', (err: Error) => connectionErrors.set(client, err.message));
+  client.on('error', (err: Error) => {
+    connectionErrors.set(client, err.message);
+    guardStream(client);
+  });
   client.on('end', () => {
     if (closing.has(client)) return;
     const retry = setTimeout(
@@ -70,6 +73,22 @@ function supervise(client: Client): Client {
     retry.unref();
   });
   return client;
+}
+
+const guarded = new WeakSet<object>();
+const ignore = (): void => undefined;
+
+/**
+ * ioredis listens for its connection's first 'error' only (`once`), but a TLS connection Redis
+ * refuses (no client certificate: Redis sends an alert, then resets) emits two: the alert, then
+ * ECONNRESET, which with no listener left would end the process. After the first error has
+ * reached the client, its connection keeps a listener for the rest; ioredis reconnects anyway.
+ */
+function guardStream(client: Client): void {
+  const stream = (client as { stream?: { on?: (event: 'error', listener: () => void) => unknown } }).stream;
+  if (stream === undefined || typeof stream.on !== 'function' || guarded.has(stream)) return;
+  guarded.add(stream);
+  stream.on('error', ignore);
 }
 
 /** Closes a client for good (no reconnection). */
