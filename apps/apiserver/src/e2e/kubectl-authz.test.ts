@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -233,20 +233,25 @@ describe('kubectl with a JWT user and a webhook authorizer', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
     };
-    writeFileSync(authzFile, authzConfig([{ type: 'AlwaysDeny', name: 'lockdown' }]));
+    // Replaced whole, as an editor or a ConfigMap mount does: writeFileSync truncates first, and a
+    // poll between the truncation and the write reads an empty file (one more failed reload).
+    const replace = (text: string): void => {
+      writeFileSync(`${authzFile}.next`, text);
+      renameSync(`${authzFile}.next`, authzFile);
+    };
+    replace(authzConfig([{ type: 'AlwaysDeny', name: 'lockdown' }]));
     await until(async () => (await get('/apis/events.k8s.io/v1/namespaces/ns/events')).status === 403);
     // AlwaysDeny also forbids discovery: ask for the object without it.
     const r = await k('get', '--raw', '/apis/events.k8s.io/v1/namespaces/ns/events/x');
     expect(r.stderr).toBe(
       'Error from server (Forbidden): events.events.k8s.io "x" is forbidden: User "oidc:alice" cannot get resource "events" in API group "events.k8s.io" in the namespace "ns": Everything is forbidden.\n',
     );
-    writeFileSync(
-      authzFile,
+    replace(
       'kind: AuthorizationConfiguration\napiVersion: apiserver.config.k8s.io/v1beta1\nauthorizers: [{type: RBAC}]\n',
     );
     await until(async () => (await metrics.text()).includes('automatic_reloads_total{status="failure"} 1'));
     expect((await get('/apis/events.k8s.io/v1/namespaces/ns/events')).status).toBe(403);
-    writeFileSync(authzFile, authzConfig());
+    replace(authzConfig());
     await until(async () => (await get('/apis/events.k8s.io/v1/namespaces/ns/events')).status === 200);
     const text = await metrics.text();
     expect(text).toMatch(/apiserver_authorization_config_controller_automatic_reloads_total\{status="success"\} 2/);
