@@ -29,10 +29,11 @@ interface EscapedKey {
 /**
  * `JSON.parse` that reads every object key as JSON says, on every Node version.
  *
- * V8 13.6 (Node 24.21) may read an escape in an object key (`{"\u0061":1}`, `{"\n":1}`,
- * `{"é\u0001":1}`) as a backslash once it has read the key `"\\"` in this process, in any call
- * (nodejs/node#63785): one client's body would change how every later body reads. Texts without
- * a backslash in a key (nearly all) go to `JSON.parse` as they are. In the others each such key
+ * V8 13.6 (Node 24.21) misreads an object key that holds an escape (`{"\u0061":1}`, `{"\n":1}`,
+ * `{"é\u0001":1}`) when the object's shape so far has one known next key of the same length whose
+ * text equals the escaped key's raw characters, made by any earlier text in this process
+ * (nodejs/node#63785): one client's body would change how later bodies read. Texts without a
+ * backslash in a key (nearly all) go to `JSON.parse` as they are. In the others each such key
  * is decoded here and spelled without escapes: as its characters, or, when it holds characters
  * JSON cannot hold unescaped (`"`, `\`, U+0000–U+001F), as a placeholder that no string of the
  * text can hold, named back after the parse in its place. All spellings of one key become the
@@ -105,7 +106,7 @@ function escapedKeys(text: string): EscapedKey[] | undefined {
     if (end === -1) return undefined;
     if (slash < start) slash = text.indexOf('\\', start);
     if (slash !== -1 && slash < end && colonAfter(text, end + 1)) {
-      const key = unescape(text, start + 1, end);
+      const key = decodeString(text, start + 1, end);
       if (key === undefined) return undefined;
       found.push({ start, end, key });
     }
@@ -127,7 +128,7 @@ function colonAfter(text: string, from: number): boolean {
 }
 
 /** The string between two quotes with its escapes decoded, or undefined for a bad escape. */
-function unescape(text: string, from: number, to: number): string | undefined {
+function decodeString(text: string, from: number, to: number): string | undefined {
   let out = '';
   for (let i = from; i < to;) {
     const slash = text.indexOf('\\', i);

@@ -6,7 +6,8 @@
  * index of that template (two characters) and four characters per time (seconds since the
  * epoch): 7 characters instead of ~280. Templates are kept for the life of the process (a stored
  * body may name any of them) and bounded in number and size; past the bounds arrays are packed as
- * before. Nothing packed leaves the process.
+ * before. The same table holds the templates of repeating member values and times
+ * ({@link internValue}). Nothing packed leaves the process.
  */
 
 /** The character that opens an interned managedFields array in a packed body. */
