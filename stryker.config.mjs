@@ -45,7 +45,8 @@ export const appModules = [
   '!apps/apiserver/src/**/*.test.ts',
 ];
 
-const fromEnv = process.env.STRYKER_MUTATE?.split(',')
+/** `STRYKER_MUTATE` split at the commas outside braces (`{a,b}.ts` is one glob). */
+const fromEnv = process.env.STRYKER_MUTATE?.split(/,(?![^{]*\})/)
   .map((s) => s.trim())
   .filter(Boolean);
 
