@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { keyOf, rvOf, runStorageConformance, testObject, WatchReader, brief } from '@kevents/storage/testing';
+import pg from 'pg';
 import { createSqlStorage, postgresConfig, redactPostgresUrl, type SqlStorage } from './index.js';
+import { changeLogVacuumInterval } from './postgres.js';
 import { TestDatabase } from './testing/index.js';
 
 const dbs: TestDatabase[] = [];
@@ -69,6 +71,42 @@ describe('SqlStorage on PostgreSQL, two replicas', () => {
       await a.watch({ resource: 'events', namespace: 'x' }, { resourceVersion: c.metadata.resourceVersion! }),
     );
     expect((await w.take(1, 5_000)).map(brief)).toEqual([`MODIFIED x/y@${u.metadata.resourceVersion}`]);
+  });
+});
+
+describe('the change log on PostgreSQL', () => {
+  it('is vacuumed as writes trim it, so its file stays near the history it keeps', async () => {
+    const db = await freshDb();
+    const s = await createSqlStorage({ url: db.url, historyLimit: 200 });
+    expect(changeLogVacuumInterval(200)).toBe(100);
+    // 4,000 creates, 100 at a time: the log keeps the last 200 and deletes the rest as it goes.
+    for (let round = 0; round < 40; round++)
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          s.create(keyOf('ns', `e${round}-${i}`), testObject('ns', `e${round}-${i}`)),
+        ),
+      );
+    await s.close();
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ size: string; live: string; row: string; vacuums: string }>(
+        `SELECT pg_relation_size('kevents_changes') AS size, (SELECT count(*) FROM kevents_changes) AS live,
+                (SELECT avg(pg_column_size(k.*)) FROM kevents_changes k) AS row,
+                (SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'kevents_changes') AS vacuums`,
+      );
+      const r = rows[0]!;
+      expect(Number(r.live)).toBe(200);
+      expect(Number(r.vacuums)).toBeGreaterThanOrEqual(5);
+      // Unvacuumed, the file held all 4,000 rows; vacuumed, about the history and one interval.
+      expect(Number(r.size)).toBeLessThan((4_000 * Number(r.row)) / 4);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('vacuums every half history, at least every 100 changes', () => {
+    expect([1, 200, 201, 10_000].map(changeLogVacuumInterval)).toEqual([100, 100, 100, 5_000]);
   });
 });
 
