@@ -58,6 +58,8 @@ export default {
   roots: ['<rootDir>/apps/apiserver', '<rootDir>/packages/apiserver'],
   testMatch: onlyTests,
   testPathIgnorePatterns: [...(base.testPathIgnorePatterns ?? []), ...skipped],
+  // fast-check properties stop after a time budget in mutation runs (see the file).
+  setupFilesAfterEnv: [...(base.setupFilesAfterEnv ?? []), '<rootDir>/tools/jest/mutation-setup.js'],
   reporters: ['default'],
   maxWorkers: 1,
 };
