@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { eventsV1EventListSchema, eventsV1EventSchema, leaseListSchema, leaseSchema } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
@@ -82,6 +82,96 @@ describe('fieldManagersOf', () => {
         fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
       }),
     ]);
+  });
+});
+
+describe('ViewFieldManager writes', () => {
+  const v1 = view('v1');
+  const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+  const widget = (metadata: KubeObject['metadata'], spec?: Record<string, unknown>): KubeObject =>
+    ({ metadata, ...(spec ? { spec } : {}) }) as KubeObject;
+
+  it("tracks lists by Kubernetes' list types: ownerReferences by uid, finalizers as a set", () => {
+    const w = widget({
+      name: 'w',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u1' }],
+      finalizers: ['f'],
+    });
+    fm.update(undefined, w, 'one');
+    expect(entries(w)[0]?.fieldsV1).toEqual({
+      'f:metadata': {
+        'f:finalizers': { '.': {}, 'v:"f"': {} },
+        'f:ownerReferences': { '.': {}, 'k:{"uid":"u1"}': {} },
+      },
+    });
+  });
+
+  it('writes no managedFields member when a write leaves no entry', () => {
+    const bare = widget({ name: 'w' });
+    fm.update(undefined, bare, 'one');
+    expect('managedFields' in bare.metadata).toBe(false);
+    const stored = widget({ name: 'w', labels: { x: 'y' } }, { holderIdentity: 'h' });
+    fm.update(undefined, stored, 'one');
+    const emptied = widget({ name: 'w', labels: {}, managedFields: stored.metadata.managedFields }, {});
+    fm.update(stored, emptied, 'one');
+    expect(emptied.metadata).toEqual({ name: 'w', labels: {} });
+  });
+
+  it('keeps the stored entries on an update that sends none, and the entries a create sends', () => {
+    const stored = widget({ name: 'w', labels: { x: 'y' } }, { holderIdentity: 'h' });
+    fm.update(undefined, stored, 'one');
+    const next = widget({ name: 'w', labels: { x: 'y' } }, { holderIdentity: 'h', leaseDurationSeconds: 3 });
+    fm.update(stored, next, 'two');
+    expect(entries(next).map((e) => [e.manager, e.fieldsV1])).toEqual([
+      ['one', { 'f:metadata': { 'f:labels': { '.': {}, 'f:x': {} } }, 'f:spec': { 'f:holderIdentity': {} } }],
+      ['two', { 'f:spec': { 'f:leaseDurationSeconds': {} } }],
+    ]);
+    const sent = {
+      manager: 'other',
+      operation: 'Update' as const,
+      apiVersion: 'example.com/v1',
+      time: '2020-01-01T00:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:leaseDurationSeconds': {} } },
+    };
+    const created = widget({ name: 'w', managedFields: [sent] }, { holderIdentity: 'h' });
+    fm.update(undefined, created, 'creator');
+    expect(created.metadata.managedFields?.[0]).toEqual(sent);
+    expect(entries(created)[1]).toMatchObject({
+      manager: 'creator',
+      fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+    });
+  });
+
+  it('applies to the stored object, keeping what other managers own', () => {
+    const stored = widget({ name: 'w', labels: { x: 'y' } }, { holderIdentity: 'h' });
+    fm.update(undefined, stored, 'one');
+    const config = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { leaseDurationSeconds: 4 },
+    };
+    const out = fm.apply(stored, config as JsonObject, 'applier', false) as unknown as KubeObject;
+    expect(out.spec).toEqual({ holderIdentity: 'h', leaseDurationSeconds: 4 });
+    expect(entries(out).map((e) => e.manager)).toEqual(['applier', 'one']);
+  });
+
+  it("stamps each create's entries with the second it happens in, shapes seen before too", () => {
+    jest.useFakeTimers({ now: new Date('2031-02-03T04:05:06.789Z') });
+    try {
+      const first = widget({ name: 'a' }, { holderIdentity: 'h' });
+      fm.update(undefined, first, 'stamp');
+      jest.setSystemTime(new Date('2031-02-03T04:05:09.001Z'));
+      const second = widget({ name: 'b' }, { holderIdentity: 'i' });
+      fm.update(undefined, second, 'stamp');
+      expect([first, second].map((o) => o.metadata.managedFields?.[0]?.time)).toEqual([
+        '2031-02-03T04:05:06Z',
+        '2031-02-03T04:05:09Z',
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

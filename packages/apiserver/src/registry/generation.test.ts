@@ -164,6 +164,14 @@ describe('the generation helpers', () => {
     expect(semanticEqual([1], { 0: 1 })).toBe(false);
     expect(semanticEqual({ a: [{ b: 1 }] }, { a: [{ b: 1, c: [] }] })).toBe(true);
     expect(semanticEqual('a', 'b')).toBe(false);
+    // Asymmetric pairs: a scalar or null against an object, a map against a list, lists of other lengths.
+    expect(semanticEqual('', {})).toBe(false);
+    expect(semanticEqual({}, '')).toBe(false);
+    expect(semanticEqual(null, { a: 1 })).toBe(false);
+    expect(semanticEqual({ a: 1 }, null)).toBe(false);
+    expect(semanticEqual({ 0: 1 }, [1])).toBe(false);
+    expect(semanticEqual([1], [1, []])).toBe(false);
+    expect(semanticEqual([1, 2], [1, 3])).toBe(false);
   });
 
   it('specFields leaves out metadata, status and type meta', () => {

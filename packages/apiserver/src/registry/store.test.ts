@@ -68,6 +68,7 @@ describe('Store basics', () => {
     const s = makeStore();
     expect(s.key('ns', 'a')).toEqual({ resource: 'widgets', namespace: 'ns', name: 'a' });
     expect(s.prefix(undefined)).toEqual({ resource: 'widgets' });
+    expect('namespace' in s.prefix(undefined)).toBe(false);
     expect(s.prefix('ns')).toEqual({ resource: 'widgets', namespace: 'ns' });
     expect(s.prefix('')).toEqual({ resource: 'widgets', namespace: '' });
     expect([s.resource, s.view, s.storage]).toEqual(['widgets', view, storage]);
@@ -444,6 +445,13 @@ describe('Store.update', () => {
     // no write: a following change gets the next resourceVersion after the create
     const before = (await storage.list({ resource: 'widgets' }, {})).resourceVersion;
     await s.update('ns', 'a', set('h'), { allowCreate: false, dryRun: false });
+    expect((await storage.list({ resource: 'widgets' }, {})).resourceVersion).toBe(before);
+    // Not equal objects, but equal encodings (an empty map is left out, as Go's omitempty does): no write.
+    const emptyLabels = await s.update('ns', 'a', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: {} } }), {
+      allowCreate: false,
+      dryRun: false,
+    });
+    expect(emptyLabels.object.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
     expect((await storage.list({ resource: 'widgets' }, {})).resourceVersion).toBe(before);
   });
 

@@ -113,5 +113,23 @@ describe('structural validation in the strategy', () => {
       ['spec.color: Required value'],
     );
     expect(text(schemaUpdateErrors({ metadata: {}, spec: {} }, { metadata: {}, spec: {} }, schema))).toEqual([]);
+    // A stored object without the value's parent (null) compares as absent.
+    const storedNull = { metadata: {}, spec: null } as unknown as Thing;
+    expect(text(schemaUpdateErrors({ metadata: {}, spec: { color: 'red', parts: [{}] } }, storedNull, schema))).toEqual(
+      ['spec.parts[0].name: Required value'],
+    );
+  });
+
+  it("keeps the kind's own order when the schema finds nothing, and counts `metadata` itself as metadata", () => {
+    const meta = invalid(FieldPath.root('metadata'), 'x', 'metadata itself');
+    const own = invalid(FieldPath.root('spec', 'note'), 'no', 'own rule');
+    const s = withStructuralValidation<Thing>({ ...strategy, validate: () => [own, meta] });
+    const view = viewOf(true);
+    expect(text(s.validate({ metadata: {}, spec: { color: 'red' } }, view))).toEqual(text([own, meta]));
+    expect(text(s.validate({ metadata: {}, spec: { color: 'pink' } }, view))).toEqual([
+      String(meta),
+      'spec.color: Unsupported value: "pink": supported values: "red", "blue"',
+      String(own),
+    ]);
   });
 });
