@@ -23,4 +23,22 @@ describe('EncodedItems', () => {
     expect(items.get(4, enc('0123456789abc'))).toBe('0123456789abc');
     expect(items.get(4, enc('again'))).toBe('again');
   });
+
+  it('keeps a text of exactly half its size, and starts a generation only past half', () => {
+    const items = new EncodedItems(8);
+    const encoded: number[] = [];
+    const enc = (rv: number, s: string) => items.get(rv, () => (encoded.push(rv), s));
+    enc(1, 'abcd');
+    enc(1, 'abcd');
+    expect(encoded).toEqual([1]);
+    const gens = new EncodedItems(8);
+    const calls: number[] = [];
+    const get = (rv: number, s: string) => gens.get(rv, () => (calls.push(rv), s));
+    get(1, 'ab');
+    get(2, 'cd'); // exactly half together: one generation
+    get(3, 'e'); // past half: {1, 2} become the older one
+    get(4, 'fgh'); // 1 + 3 is half: still the newer one
+    get(1, 'ab');
+    expect(calls).toEqual([1, 2, 3, 4]);
+  });
 });

@@ -44,6 +44,9 @@ describe('jsonListChunks', () => {
   it('refuses an envelope whose array is not its last member', () => {
     const shape = { ...shapeOf({}, 'items', [{}]), envelope: { items: [], kind: 'X' } };
     expect(() => [...jsonListChunks(shape, false)]).toThrow(/last member/);
+    // Another empty array last: the text ends as if the list's were.
+    const another = { ...shapeOf({}, 'items', [{}]), envelope: { items: [], more: [] } };
+    expect(() => [...jsonListChunks(another, false)]).toThrow(/last member/);
   });
 });
 

@@ -49,6 +49,54 @@ describe('ObjectTexts', () => {
     expect(await texts.getJSON('ns', 'b')).toBe(view.toJSON(stored, true));
   });
 
+  it('decodes objects whose texts it does not hold, each page item once, and only the items asked for', async () => {
+    const { store, texts, calls } = counting();
+    const a = await store.create(widget('a'), 'ns', false);
+    const b = await store.create(widget('b', 'other'), 'ns', false);
+    const page = await texts.listJSON('ns', {});
+    expect(page?.length).toBe(2);
+    expect(page?.texts(1, 2)).toEqual([view.toJSON(b, false)]);
+    expect(calls.n).toBe(1);
+    expect(page?.texts(0, 2)).toEqual([view.toJSON(a, false), view.toJSON(b, false)]);
+    expect(calls.n).toBe(2);
+  });
+
+  it('encodes objects with no positive resourceVersion, or none at all, with type meta and keeps nothing', () => {
+    const { texts, calls } = counting();
+    const zero: Widget = { metadata: { name: 'z', resourceVersion: '0' }, spec: {} };
+    expect(texts.storedJSON(zero)).toBe(view.toJSON(zero, true));
+    expect(texts.storedJSON(zero)).toBe(view.toJSON(zero, true));
+    expect(calls.n).toBe(2);
+    const bare = { spec: {} } as unknown as Widget;
+    expect(texts.storedJSON(bare)).toBe(view.toJSON(bare, true));
+  });
+
+  it('answers undefined where the storage cannot read revisions or the view cannot add type meta', async () => {
+    const plain = new Proxy(storage, {
+      get: (target, prop) =>
+        prop === 'getRevision' || prop === 'listRevisions'
+          ? undefined
+          : ((v: unknown) => (typeof v === 'function' ? v.bind(target) : v))(Reflect.get(target, prop)),
+    });
+    const viaPlain = new ObjectTexts(new Store<Widget>(plain, 'widgets', strategy, view));
+    const untyped = new ObjectTexts(
+      new Store<Widget>(storage, 'widgets', strategy, { ...view, withTypeMeta: undefined }),
+    );
+    await new Store<Widget>(storage, 'widgets', strategy, view).create(widget('a'), 'ns', false);
+    expect(await viaPlain.getJSON('ns', 'a')).toBeUndefined();
+    expect(await viaPlain.listJSON('ns', {})).toBeUndefined();
+    expect(await untyped.getJSON('ns', 'a')).toBeUndefined();
+  });
+
+  it('reads a get at the resourceVersion asked for: one not reached yet is a 504 after the wait', async () => {
+    await storage.close();
+    storage = new MemoryStorage({ watchBatchIntervalMs: 0, tooLargeResourceVersionWaitMs: 50 });
+    const { store, texts } = counting();
+    const a = await store.create(widget('a'), 'ns', false);
+    const ahead = String(Number(a.metadata.resourceVersion) + 10);
+    await expect(texts.getJSON('ns', 'a', ahead)).rejects.toMatchObject({ code: 504 });
+  });
+
   it('answers a missing object as the view names it (404 Status)', async () => {
     const { texts } = counting();
     await expect(texts.getJSON('ns', 'missing')).rejects.toMatchObject({
