@@ -66,6 +66,37 @@ describe('parseRequestTarget', () => {
     expect(parseRequestTarget('/é').error?.code).toBe(400);
   });
 
+  it("reads a scheme as Go's getScheme does: a letter, then letters, digits, +, - and .", () => {
+    expect(view('h2+x.y-z://h/metrics')).toEqual(['/metrics', ['metrics'], '/metrics', undefined]);
+    expect(view('HTTPS://h:1/a%2Fb?c')).toEqual(['/a/b', ['a', 'b'], '/a/b?c', undefined]);
+    expect(view('h:/a')).toEqual(['/a', ['a'], '/a', undefined]);
+    expect(view('http://h/')).toEqual(['/', [], '/', undefined]);
+    for (const refused of ['2h://h/x', ':/x', 'a:?x', 'http:', 'http:x'])
+      expect(parseRequestTarget(refused).error?.status.message).toBe(
+        `invalid request target ${JSON.stringify(refused)}`,
+      );
+  });
+
+  it('takes the slow path for a trailing slash before the query, and keeps printable ASCII on the fast one', () => {
+    expect(view('/a/?x')).toEqual(['/a', ['a'], '/a?x', undefined]);
+    expect(view('/a%2F?x')).toEqual(['/a', ['a'], '/a?x', undefined]);
+    expect(view('/a?')).toEqual(['/a', ['a'], '/a?', undefined]);
+    expect(view('/a!~')).toEqual(['/a!~', ['a!~'], '/a!~', undefined]);
+    expect(view('/%3F')).toEqual(['/?', ['?'], '/%3F', undefined]);
+    expect(parseRequestTarget('/a\x7f').error?.status.message).toBe(
+      'invalid request target: only printable ASCII is allowed',
+    );
+    expect(view('/a//?x')[3]).toBe(404);
+  });
+
+  it('reads hex digits of either case and refuses the characters around them', () => {
+    expect(view('/%4a%4A%30%39%61%66%41%46')).toEqual(['/JJ09afAF', ['JJ09afAF'], '/JJ09afAF', undefined]);
+    for (const bad of ['%', '%4g', '%4G', '%3:', '%3/', '%`0', '%@0', '%G0', '%g0'])
+      expect(parseRequestTarget(`/a${bad}`).error?.status.message).toBe(
+        `invalid URL escape ${JSON.stringify(bad.slice(0, 3))}`,
+      );
+  });
+
   const targetText = fc.oneof(
     fc.string({ maxLength: 40 }),
     fc
