@@ -91,4 +91,20 @@ describe('DryRunnableStorage', () => {
     await expect(dry.guaranteedUpdate(key, boom, {}, false)).rejects.toThrow('boom');
     await expect(dry.guaranteedUpdate(key, boom, {}, true)).rejects.toThrow('boom');
   });
+
+  it('a dry run of a missing object with ignoreNotFound gives the function nothing, whatever the preconditions', async () => {
+    const seen: unknown[] = [];
+    const create = (current: KubeObject | undefined): UpdateStep<KubeObject, never> => {
+      seen.push(current);
+      return { write: widget('new') };
+    };
+    const out = await dry.guaranteedUpdate(key, create, { ignoreNotFound: true, preconditions: { uid: 'u9' } }, true);
+    expect(out).toEqual({ written: widget('new') });
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('a dry run passes on a storage failure other than NotFound', async () => {
+    await storage.close();
+    expect(await storageCode(dry.create(key, widget('x'), true))).toBe('Unavailable');
+  });
 });
