@@ -152,7 +152,7 @@ describe('ViewFieldManager writes', () => {
       metadata: { name: 'w' },
       spec: { leaseDurationSeconds: 4 },
     };
-    const out = fm.apply(stored, config as JsonObject, 'applier', false) as unknown as KubeObject;
+    const out = fm.apply(stored, config as JsonObject, 'applier', false) as unknown as KubeObject & { spec?: unknown };
     expect(out.spec).toEqual({ holderIdentity: 'h', leaseDurationSeconds: 4 });
     expect(entries(out).map((e) => e.manager)).toEqual(['applier', 'one']);
   });
