@@ -6,7 +6,7 @@ import type { Authenticator, Authorizer, Decision, RequestAttributes } from '@ke
 import { ApiError } from '../errors/api-error.js';
 import { installAuthentication } from './authentication.js';
 import { alwaysAllowPaths, forbiddenMessage, installAuthorization, requestAttributes } from './authorization.js';
-import { installRequestInfo } from './request-info.js';
+import { installRequestInfo, rewriteRequestTarget } from './request-info.js';
 
 /** A token authenticator: `Bearer good` is alice, `Bearer broken` fails, no header is not claimed. */
 const tokens: Authenticator & { seen: { path: string; method: string }[] } = {
@@ -56,6 +56,27 @@ function build(o: { authenticator?: Authenticator; anonymous?: boolean; authoriz
 }
 
 describe('request-info filter', () => {
+  it('answers a target it cannot read before any other filter, closing an HTTP/1.1 connection', async () => {
+    const a = Fastify({ rewriteUrl: (req) => rewriteRequestTarget(req) });
+    installRequestInfo(a);
+    installAuthentication(a, { authenticator: tokens });
+    let handled = 0;
+    a.all('/*', async () => ++handled);
+    app = a;
+    tokens.seen.length = 0;
+    const bad = await a.inject({ url: '/api/v1/events%zz' });
+    expect([bad.statusCode, bad.headers['connection'], bad.json().message]).toEqual([
+      400,
+      'close',
+      'invalid URL escape "%zz"',
+    ]);
+    const empty = await a.inject({ url: '/api//events' });
+    expect([empty.statusCode, empty.json().reason]).toEqual([404, 'NotFound']);
+    expect([handled, tokens.seen]).toEqual([0, []]);
+    const ok = await a.inject({ url: '/api/v1/events' });
+    expect([ok.statusCode, ok.headers['connection']]).toEqual([200, 'keep-alive']);
+  });
+
   it('resolves RequestInfo from method, URL and query', async () => {
     const a = build({});
     const r = await a.inject({ method: 'GET', url: '/apis/events.k8s.io/v1/namespaces/ns/events?watch=1' });
