@@ -1,9 +1,10 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { eventsV1EventListSchema, eventsV1EventSchema, leaseListSchema, leaseSchema } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import type { JsonObject } from '@kevents/managed-fields';
 import { createShape, fieldManagersOf } from './field-managers.js';
+import type { ViewFieldManager } from './field-managers.js';
 import { defineResource } from './resource.js';
 import { widgetStrategy, widgetView } from '../testing/widget-resource.js';
 
@@ -86,8 +87,13 @@ describe('fieldManagersOf', () => {
 });
 
 describe('ViewFieldManager writes', () => {
-  const v1 = view('v1');
-  const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+  // Made in each test, not in the describe body: Stryker's per-test coverage counts only what a
+  // test runs, and a manager built at collection time would leave its schema code to no test.
+  let fm: ViewFieldManager;
+  beforeEach(() => {
+    const v1 = view('v1');
+    fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
+  });
   const widget = (metadata: KubeObject['metadata'], spec?: Record<string, unknown>): KubeObject =>
     ({ metadata, ...(spec ? { spec } : {}) }) as KubeObject;
 
