@@ -161,7 +161,7 @@ describe('JSON patch attacks', () => {
     const doc = { metadata: { name: 'e' }, items: new Array<number>(1_000_000).fill(0) };
     const ops = Array(maxJSONPatchOperations).fill({ op: 'add', path: '/items/0', value: 1 });
     expect(rejected(doc, ops)).toBe(
-      `applying the patch takes more than ${patchWorkLimit} steps, the most kevents spends on one patch`,
+      `applying the patch takes more than ${patchWorkLimit} steps, the most this server spends on one patch`,
     );
   });
 

@@ -249,7 +249,7 @@ describe('strategicMerge', () => {
       expect(err).toBeInstanceOf(ApiError);
       expect([(err as ApiError).code, (err as ApiError).status.message]).toEqual([
         422,
-        'the server rejected our request due to an error in our request: applying the patch takes more than 1000 steps, the most kevents spends on one patch',
+        'the server rejected our request due to an error in our request: applying the patch takes more than 1000 steps, the most this server spends on one patch',
       ]);
     });
   });

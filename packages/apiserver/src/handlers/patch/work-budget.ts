@@ -42,5 +42,5 @@ export class WorkBudget {
 /** The 422 of a patch that needs more than `limit` steps (worded like the other patch failures). */
 export const tooMuchWork = (limit: number): ApiError =>
   unprocessable(
-    `the server rejected our request due to an error in our request: applying the patch takes more than ${limit} steps, the most kevents spends on one patch`,
+    `the server rejected our request due to an error in our request: applying the patch takes more than ${limit} steps, the most this server spends on one patch`,
   );
