@@ -98,8 +98,8 @@ export function postgresConfig(options: PostgresOptions): pg.PoolConfig {
 }
 
 /**
- * How many logged changes a process lets pass between two vacuums of the change log: half the
- * history it keeps, at least 100, so the log's file holds about 1.5 times the history.
+ * How many writes a process sends between two vacuums of the change log: half the history it
+ * keeps, at least 100, so the log's file holds about 1.5 times the history.
  */
 export function changeLogVacuumInterval(historyLimit: number): number {
   return Math.max(100, Math.floor(historyLimit / 2));
@@ -115,8 +115,8 @@ export class PostgresBackend implements SqlBackend {
   private readonly pool: pg.Pool;
   private readonly config: pg.PoolConfig;
   private closed = false;
-  /** Changes this process logged since it last vacuumed the change log. */
-  private changesSinceVacuum = 0;
+  /** Writes this process sent since it last vacuumed the change log (refused ones too: an upper bound of the changes). */
+  private writesSinceVacuum = 0;
   private vacuuming: Promise<void> | undefined;
 
   private constructor(pool: pg.Pool, config: pg.PoolConfig, url: string) {
@@ -215,17 +215,17 @@ export class PostgresBackend implements SqlBackend {
   }
 
   /**
-   * Vacuums the change log after every {@link changeLogVacuumInterval} changes this process
-   * logged, in the background (one at a time; `SKIP_LOCKED` when another replica's runs).
+   * Vacuums the change log after every {@link changeLogVacuumInterval} writes this process
+   * sent, in the background (one at a time; `SKIP_LOCKED` when another replica's runs).
    * `kevents_write` deletes a change for every one it adds once the log holds `historyLimit`,
    * and autovacuum looks at a table at most once a minute (`autovacuum_naptime`): a load faster
    * than that grew the log's file to every row it ever held (90,010 dead rows beside 11,000 after
    * 100,000 creates in 13 s). Vacuumed, the space of trimmed changes is written again.
    */
-  private logged(changes: number, historyLimit: number): void {
-    this.changesSinceVacuum += changes;
-    if (this.changesSinceVacuum < changeLogVacuumInterval(historyLimit) || this.vacuuming || this.closed) return;
-    this.changesSinceVacuum = 0;
+  private logged(writes: number, historyLimit: number): void {
+    this.writesSinceVacuum += writes;
+    if (this.writesSinceVacuum < changeLogVacuumInterval(historyLimit) || this.vacuuming || this.closed) return;
+    this.writesSinceVacuum = 0;
     this.vacuuming = this.pool
       .query('VACUUM (SKIP_LOCKED) kevents_changes')
       .then(

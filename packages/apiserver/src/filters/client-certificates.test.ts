@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:http2';
 import { Agent, request } from 'node:https';
@@ -80,51 +80,47 @@ function get(agent: Agent, headers: Record<string, string | string[]> = {}): Pro
   });
 }
 
-const agentWith = (pair?: KeyPair): Agent =>
-  new Agent({ keepAlive: true, maxSockets: 1, ca: ca.cert, ...(pair ? { key: pair.key, cert: pair.cert } : {}) });
+const agents: Agent[] = [];
+afterEach(() => {
+  for (const a of agents.splice(0)) a.destroy();
+});
+
+/** A keep-alive agent (one connection) presenting `pair`, or no certificate; destroyed after the test. */
+const agentWith = (pair?: KeyPair): Agent => {
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: 1,
+    ca: ca.cert,
+    ...(pair ? { key: pair.key, cert: pair.cert } : {}),
+  });
+  agents.push(agent);
+  return agent;
+};
 
 describe('TLS client certificates reach the authenticator', () => {
   it('as the chain the server verified, leaf first, on every request of a connection', async () => {
     const agent = agentWith(client);
-    try {
-      seen.length = 0;
-      expect(await get(agent)).toBe(200);
-      expect(await get(agent)).toBe(200);
-      expect(seen.map((s) => s.chain)).toEqual([
-        [der(client.cert), der(ca.cert)],
-        [der(client.cert), der(ca.cert)],
-      ]);
-    } finally {
-      agent.destroy();
-    }
+    seen.length = 0;
+    expect(await get(agent)).toBe(200);
+    expect(await get(agent)).toBe(200);
+    expect(seen.map((s) => s.chain)).toEqual([
+      [der(client.cert), der(ca.cert)],
+      [der(client.cert), der(ca.cert)],
+    ]);
   });
 
   it('as the leaf alone when its issuer is unknown to the server, and as nothing without a certificate', async () => {
-    const strange = agentWith(stranger);
-    const none = agentWith();
-    try {
-      seen.length = 0;
-      await get(strange);
-      await get(none);
-      expect(seen.map((s) => s.chain)).toEqual([[der(stranger.cert)], undefined]);
-    } finally {
-      strange.destroy();
-      none.destroy();
-    }
+    seen.length = 0;
+    await get(agentWith(stranger));
+    await get(agentWith());
+    expect(seen.map((s) => s.chain)).toEqual([[der(stranger.cert)], undefined]);
   });
 
   it('with front-proxy header lines kept apart only when a certificate was presented', async () => {
-    const withCert = agentWith(client);
-    const none = agentWith();
-    try {
-      seen.length = 0;
-      await get(withCert, { 'x-remote-group': ['a', 'b'] });
-      await get(none, { 'x-remote-group': ['a', 'b'] });
-      expect(seen.map((s) => s.group)).toEqual([['a', 'b'], 'a, b']);
-    } finally {
-      withCert.destroy();
-      none.destroy();
-    }
+    seen.length = 0;
+    await get(agentWith(client), { 'x-remote-group': ['a', 'b'] });
+    await get(agentWith(), { 'x-remote-group': ['a', 'b'] });
+    expect(seen.map((s) => s.group)).toEqual([['a', 'b'], 'a, b']);
   });
 
   it('over HTTP/2, from the session of the stream', async () => {
