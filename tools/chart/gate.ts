@@ -8,7 +8,7 @@ export const toolsRequired = process.env.KEVENTS_CONTAINER_TESTS === 'required';
  * `missing` is undefined; otherwise, when tools are required, a suite whose one test fails
  * with the reason, else `describe.skip` after printing the reason.
  */
-export function describeIfTools(missing: string | undefined, suite: string): typeof describe {
+export function describeIfTools(missing: string | undefined, suite: string): typeof describe | typeof describe.skip {
   if (missing === undefined) return describe;
   if (toolsRequired) {
     describe(suite, () => {

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from '@jest/globals';
-// @ts-expect-error -- a plain ES module of the tools, without types
 import { helmMinors, helmPath } from '../kubectl-versions/versions.mjs';
 import { describeIfTools } from './gate.js';
 import { chartDir } from './renderer.js';

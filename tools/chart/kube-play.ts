@@ -81,7 +81,7 @@ export class KubePlay {
   /** Milliseconds per step, printed by {@link KubePlay.down}. */
   readonly timings: Record<string, number> = {};
   ips: PlayAddresses = { gateway: '', redis: '', server: '', controller: '' };
-  rendered: Rendered = new Map();
+  rendered: Rendered = { manifests: {}, documents: [], notes: '' };
   /** The registry and tag of the built images, for `global.image.registry` and each `image.tag`. */
   image = { registry: '', tag: '' };
   #env: NodeJS.ProcessEnv = process.env;

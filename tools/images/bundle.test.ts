@@ -10,7 +10,9 @@ import { prepareBundle, prunedManifests } from './lib/bundle.js';
 class Proc {
   output = '';
   readonly exited: Promise<number | null>;
-  constructor(readonly child: ChildProcess) {
+  readonly child: ChildProcess;
+  constructor(child: ChildProcess) {
+    this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));
     this.exited = new Promise((r) => child.on('exit', (code) => r(code)));

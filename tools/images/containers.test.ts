@@ -191,7 +191,7 @@ if (reason && required)
 suite(`kevents images in podman (${reason ? `skipped: ${reason}` : 'podman'})`, () => {
   beforeAll(async () => {
     const t0 = Date.now();
-    images = await ensureImages({ log: (l) => process.stdout.write(`[images] ${l}\n`) });
+    images = await ensureImages({ log: (l: string) => process.stdout.write(`[images] ${l}\n`) });
     process.stdout.write(`images ready after ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     tls = mkdtempSync(join(tmpdir(), 'kevents-e2e-tls-'));
     kubeHome = mkdtempSync(join(tmpdir(), 'kevents-e2e-kube-'));

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The web view's benchmarks (docs/benchmarks.md "Web view"), in the browser tests' harness:
  * - first render of a namespace holding 10,000 events (≤ 1.5 s; 3,000 in `npm test`), with the list virtualized;

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The web view in Debian's Chromium (playwright-core) against a real kevents-apiserver: loads under its CSP,
  * shows a created event live, keeps filters in the URL, tells one object's story, draws the timeline, passes

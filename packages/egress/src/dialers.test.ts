@@ -69,7 +69,7 @@ async function metric(registry: Registry, name: string): Promise<Record<string, 
     value: number;
     metricName?: string;
   }[]) {
-    if (v.metricName && v.metricName !== `${name}_count` && m?.type === 'histogram') continue;
+    if (v.metricName && v.metricName !== `${name}_count` && String(m?.type) === 'histogram') continue;
     out[Object.values(v.labels).join(',')] = v.value;
   }
   return out;
@@ -234,9 +234,10 @@ describe('GRPC (konnectivity) over a Unix socket', () => {
       await expect(d.dial({ host: '127.0.0.1', port: originPort })).rejects.toThrow('dial timeout, backstop');
       await waitFor(() => server.received.at(-1) === 'DIAL_CLS', 5_000, undefined, { intervalMs: 10 });
       expect(server.received.slice(-2)).toEqual(['DIAL_REQ', 'DIAL_CLS']);
-      const e = await d
-        .dial({ host: '127.0.0.1', port: originPort }, { signal: AbortSignal.timeout(50) })
-        .catch((x: unknown) => x as EgressDialError);
+      const e = await d.dial({ host: '127.0.0.1', port: originPort }, { signal: AbortSignal.timeout(50) }).then(
+        () => new Error('the dial succeeded'),
+        (x: unknown) => x as EgressDialError,
+      );
       expect(e.message === 'dial timeout, context' || e.message.startsWith('context canceled')).toBe(true);
       server.mode = 'dialclose';
       await expect(d.dial({ host: '127.0.0.1', port: originPort })).rejects.toThrow('dial closed');

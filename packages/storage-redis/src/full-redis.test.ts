@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { keyOf, rvOf, testObject, WatchReader } from '@kevents/storage/testing';
+import { keyOf, objectOf, rvOf, testObject, WatchReader } from '@kevents/storage/testing';
 import { isStorageError, type Storage } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
 import { redisCommand, RedisServer } from './testing/index.js';
@@ -45,7 +45,7 @@ describe('RedisStorage on a full Redis (maxmemory, noeviction)', () => {
       const listed = (await storage.list({ resource: 'events', namespace: 'ns' })).items.map((o) => o.metadata.name);
       expect(listed.sort()).toEqual([...acked].sort());
       const seen = await watch.take(acked.length, 10_000);
-      expect(seen.map((e) => e.object.metadata.name)).toEqual(acked);
+      expect(seen.map((e) => objectOf(e).metadata.name)).toEqual(acked);
       const rvs = seen.map((e) => rvOf(e.resourceVersion));
       for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBe(rvs[i - 1] + 1);
 
@@ -53,7 +53,7 @@ describe('RedisStorage on a full Redis (maxmemory, noeviction)', () => {
       expect(await redisCommand(server.port, 'CONFIG SET maxmemory 64mb')).toBe('+OK');
       const next = await storage.create(keyOf('ns', 'more'), testObject('ns', 'more', { note }));
       expect(rvOf(next)).toBe(rvs[rvs.length - 1] + 1);
-      expect((await watch.take(1, 10_000)).map((e) => e.object.metadata.name)).toEqual(['more']);
+      expect((await watch.take(1, 10_000)).map((e) => objectOf(e).metadata.name)).toEqual(['more']);
     } finally {
       await storage.close();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StorageWatchEvent } from '@kevents/storage';
-import { keyOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
+import { keyOf, objectOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
 import { createRedisStorage } from './index.js';
 import { RedisServer } from './testing/index.js';
 import { firstWritesErrorStats } from './testing/script-errors.js';
@@ -45,7 +45,9 @@ describe('RedisStorage watch fan-out', () => {
     const names = (name: string): string[] =>
       seen
         .get(name)!
-        .flatMap((b) => b.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name} ${e.resourceVersion}`));
+        .flatMap((b) =>
+          b.map((e) => `${objectOf(e).metadata.namespace}/${objectOf(e).metadata.name} ${e.resourceVersion}`),
+        );
     for (let i = 0; i < 100 && names('all-2').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(names('all-1')).toEqual(created);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { brief, expectStorageError, keyOf, rvOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
+import {
+  brief,
+  expectStorageError,
+  keyOf,
+  objectOf,
+  rvOf,
+  rvs,
+  testObject,
+  WatchReader,
+} from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
 import { createWhenAvailable, watchFailure, whenAvailable } from './testing/faults.js';
@@ -74,7 +83,7 @@ describe('RedisStorage through Sentinel, when the master fails', () => {
       );
       expect((await resumed.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/after@${rvs(after)}`]);
       await storage.create(keyOf('ns', 'later'), testObject('ns', 'later'));
-      expect((await resumed.take(1, 10_000)).map((e) => e.object.metadata.name)).toEqual(['later']);
+      expect((await resumed.take(1, 10_000)).map((e) => objectOf(e).metadata.name)).toEqual(['later']);
       expect((await storage.list({ resource: 'events', namespace: 'ns' })).items).toHaveLength(22);
     } finally {
       await storage.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { isStorageError } from '@kevents/storage';
-import { keyOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
+import { keyOf, objectOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
 import { createSqlStorage, type SqliteThreadBackend } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-sqlite-'));
@@ -75,7 +75,7 @@ describe('SqlStorage on SQLite', () => {
       const w = await s.watch<TestObject>({ resource: 'events' }, { sendInitialEvents: true });
       const objects: TestObject[] = [];
       for await (const e of w) {
-        objects.push(e.object);
+        objects.push(objectOf(e));
         if (objects.length === 3) break;
       }
       return objects;

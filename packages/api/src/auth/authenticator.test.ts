@@ -27,7 +27,7 @@ describe('Authenticator contract', () => {
       audiences: ['kevents'],
     });
     await expect(tokens.authenticate(req())).resolves.toBeNull();
-    const err = await tokens.authenticate(req('Bearer bad')).catch((e: unknown) => e);
+    const err = await Promise.resolve(tokens.authenticate(req('Bearer bad'))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
     expect(err).toBeInstanceOf(Error);
     expect(err).toMatchObject({

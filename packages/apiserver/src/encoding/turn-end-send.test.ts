@@ -106,7 +106,7 @@ describe('sendAtTurnEnd', () => {
     );
     app.setErrorHandler((err, _req, reply) => {
       reply.code(500).header('content-type', 'text/plain');
-      return sendAtTurnEnd(reply, `error: ${err.message}`);
+      return sendAtTurnEnd(reply, `error: ${(err as Error).message}`);
     });
     app.post('/', async (_req, reply) => sendAtTurnEnd(reply, 'fail'));
     const port = await listen(app);
@@ -125,7 +125,8 @@ describe('sendAtTurnEnd', () => {
   });
 
   it('sends HTTP/2 replies at once', async () => {
-    const app = Fastify({ http2: true });
+    // Typed as the HTTP/1.1 instance the helpers take: the two differ only in the raw server's types.
+    const app = Fastify({ http2: true }) as unknown as FastifyInstance;
     let sentAtOnce: boolean | undefined;
     app.get('/', async (_req, reply) => {
       const r = sendAtTurnEnd(reply, 'h2');

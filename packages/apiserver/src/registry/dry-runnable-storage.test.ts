@@ -6,7 +6,10 @@ import { DryRunnableStorage } from './dry-runnable-storage.js';
 import type { UpdateStep } from './dry-runnable-storage.js';
 
 const key: ObjectKey = { resource: 'widgets', namespace: 'ns', name: 'a' };
-const widget = (spec: string): KubeObject => ({ metadata: { name: 'a', namespace: 'ns', uid: 'u1' }, spec });
+/** A stored object with a spec, as the registry's tests write them. */
+type Widget = KubeObject & { spec?: string };
+
+const widget = (spec: string): Widget => ({ metadata: { name: 'a', namespace: 'ns', uid: 'u1' }, spec });
 
 async function storageCode(p: Promise<unknown>): Promise<string> {
   try {
@@ -54,8 +57,8 @@ describe('DryRunnableStorage', () => {
   it('guaranteedUpdate answers what the update function returns: a write, or an end without a write', async () => {
     const set =
       (spec: string) =>
-      (cur: KubeObject | undefined): UpdateStep<KubeObject, string> =>
-        cur?.['spec'] === spec ? { end: 'unchanged' } : { write: { ...cur!, spec } };
+      (cur: Widget | undefined): UpdateStep<Widget, string> =>
+        cur?.spec === spec ? { end: 'unchanged' } : { write: { ...cur!, spec } };
     expect(await storageCode(dry.guaranteedUpdate(key, set('y'), {}, true))).toBe('NotFound');
     const created = await dry.guaranteedUpdate(
       key,
@@ -69,7 +72,7 @@ describe('DryRunnableStorage', () => {
     await dry.create(key, widget('x'), false);
     const rv = await storage.currentResourceVersion();
     const dryWrite = await dry.guaranteedUpdate(key, set('y'), {}, true);
-    expect('written' in dryWrite && dryWrite.written['spec']).toBe('y');
+    expect('written' in dryWrite && (dryWrite.written as Widget).spec).toBe('y');
     expect(await storage.currentResourceVersion()).toBe(rv);
     expect(await storageCode(dry.guaranteedUpdate(key, set('y'), { preconditions: { uid: 'other' } }, true))).toBe(
       'Conflict',

@@ -11,6 +11,8 @@ import { schemaUpdateErrors, withStructuralValidation } from './structural-valid
 interface Thing extends KubeObject {
   spec?: { color?: string; note?: string; parts?: { name?: string }[] };
 }
+/** A Thing with `spec`, typed as one (an object literal given as a KubeObject may not name `spec`). */
+const thing = (spec: Thing['spec']): Thing => ({ metadata: {}, spec });
 const partSchema: ObjectSchema = {
   id: 'com.example.v1.Part',
   goType: 'Part',
@@ -96,28 +98,22 @@ describe('structural validation in the strategy', () => {
 
   it('ratchets on update: an error in a value the update leaves unchanged is not reported', () => {
     const schema = schemaOf(true);
-    const old: Thing = { metadata: {}, spec: { color: 'green', parts: [{}] } };
+    const old: Thing = thing({ color: 'green', parts: [{}] });
     // Nothing changed in the invalid values: no error (objects stored before the schema got stricter stay updatable).
-    expect(
-      text(schemaUpdateErrors({ metadata: {}, spec: { color: 'green', parts: [{}], note: 'x' } }, old, schema)),
-    ).toEqual([]);
+    expect(text(schemaUpdateErrors(thing({ color: 'green', parts: [{}], note: 'x' }), old, schema))).toEqual([]);
     // A changed enum value, a list that changed: reported again.
-    expect(
-      text(schemaUpdateErrors({ metadata: {}, spec: { color: 'pink', parts: [{}, { name: 'b' }] } }, old, schema)),
-    ).toEqual([
+    expect(text(schemaUpdateErrors(thing({ color: 'pink', parts: [{}, { name: 'b' }] }), old, schema))).toEqual([
       'spec.color: Unsupported value: "pink": supported values: "red", "blue"',
       'spec.parts[0].name: Required value',
     ]);
     // A required field missing from an object that changed is reported.
-    expect(text(schemaUpdateErrors({ metadata: {}, spec: { note: 'x' } }, { metadata: {}, spec: {} }, schema))).toEqual(
-      ['spec.color: Required value'],
-    );
-    expect(text(schemaUpdateErrors({ metadata: {}, spec: {} }, { metadata: {}, spec: {} }, schema))).toEqual([]);
+    expect(text(schemaUpdateErrors(thing({ note: 'x' }), thing({}), schema))).toEqual(['spec.color: Required value']);
+    expect(text(schemaUpdateErrors(thing({}), thing({}), schema))).toEqual([]);
     // A stored object without the value's parent (null) compares as absent.
     const storedNull = { metadata: {}, spec: null } as unknown as Thing;
-    expect(text(schemaUpdateErrors({ metadata: {}, spec: { color: 'red', parts: [{}] } }, storedNull, schema))).toEqual(
-      ['spec.parts[0].name: Required value'],
-    );
+    expect(text(schemaUpdateErrors(thing({ color: 'red', parts: [{}] }), storedNull, schema))).toEqual([
+      'spec.parts[0].name: Required value',
+    ]);
   });
 
   it("keeps the kind's own order when the schema finds nothing, and counts `metadata` itself as metadata", () => {

@@ -183,12 +183,15 @@ describe('parseLabelSelector', () => {
     type Req = { text: string; holds: (labels: Record<string, string>) => boolean };
     const has = (l: Record<string, string>, k: string) => Object.prototype.hasOwnProperty.call(l, k);
     const requirement: fc.Arbitrary<Req> = fc.oneof(
-      key.map((k) => ({ text: k, holds: (l) => has(l, k) })),
-      key.map((k) => ({ text: `!${k}`, holds: (l) => !has(l, k) })),
+      key.map((k) => ({ text: k, holds: (l: Record<string, string>) => has(l, k) })),
+      key.map((k) => ({ text: `!${k}`, holds: (l: Record<string, string>) => !has(l, k) })),
+      fc.tuple(key, fc.constantFrom('=', '==', ' = '), value).map(([k, op, v]) => ({
+        text: `${k}${op}${v}`,
+        holds: (l: Record<string, string>) => has(l, k) && l[k] === v,
+      })),
       fc
-        .tuple(key, fc.constantFrom('=', '==', ' = '), value)
-        .map(([k, op, v]) => ({ text: `${k}${op}${v}`, holds: (l) => has(l, k) && l[k] === v })),
-      fc.tuple(key, value).map(([k, v]) => ({ text: `${k}!=${v}`, holds: (l) => !has(l, k) || l[k] !== v })),
+        .tuple(key, value)
+        .map(([k, v]) => ({ text: `${k}!=${v}`, holds: (l: Record<string, string>) => !has(l, k) || l[k] !== v })),
       fc
         .tuple(
           key,
@@ -199,7 +202,7 @@ describe('parseLabelSelector', () => {
         )
         .map(([k, vs]) => ({
           text: `${k} in (${vs.join(',')})`,
-          holds: (l) => has(l, k) && vs.includes(l[k]!),
+          holds: (l: Record<string, string>) => has(l, k) && vs.includes(l[k]!),
         })),
       fc
         .tuple(
@@ -211,15 +214,15 @@ describe('parseLabelSelector', () => {
         )
         .map(([k, vs]) => ({
           text: `${k} notin (${vs.join(', ')})`,
-          holds: (l) => !has(l, k) || !vs.includes(l[k]!),
+          holds: (l: Record<string, string>) => !has(l, k) || !vs.includes(l[k]!),
         })),
       fc.tuple(key, int).map(([k, n]) => ({
         text: `${k}>${n}`,
-        holds: (l) => has(l, k) && /^-?\d+$/.test(l[k]!) && Number(l[k]) > n,
+        holds: (l: Record<string, string>) => has(l, k) && /^-?\d+$/.test(l[k]!) && Number(l[k]) > n,
       })),
       fc.tuple(key, int).map(([k, n]) => ({
         text: `${k} < ${n}`,
-        holds: (l) => has(l, k) && /^-?\d+$/.test(l[k]!) && Number(l[k]) < n,
+        holds: (l: Record<string, string>) => has(l, k) && /^-?\d+$/.test(l[k]!) && Number(l[k]) < n,
       })),
     );
     const labels = fc.dictionary(key, fc.oneof(value, int.map(String)), { maxKeys: 6 });

@@ -430,7 +430,7 @@ describe('match conditions', () => {
     const hist = (await registry.getMetricsAsJSON()).find(
       (m) => m.name === 'apiserver_authorization_match_condition_evaluation_seconds',
     );
-    expect(hist?.values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(2);
+    expect(hist?.values.find((v) => (v as { metricName?: string }).metricName?.endsWith('_count'))?.value).toBe(2);
   });
 
   it.each(['NoOpinion', 'Deny'] as const)('an error with no false is failurePolicy %s, with the error', async (p) => {

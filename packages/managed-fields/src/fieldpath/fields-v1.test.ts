@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { fieldsV1ToSet, setToFieldsV1, setToFieldsV1JSON, FieldsV1Error } from './fields-v1.js';
 import { fieldElement, indexElement, keyElementOf, valueElement } from './path-element.js';
@@ -17,7 +18,7 @@ const golden = [
 ];
 
 describe('FieldsV1 (structured-merge-diff fieldpath/serialize.go)', () => {
-  test.each(golden.map((g, i) => [i, g]))(
+  test.each(golden.map((g, i) => [i, g] as const))(
     'TestSerializeV1GoldenData %i: decode then encode is byte-identical',
     (_i, text) => {
       const set = fromText(text);

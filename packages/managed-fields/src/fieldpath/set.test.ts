@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals';
 import { keyElementOf, valueElement } from './path-element.js';
 import { makePath, pathString } from './path.js';
 import { FieldSet } from './set.js';

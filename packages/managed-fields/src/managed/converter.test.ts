@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals';
 import { makePath, pathString } from '../fieldpath/path.js';
 import { scalarType, structType } from '../schema/builders.js';
 import { isJsonObject } from '../value/json-value.js';

@@ -3,6 +3,7 @@
  * k8s.io/apiserver handlers/create_test.go), ported to the FieldManager, on a small Pod-like
  * typed schema built with the schema builders.
  */
+import { describe, expect, test } from '@jest/globals';
 import type { ManagedFieldsEntry } from '@kevents/api';
 import { fieldsV1ToSet, setToFieldsV1 } from '../fieldpath/fields-v1.js';
 import { keyElementOf } from '../fieldpath/path-element.js';

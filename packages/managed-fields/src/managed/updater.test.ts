@@ -5,6 +5,7 @@
  * live object and the managers (sets and versions; the fixture ignores the applied flag) are
  * compared at the end. Objects are written in YAML as in the Go tables.
  */
+import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { keyElementOf, valueElement } from '../fieldpath/path-element.js';
 import { makePath, pathString } from '../fieldpath/path.js';

@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals';
 import { eventsV1EventSchema, leaseSchema } from '@kevents/api';
 import { keyElementOf, valueElement } from '../fieldpath/path-element.js';
 import { makePath, pathString } from '../fieldpath/path.js';

@@ -3,6 +3,7 @@
  * schemas and (lhs, rhs, out) triplets copied as data. The left side may hold duplicate keys,
  * the right may not; the result must equal `out` (lists in order, maps in any order).
  */
+import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { fromSMDSchema } from '../schema/smd-schema.js';
 import { equalValues } from '../value/compare.js';

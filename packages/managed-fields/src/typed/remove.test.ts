@@ -1,4 +1,5 @@
 /** typed/remove_test.go of structured-merge-diff v6 (TestRemove): RemoveItems and ExtractItems. */
+import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { keyElementOf, valueElement } from '../fieldpath/path-element.js';
 import { makePath } from '../fieldpath/path.js';

@@ -1,4 +1,5 @@
 /** typed/toset_test.go of structured-merge-diff v6 (TestToFieldSet), and Compare (typed/comparison of symdiff_test.go). */
+import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { keyElementOf, valueElement } from '../fieldpath/path-element.js';
 import { makePath, pathString } from '../fieldpath/path.js';

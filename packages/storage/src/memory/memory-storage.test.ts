@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { MemoryStorage } from '../index.js';
 import { expectStorageError, keyOf, rvs, runStorageConformance, testObject, WatchReader } from '../testing/index.js';
+import type { TestObject } from '../testing/index.js';
 
 runStorageConformance('MemoryStorage', async (tuning) => ({ storage: new MemoryStorage(tuning) }));
 
@@ -148,7 +149,7 @@ describe('MemoryStorage', () => {
     await writer;
     expect(turns).toBeGreaterThan(2);
     expect(listed.items.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(before);
-    expect(listed.items.every((o) => o.note === 'hello')).toBe(true);
+    expect(listed.items.every((o) => (o as TestObject).note === 'hello')).toBe(true);
     // Once the list is done, history is trimmed back to its limit.
     await s.create(keyOf('ns', 'last'), testObject('ns', 'last'));
     await expectStorageError(s.watch({ resource: 'events' }, { resourceVersion: listed.resourceVersion }), 'Expired');

@@ -118,7 +118,7 @@ describe('packObject', () => {
         return 'read';
       },
     };
-    expect(packObject(outer)).toBe(packBody(toBody({ metadata: { name: 'outer' }, message: 'read' })));
+    expect(packObject(outer)).toBe(packBody(toBody({ metadata: { name: 'outer' }, message: 'read' } as KubeObject)));
     expect(nested).toBe(packBody(toBody(inner)));
     expect(packObject(inner)).toBe(nested);
   });
@@ -135,7 +135,7 @@ describe('packObject', () => {
     expect(() => packObject(big)).toThrow(StorageError);
     const cyclic: Record<string, unknown> = { metadata: {} };
     cyclic.self = cyclic;
-    expect(() => packObject(cyclic as KubeObject)).toThrow(/not serializable/);
+    expect(() => packObject(cyclic as unknown as KubeObject)).toThrow(/not serializable/);
     expect(() => packObject(null as unknown as KubeObject)).toThrow(/must be a JSON object/);
   });
 });

@@ -124,5 +124,11 @@ export function brief(e: StorageWatchEvent): string {
   return `${e.type} ${e.object.metadata.namespace ?? ''}/${e.object.metadata.name ?? ''}@${e.resourceVersion}`;
 }
 
+/** The object of an ADDED, MODIFIED or DELETED event. @throws Error for a BOOKMARK */
+export function objectOf<T extends KubeObject>(e: StorageWatchEvent<T>): T {
+  if (e.type === 'BOOKMARK') throw new Error(`expected an object, got ${brief(e)}`);
+  return e.object;
+}
+
 /** Lets timers and other tasks run. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
