@@ -341,7 +341,7 @@ export class RedisStorage implements Storage {
   private async rv(): Promise<number> {
     coalesceWrites(this.client);
     try {
-      return Number((await this.client.get(this.keys.rv)) ?? '0');
+      return Number((await this.client.get(this.keys.rv)) ?? '1');
     } catch (err) {
       throw toStorageError(err, this.client);
     }

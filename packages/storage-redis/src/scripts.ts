@@ -4,6 +4,8 @@
  * ordering indexes and appends the change to the Stream, atomically. Reads that must be
  * consistent (list chunks, the history bounds) are scripts too. Every key a script touches is
  * passed in KEYS and carries the instance's hash tag, so the scripts run on Redis Cluster.
+ * An absent counter reads as 1 and the first write takes 2, as etcd starts at revision 1 (a
+ * store written before counts on from where it is).
  *
  * Stored value of an object (field `<namespace>/<name>` of the resource's hash):
  * `<rv>\n<JSON of uid>\n<body>`, where body is the object's JSON without resourceVersion.
@@ -68,10 +70,12 @@ if op == 'd' then
   redis.call('ZREM', KEYS[3], key)
   if legacy == '1' then redis.call('ZREM', KEYS[5], key) end
   local rv = redis.call('INCR', KEYS[1])
+  if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
   redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
   return {'ok', rv, curBody}
 end
 local rv = redis.call('INCR', KEYS[1])
+if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
 local id = rv .. '-0'
 redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
 if op == 'c' then
@@ -94,7 +98,7 @@ return {'ok', rv}
  * one per key of the prefix changed in (at, R]; count is ZLEXCOUNT from start to end (or -1).
  */
 export const listChunkScript = `
-local R = tonumber(redis.call('GET', KEYS[1]) or '0')
+local R = tonumber(redis.call('GET', KEYS[1]) or '1')
 local at = tonumber(ARGV[1])
 if at < 0 then at = R end
 if at > R then return {R, at, 'toolarge', {}, {}, {}, -1} end
@@ -126,7 +130,7 @@ return {R, at, 'ok', members, values, changes, count}
 
 /** KEYS: rv counter, stream. Reply: {current rv, id of the oldest retained change or ''}. */
 export const boundsScript = `
-local R = redis.call('GET', KEYS[1]) or '0'
+local R = redis.call('GET', KEYS[1]) or '1'
 local first = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
 if #first == 0 then return {R, ''} end
 return {R, first[1][1]}
@@ -138,7 +142,7 @@ return {R, first[1][1]}
  * the resourceVersion (clamped to the current one), or older than the cut-off. Reply: removed count.
  */
 export const compactScript = `
-local R = tonumber(redis.call('GET', KEYS[1]) or '0')
+local R = tonumber(redis.call('GET', KEYS[1]) or '1')
 if ARGV[1] == 'rv' then
   local rv = math.min(tonumber(ARGV[2]), R)
   return redis.call('XTRIM', KEYS[2], 'MINID', (rv + 1) .. '-0')

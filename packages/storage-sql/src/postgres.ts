@@ -16,7 +16,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from './backend.js';
-import { postgresMigrations, schemaVersion } from './schema.js';
+import { firstRevisionStatement, postgresMigrations, schemaVersion } from './schema.js';
 
 /** TLS files for a PostgreSQL URL with `sslmode` (from `--storage-cafile`, `--storage-certfile`, `--storage-keyfile`). */
 export interface PostgresTlsOptions {
@@ -165,6 +165,7 @@ export class PostgresBackend implements SqlBackend {
       if (have === 0) await c.query('INSERT INTO kevents_schema (id, version) VALUES (1, $1)', [schemaVersion]);
       else if (have < schemaVersion)
         await c.query('UPDATE kevents_schema SET version = $1 WHERE id = 1', [schemaVersion]);
+      await c.query(firstRevisionStatement);
       await c.query('COMMIT');
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);

@@ -46,6 +46,15 @@ export const indexedFields: readonly { readonly label: string; readonly column: 
   { label: 'involvedObject.name', column: 'f_name' },
 ];
 
+/**
+ * Run on every start, after the migrations and in their transaction, on SQLite and PostgreSQL: a
+ * database never written is at resourceVersion 1, as etcd starts at revision 1, so its first
+ * write is 2 and a list of it answers "1", never "0" (which a watch reads as "any"). The first
+ * migration started the counter at 0; a database written since counts on from where it is. Not
+ * a migration: it needs no new schema version, so an older kevents still opens the database.
+ */
+export const firstRevisionStatement = 'UPDATE kevents_meta SET rv = 1, compacted = 1 WHERE id = 1 AND rv = 0';
+
 /** SQLite migrations; index i takes the schema from version i to i + 1. */
 export const sqliteMigrations: readonly string[] = [
   `

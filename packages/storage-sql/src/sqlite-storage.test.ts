@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { isStorageError } from '@kevents/storage';
-import { keyOf, objectOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
+import { keyOf, objectOf, rvOf, runStorageConformance, testObject, type TestObject } from '@kevents/storage/testing';
 import { createSqlStorage, type SqliteThreadBackend } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kevents-sqlite-'));
@@ -41,10 +41,25 @@ describe('SqlStorage on SQLite', () => {
     await s2.close();
   });
 
+  it('starts a database an older kevents left unwritten at resourceVersion 1, and a written one from where it is', async () => {
+    const url = `sqlite://${join(dir, 'first-rv', 'events.db')}`;
+    let s = await createSqlStorage({ url });
+    // What the first migration left before kevents started the counter at 1.
+    await (s.backend as SqliteThreadBackend).maintenance('UPDATE kevents_meta SET rv = 0, compacted = 0 WHERE id = 1');
+    await s.close();
+    s = await createSqlStorage({ url });
+    expect(await s.currentResourceVersion()).toBe('1');
+    expect((await s.create(keyOf('ns', 'a'), testObject('ns', 'a'))).metadata.resourceVersion).toBe('2');
+    await s.close();
+    s = await createSqlStorage({ url });
+    expect(await s.currentResourceVersion()).toBe('2');
+    await s.close();
+  });
+
   it('answers Unavailable ("the disk is full") when the database cannot grow, half-writes nothing, and writes again once there is room', async () => {
     const s = await createSqlStorage({ url: `sqlite://${join(dir, 'full', 'events.db')}`, historyLimit: 10 });
     const big = 'x'.repeat(4_000);
-    await s.create(keyOf('ns', 'first'), testObject('ns', 'first', { note: big }));
+    const first = await s.create(keyOf('ns', 'first'), testObject('ns', 'first', { note: big }));
     // Stand-in for a full disk: the file may not grow past its current size.
     const db = s.backend as SqliteThreadBackend;
     const pages = Number((await db.maintenance('PRAGMA page_count'))[0]!['page_count']);
@@ -62,7 +77,7 @@ describe('SqlStorage on SQLite', () => {
     expect(isStorageError(err, 'Unavailable')).toBe(true);
     expect((err as Error).message).toMatch(/^sqlite: the disk is full: /);
     expect((await s.list({ resource: 'events' })).items).toHaveLength(created.length + 1);
-    expect(await s.currentResourceVersion()).toBe(String(created.length + 1));
+    expect(await s.currentResourceVersion()).toBe(String(rvOf(first) + created.length));
     await db.maintenance('PRAGMA max_page_count = 1073741823'); // room again
     await s.create(keyOf('ns', 'after'), testObject('ns', 'after', { note: big }));
     await s.close();

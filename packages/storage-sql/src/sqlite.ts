@@ -19,7 +19,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from './backend.js';
-import { sqliteMigrations, schemaVersion } from './schema.js';
+import { firstRevisionStatement, sqliteMigrations, schemaVersion } from './schema.js';
 
 /** Settings of a SQLite database. */
 export interface SqliteOptions {
@@ -340,6 +340,7 @@ function migrate(db: DatabaseSync): void {
     for (let v = have + 1; v <= schemaVersion; v++) db.exec(sqliteMigrations[v - 1]!);
     if (have === 0) db.prepare('INSERT INTO kevents_schema (id, version) VALUES (1, ?)').run(schemaVersion);
     else if (have < schemaVersion) db.prepare('UPDATE kevents_schema SET version = ? WHERE id = 1').run(schemaVersion);
+    db.exec(firstRevisionStatement);
     db.exec('COMMIT');
   } catch (err) {
     if (db.isTransaction) db.exec('ROLLBACK');

@@ -225,7 +225,10 @@ export interface Storage {
   /** Watches a prefix. Rejects with Expired when the start point is older than the history. */
   watch<T extends KubeObject>(prefix: KeyPrefix, options?: WatchOptions<T>): Promise<Watcher<T>>;
 
-  /** The resourceVersion of the newest write (`'0'` for an empty store). */
+  /**
+   * The resourceVersion of the newest write; `'1'` for a store never written (etcd's first
+   * revision: the first write is `'2'`, and nothing is ever at `'0'`, which reads mean "any").
+   */
   currentResourceVersion(): Promise<string>;
 
   /**

@@ -174,7 +174,9 @@ describe('@kubernetes/client-node EventsV1Api against kevents', () => {
       expect(events[0]!.phase).toBe('ERROR');
       expect(events[0]!.obj.code).toBe(410);
       expect(events[0]!.obj.reason).toBe('Expired');
-      expect(events[0]!.obj.message).toMatch(/^too old resource version: 1 \(\d+\)$/);
+      expect(events[0]!.obj.message).toMatch(
+        new RegExp(`^too old resource version: ${firstEv.metadata!.resourceVersion!} \\(\\d+\\)$`),
+      );
     } finally {
       await small.close();
     }

@@ -23,9 +23,12 @@ async function storageCode(p: Promise<unknown>): Promise<string> {
 
 let storage: MemoryStorage;
 let dry: DryRunnableStorage;
-beforeEach(() => {
+/** The resourceVersion of the store before any write. */
+let unwritten: string;
+beforeEach(async () => {
   storage = new MemoryStorage({ watchBatchIntervalMs: 0 });
   dry = new DryRunnableStorage(storage);
+  unwritten = await storage.currentResourceVersion();
 });
 afterEach(async () => {
   await storage.close();
@@ -37,7 +40,7 @@ describe('DryRunnableStorage', () => {
     const out = await dry.create(key, obj, true);
     expect(out).toEqual(obj);
     expect(out).not.toBe(obj);
-    expect(await storage.currentResourceVersion()).toBe('0');
+    expect(await storage.currentResourceVersion()).toBe(unwritten);
     await dry.create(key, obj, false);
     expect(await storageCode(dry.create(key, obj, true))).toBe('AlreadyExists');
   });
@@ -67,7 +70,7 @@ describe('DryRunnableStorage', () => {
       true,
     );
     expect(created).toEqual({ written: widget('x') });
-    expect(await storage.currentResourceVersion()).toBe('0');
+    expect(await storage.currentResourceVersion()).toBe(unwritten);
 
     await dry.create(key, widget('x'), false);
     const rv = await storage.currentResourceVersion();

@@ -60,16 +60,23 @@ export class PackedChange implements Change {
   }
 }
 
+/** The resourceVersion of a store that has never been written (etcd's first revision). */
+export const initialResourceVersion = 1;
+
 /**
  * The global resourceVersion counter and the retained changes: exactly one change per
  * resourceVersion in `(compacted, rv]`, so a resourceVersion is also an index. Waiters are woken
  * after writes, at most once per `wakeIntervalMs` (see {@link WakeList}).
  */
 export class ChangeLog {
-  /** The newest resourceVersion. */
-  rv = 0;
+  /**
+   * The newest resourceVersion. An empty store is at {@link initialResourceVersion}, as etcd
+   * starts at revision 1: the first write is 2, so a list of an empty store returns "1", never
+   * "0" (which a watch reads as "any"), and a watch from it sees every write in order.
+   */
+  rv = initialResourceVersion;
   /** Every change at or below this resourceVersion is gone. */
-  compacted = 0;
+  compacted = initialResourceVersion;
   private items: (Change | undefined)[] = [];
   private head = 0;
   private readonly waiters: WakeList;

@@ -6,9 +6,9 @@ import { expectStorageError, keyOf, rvOf, rvs, testObject, uidOf, type TestObjec
 /** get, create, update, delete, preconditions, guaranteedUpdate, resourceVersions, copies. */
 export function defineCrudConformance(ctx: ConformanceContext): void {
   describe('resourceVersion', () => {
-    it('starts at "0" and rises strictly with every write, across resources and namespaces', async () => {
+    it('starts at "1", as etcd does, and rises strictly with every write, across resources and namespaces', async () => {
       const s = await ctx.open();
-      expect(await s.currentResourceVersion()).toBe('0');
+      expect(await s.currentResourceVersion()).toBe('1');
       const rvs: number[] = [];
       rvs.push(rvOf(await s.create(keyOf('a', 'x'), testObject('a', 'x'))));
       rvs.push(rvOf(await s.create(keyOf('b', 'x'), testObject('b', 'x'))));
@@ -18,7 +18,7 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
       rvs.push(rvOf(await s.delete(keyOf('a', 'x', 'leases'))));
       rvs.push(rvOf(await s.create(keyOf('a', 'x', 'leases'), testObject('a', 'x'))));
       for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBeGreaterThan(rvs[i - 1]);
-      expect(rvs[0]).toBeGreaterThan(0);
+      expect(rvs[0]).toBeGreaterThan(1);
       expect(await s.currentResourceVersion()).toBe(String(rvs[rvs.length - 1]));
     });
 

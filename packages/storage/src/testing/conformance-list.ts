@@ -74,7 +74,7 @@ export function defineListConformance(ctx: ConformanceContext): void {
 
     it('answers an empty list with the current resourceVersion', async () => {
       const s = await ctx.open();
-      expect(await s.list({ resource: 'events' })).toEqual({ items: [], resourceVersion: '0' });
+      expect(await s.list({ resource: 'events' })).toEqual({ items: [], resourceVersion: '1' });
       const c = await s.create(keyOf('ns', 'a', 'leases'), testObject('ns', 'a'));
       const l = await s.list({ resource: 'events' });
       expect(l.items).toEqual([]);

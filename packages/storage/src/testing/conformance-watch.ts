@@ -5,6 +5,7 @@ import {
   brief,
   expectStorageError,
   keyOf,
+  objectOf,
   rvOf,
   rvs,
   sleep,
@@ -14,10 +15,6 @@ import {
 } from './helpers.js';
 
 type Ev = StorageWatchEvent<TestObject>;
-const objectOf = (e: Ev): TestObject => {
-  if (e.type === 'BOOKMARK') throw new Error('a BOOKMARK has no object');
-  return e.object;
-};
 
 /** watch: start points, initial events, predicates, bookmarks, Expired, ordering, stop. */
 export function defineWatchConformance(ctx: ConformanceContext): void {
@@ -85,6 +82,18 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
       const atEnd = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: rvs(c3) });
       await new WatchReader(atEnd).expectQuiet(ctx.quietMs);
       atEnd.stop();
+    });
+
+    it("from an empty store's list resourceVersion sees every later write, in order (an informer's first list and watch)", async () => {
+      const s = await ctx.open();
+      const listed = await s.list({ resource: 'events' });
+      const b = await s.create(keyOf('ns', 'b'), testObject('ns', 'b'));
+      const a = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+      const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: listed.resourceVersion });
+      const r = new WatchReader(w);
+      expect((await r.take(2, T)).map(brief)).toEqual([`ADDED ns/b@${rvs(b)}`, `ADDED ns/a@${rvs(a)}`]);
+      await r.expectQuiet(ctx.quietMs);
+      w.stop();
     });
 
     it('with sendInitialEvents sends ADDED for the current state, then the initial-events-end BOOKMARK, then changes', async () => {
