@@ -132,19 +132,61 @@ describe('an aborted request signal', () => {
     expect(await metric('apiserver_authorization_webhook_evaluations_fail_open_total', { result: 'error' })).toBe(1);
   });
 
-  it('cuts only its own call: a concurrent identical request keeps its call and gets its answer', async () => {
+  it('shares one call among identical concurrent requests: one that goes away stops waiting, the others keep the call and its answer', async () => {
     server.answer = () => ({ status: { allowed: true }, delayMs: 300 });
     const a = build();
     const ac = new AbortController();
     const left = a.authorize(attrs(ac.signal));
     const stays = a.authorize(attrs(new AbortController().signal));
-    await server.until(() => server.calls === 2);
+    const noSignal = a.authorize(attrs());
+    await server.until(() => server.calls === 1);
     ac.abort();
-    expect((await left).error?.message).toMatch(/context canceled/);
+    const gone = await left;
+    expect((gone.error as AuthorizationError).code).toBe('WebhookCanceled');
+    expect(gone.decision).toBe('NoOpinion');
     expect(await stays).toEqual({ decision: 'Allow', reason: '' });
-    expect(server.abandoned).toBe(1);
-    expect(server.calls).toBe(2);
+    expect(await noSignal).toEqual({ decision: 'Allow', reason: '' });
+    expect(server.abandoned).toBe(0);
+    expect(server.calls).toBe(1);
+    expect(await metric('apiserver_authorization_webhook_evaluations_total', { result: 'success' })).toBe(1);
     expect(a.authorize(attrs())).toEqual({ decision: 'Allow', reason: '' }); // the answer that came is cached
+  });
+
+  it('cuts a shared call once every request waiting for it has gone; a later request makes a new call', async () => {
+    server.answer = () => ({ status: { allowed: true }, delayMs: 3000 });
+    const a = build();
+    const [x, y] = [new AbortController(), new AbortController()];
+    const px = a.authorize(attrs(x.signal));
+    const py = a.authorize(attrs(y.signal));
+    await server.until(() => server.calls === 1);
+    x.abort();
+    expect((await px).error?.message).toMatch(/context canceled/);
+    await sleep(100);
+    expect(server.abandoned).toBe(0); // y still waits
+    y.abort();
+    expect((await py).error?.message).toMatch(/context canceled/);
+    await server.until(() => server.abandoned === 1);
+    server.answer = () => ({ status: { allowed: true } });
+    expect((await a.authorize(attrs(new AbortController().signal))).decision).toBe('Allow');
+    expect(server.calls).toBe(2);
+    expect(await metric('apiserver_authorization_webhook_evaluations_total', { result: 'canceled' })).toBe(1);
+  });
+
+  it('shares nothing when answers are not kept (cacheAuthorizedRequests: false): each request is reviewed', async () => {
+    server.answer = () => ({ status: { allowed: true }, delayMs: 200 });
+    const a = build({ cacheAuthorizedRequests: false } as Partial<WebhookConfiguration>);
+    const answers = await Promise.all([a.authorize(attrs()), a.authorize(attrs()), a.authorize(attrs())]);
+    expect(answers.map((d) => d.decision)).toEqual(['Allow', 'Allow', 'Allow']);
+    expect(server.calls).toBe(3);
+  });
+
+  it('shares calls only between requests with one cache key: another user is reviewed on its own', async () => {
+    server.answer = () => ({ status: { allowed: true }, delayMs: 200 });
+    const a = build();
+    const bob = { ...attrs(), user: { username: 'bob', groups: ['dev'] } };
+    await Promise.all([a.authorize(attrs()), a.authorize(bob), a.authorize(attrs())]);
+    expect(server.calls).toBe(2);
+    expect(server.received.map((r) => r.review.spec?.user).sort()).toEqual(['alice', 'bob']);
   });
 
   it('reaches the call through a wrapTransport wrapper that drops the signal', async () => {

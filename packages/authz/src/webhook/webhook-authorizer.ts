@@ -7,6 +7,7 @@ import type { RetryBackoff } from './backoff.js';
 import { ExpiringLRU, webhookCacheSize } from './cache.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { MatchConditions } from './match-conditions.js';
+import { SharedCalls } from './shared-calls.js';
 import {
   cacheable,
   decodeSubjectAccessReview,
@@ -73,6 +74,8 @@ export class WebhookAuthorizer implements Authorizer {
   /** Whether calls go through a wrapper, and so run with {@link callSignal} set. */
   readonly #wrapped: boolean;
   readonly #cache: ExpiringLRU<SubjectAccessReviewStatus>;
+  /** Calls in flight by cache key, shared by identical requests while both TTLs keep answers. */
+  readonly #calls: SharedCalls<Decision> | undefined;
   readonly #conditions: MatchConditions | undefined;
   readonly #labels: { name: string };
   readonly #typeLabels: { type: string; name: string };
@@ -89,6 +92,7 @@ export class WebhookAuthorizer implements Authorizer {
         )
       : transport;
     this.#cache = new ExpiringLRU(o.cacheSize ?? webhookCacheSize);
+    this.#calls = o.authorizedTTLMs > 0 && o.unauthorizedTTLMs > 0 ? new SharedCalls() : undefined;
     this.#conditions = o.matchConditions?.length ? new MatchConditions(o.matchConditions) : undefined;
     this.#labels = { name: o.name };
     this.#typeLabels = { type: 'Webhook', name: o.name };
@@ -97,7 +101,10 @@ export class WebhookAuthorizer implements Authorizer {
   /**
    * Answers synchronously when the match conditions exclude the request or the cache has the
    * answer; only a call to the webhook reads `attrs.signal`, which then cuts the call in flight
-   * and the retries when the client goes away.
+   * and the retries when the client goes away. Requests that would share a cache entry share a
+   * call in flight too (when both TTLs keep answers): a burst of identical requests after the
+   * entry expires sends one SubjectAccessReview, not one each (webhook.go sends one each); a
+   * client that goes away stops waiting, and the call is cut when none waits any more.
    */
   authorize(attrs: RequestAttributes): Decision | Promise<Decision> {
     const m = this.#o.metrics;
@@ -117,7 +124,18 @@ export class WebhookAuthorizer implements Authorizer {
     const key = cacheable(attrs) ? subjectAccessReviewKey(attrs) : undefined;
     const cached = key === undefined ? undefined : this.#cache.get(key);
     if (cached) return decide(cached);
-    return this.#call(spec ?? subjectAccessReviewSpec(attrs), key, attrs.signal);
+    const review = spec ?? subjectAccessReviewSpec(attrs);
+    if (key === undefined || this.#calls === undefined) return this.#call(review, key, attrs.signal);
+    return this.#calls.join(
+      key,
+      attrs.signal,
+      (signal) => this.#call(review, key, signal),
+      (reason) => ({
+        decision: this.#o.failurePolicy,
+        reason: '',
+        error: canceledError(this.#o.connection.server, reason),
+      }),
+    );
   }
 
   /**
