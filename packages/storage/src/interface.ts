@@ -254,6 +254,14 @@ export interface StoredRevision<T extends KubeObject = KubeObject> {
   readonly resourceVersion: number;
   /** A fresh copy of the object, as {@link Storage.get} returns it. */
   decode(): T;
+  /**
+   * The object to read, not to change (to encode it): deeply equal to {@link decode}'s, but
+   * values that many stored objects repeat may be deeply frozen and shared between the objects
+   * decoded so (the memory store's interned managedFields entries: their `fieldsV1`), which
+   * spares parsing them and lets serializers that keep texts of frozen values write them once.
+   * Absent in stores that share nothing: use {@link decode}.
+   */
+  decodeShared?(): T;
 }
 
 /** One page of {@link RevisionReads.listRevisions}: a {@link ListResult} of undecoded objects. */

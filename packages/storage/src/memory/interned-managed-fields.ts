@@ -13,8 +13,8 @@
 /** The character that opens an interned managedFields array in a packed body. */
 export const internMark = 0;
 
-/** A managedFields array's JSON text cut at its entries' times. */
-interface Template {
+/** A managedFields array's JSON text cut at its entries' times (or a repeating value's text, cut at its time if it is one). */
+export interface Template {
   /** The text around the times (one more piece than times), as bytes. */
   readonly pieces: readonly Uint8Array[];
   /** The same as strings (for the string unpacker). */
@@ -355,6 +355,11 @@ export function writeInterned(packed: string, at: number, template: Template, bu
     buf[n++] = 34;
   }
   return n;
+}
+
+/** The text of the `slot`th time (from 0) of the interned array at `at`, unquoted. */
+export function slotTime(packed: string, at: number, template: Template, slot: number): string {
+  return timeText(packed, at + 3 + (template.micro ? 7 : 4) * slot, template.micro);
 }
 
 /** The JSON text of the interned array at `at`, as a string. */

@@ -9,6 +9,7 @@ import {
   unpackedTimeBytes,
   writeInterned,
 } from './interned-managed-fields.js';
+import type { Template } from './interned-managed-fields.js';
 
 /**
  * Object keys that most stored objects repeat: Kubernetes metadata and the fields of an Event in
@@ -209,10 +210,46 @@ let unpacked = Buffer.allocUnsafeSlow(16 * 1024);
  * string, which `JSON.parse` reads without flattening a rope first; others are built as strings.
  */
 export function unpackBody(packed: string): string {
+  return unpack(packed, false) ?? unpackText(packed);
+}
+
+/**
+ * The text {@link unpackBody} writes in place of an interned managedFields array when asked to
+ * ({@link unpackSharing}): a JSON string, which JSON.stringify spells only so.
+ */
+export const managedFieldsMarker = '\u0000kevents:managedFields';
+const markerBytes = Uint8Array.from(JSON.stringify(managedFieldsMarker), (ch) => ch.charCodeAt(0));
+
+/** Where {@link unpackSharing} found the one interned managedFields array, and its template. */
+export interface SharingUnpack {
+  /** The body's JSON text, the array replaced by the quoted {@link managedFieldsMarker}. */
+  readonly text: string;
+  /** The array's offset in the packed body (its U+0000), or -1 when the body interns none. */
+  readonly at: number;
+  readonly template: Template | undefined;
+}
+
+let sharingAt = -1;
+let sharingTemplate: Template | undefined;
+
+/**
+ * {@link unpackBody}, but with the one interned managedFields array of the body written as the
+ * quoted {@link managedFieldsMarker}, for a decoder that puts shared entries in its place;
+ * undefined when the body interns more than one array or takes the string unpacker.
+ */
+export function unpackSharing(packed: string): SharingUnpack | undefined {
+  sharingAt = -1;
+  sharingTemplate = undefined;
+  const text = unpack(packed, true);
+  return text === undefined ? undefined : { text, at: sharingAt, template: sharingTemplate };
+}
+
+/** The fast unpacker; `sharing`: see {@link unpackSharing}. Undefined where the string unpacker must do it. */
+function unpack(packed: string, sharing: boolean): string | undefined {
   const len = packed.length;
   const bound = len * widest;
   if (bound > unpacked.length) {
-    if (bound > maxUnpackBytes) return unpackText(packed);
+    if (bound > maxUnpackBytes) return undefined;
     unpacked = Buffer.allocUnsafeSlow(Math.max(bound, unpacked.length * 2));
   }
   const buf = unpacked;
@@ -220,12 +257,18 @@ export function unpackBody(packed: string): string {
   for (let i = 0; i < len; i++) {
     const c = packed.charCodeAt(i);
     if (c >= 32) {
-      if (c > 0xff) return unpackText(packed);
+      if (c > 0xff) return undefined;
       buf[n++] = c;
     } else if (c === internMark) {
       const { template, length } = internedAt(packed, i);
-      if (n + template.bytes + length * unpackedTimeBytes + (len - i) * widest > buf.length) return unpackText(packed);
-      n = writeInterned(packed, i, template, buf, n);
+      if (n + template.bytes + length * unpackedTimeBytes + (len - i) * widest > buf.length) return undefined;
+      if (sharing && template.pieces[0]![0] === 91) {
+        if (sharingAt >= 0 || n + markerBytes.length + (len - i) * widest > buf.length) return undefined;
+        sharingAt = i;
+        sharingTemplate = template;
+        buf.set(markerBytes, n);
+        n += markerBytes.length;
+      } else n = writeInterned(packed, i, template, buf, n);
       i += length - 1;
     } else if (c === uuidMark) {
       buf[n++] = quote;

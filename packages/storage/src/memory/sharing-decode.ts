@@ -1,0 +1,30 @@
+import type { KubeObject } from '@kevents/api';
+import { fromBody } from '../body.js';
+import { managedFieldsMarker, unpackBody, unpackSharing } from './packed-body.js';
+import { sharedManagedFields } from './shared-managed-fields.js';
+
+/**
+ * A packed body as its object for reading only: `fromBody(unpackBody(packed), rv)`, but with an
+ * interned `metadata.managedFields` array (see interned-managed-fields.ts) not parsed from its
+ * text: its entries are new objects whose values but the time are the template's, deeply frozen
+ * and shared with every object decoded so ({@link sharedManagedFields}). Serializers that keep
+ * the texts of frozen values (`fieldsV1`) then write them once. Equal to the parsed object
+ * (deep equality) in every case; where the managedFields array is interned elsewhere than in
+ * `metadata`, or twice, or the marker's text is found in the body too, it is the parsed object.
+ */
+export function decodeSharing<T extends KubeObject>(packed: string, rv: number): T {
+  const found = unpackSharing(packed);
+  if (found === undefined) return fromBody<T>(unpackBody(packed), rv);
+  const { text, at, template } = found;
+  if (at < 0) return fromBody<T>(text, rv);
+  const entries = sharedManagedFields(packed, at, template!);
+  const marker = JSON.stringify(managedFieldsMarker);
+  // JSON.stringify spells a string one way: a second spelling of the marker would be a stored string equal to it.
+  if (entries === undefined || text.indexOf(marker, text.indexOf(marker) + 1) >= 0)
+    return fromBody<T>(unpackBody(packed), rv);
+  const obj = fromBody<T>(text, rv);
+  const metadata = obj.metadata as Record<string, unknown>;
+  if (metadata['managedFields'] !== managedFieldsMarker) return fromBody<T>(unpackBody(packed), rv);
+  metadata['managedFields'] = entries;
+  return obj;
+}
