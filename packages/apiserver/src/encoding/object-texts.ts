@@ -1,6 +1,6 @@
 import type { KubeObject } from '@kevents/api';
 import { hasRevisionReads } from '@kevents/storage';
-import type { ListOptions } from '@kevents/storage';
+import type { ListOptions, StoredRevision } from '@kevents/storage';
 import { fromStorageError } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { Store } from '../registry/store.js';
@@ -51,7 +51,7 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     if (!hasRevisionReads(storage) || typed === undefined) return undefined;
     try {
       const rev = await storage.getRevision<T>(this.#store.key(namespace, name), { resourceVersion });
-      return typed(this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+      return typed(this.#itemJSON(rev));
     } catch (err) {
       throw this.#fail(err, name);
     }
@@ -69,8 +69,7 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     if (!hasRevisionReads(storage)) return undefined;
     try {
       const { items, ...meta } = await storage.listRevisions<T>(this.#store.prefix(namespace), options);
-      const texts = (from: number, to: number): string[] =>
-        items.slice(from, to).map((rev) => this.#itemJSON(rev.resourceVersion, () => rev.decode()));
+      const texts = (from: number, to: number): string[] => items.slice(from, to).map((rev) => this.#itemJSON(rev));
       return { ...meta, length: items.length, texts };
     } catch (err) {
       throw this.#fail(err);
@@ -93,7 +92,12 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     return typed(this.#recent.get(rv, () => view.toJSON(obj, false)));
   }
 
-  #itemJSON(rv: number, decode: () => T): string {
-    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.#store.view.toJSON(decode(), false));
+  /** The view's list-item text of a stored revision, decoded to be read only (`toJSON` changes nothing). */
+  #itemJSON(rev: StoredRevision<T>): string {
+    const rv = rev.resourceVersion;
+    return this.#encoded.get(
+      rv,
+      () => this.#recent.peek(rv) ?? this.#store.view.toJSON(rev.decodeShared?.() ?? rev.decode(), false),
+    );
   }
 }

@@ -32,7 +32,11 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
   toExternal(internal: T): Record<string, unknown>;
   /** The same without kind and apiVersion, as list items are sent. */
   toListItem(internal: T): Record<string, unknown>;
-  /** The wire JSON text of a stored object in one pass (with kind and apiVersion, or without for list items). */
+  /**
+   * The wire JSON text of a stored object in one pass (with kind and apiVersion, or without for
+   * list items). Reads `internal` without changing it: parts of it may be frozen and shared with
+   * other objects (`StoredRevision.decodeShared`).
+   */
   toJSON(internal: T, withTypeMeta: boolean): string;
   /**
    * Turns a list item's text (from `toJSON(internal, false)`) into the object's text with kind
