@@ -16,7 +16,7 @@ describe('MemoryStorage', () => {
     const rev = await s.getRevision(keyOf('ns1', 'k1'));
     expect(String(rev.resourceVersion)).toBe(got.metadata.resourceVersion);
     expect(rev.decode()).toEqual(got);
-    expect(rev.decodeShared()).toEqual(got);
+    expect(rev.decodeShared!()).toEqual(got);
     expect(rev.decode()).not.toBe(rev.decode());
     await expectStorageError(s.getRevision(keyOf('ns2', 'k2')), 'NotFound');
     for (const prefix of [{ resource: 'events' }, { resource: 'events', namespace: 'ns2' }]) {
@@ -25,7 +25,7 @@ describe('MemoryStorage', () => {
         const opts = { limit: 4, continue: token };
         const [page, revs] = await Promise.all([s.list(prefix, opts), s.listRevisions(prefix, opts)]);
         expect(revs.items.map((r) => r.decode())).toEqual(page.items);
-        expect(revs.items.map((r) => r.decodeShared())).toEqual(page.items);
+        expect(revs.items.map((r) => r.decodeShared!())).toEqual(page.items);
         expect(revs.items.map((r) => String(r.resourceVersion))).toEqual(
           page.items.map((o) => o.metadata.resourceVersion),
         );
