@@ -169,6 +169,14 @@ suite('web view in Chromium', () => {
 
   it('draws one bar group per minute with the counts of each type', async () => {
     const page = await open('/ui/?namespace=shop&to=' + new Date(t0 + 3 * minute).toISOString());
+    // The chart is drawn in an effect after the list renders: on a loaded machine "live" shows first.
+    await page.waitForFunction(
+      () => /\d/.test(document.querySelector('#timeline')?.getAttribute('data-counts') ?? ''),
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
     const counts = JSON.parse((await page.getAttribute('#timeline', 'data-counts'))!);
     expect(counts).toEqual({ Normal: [1, 0, 2], Warning: [0, 1, 0] });
     await expect(page.locator('#timeline canvas').count()).resolves.toBe(1);
