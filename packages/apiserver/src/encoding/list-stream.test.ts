@@ -41,6 +41,22 @@ describe('jsonListChunks', () => {
     expect(chunks.join('')).toBe(`${JSON.stringify({ kind: 'EventList', items: elements })}\n`);
   });
 
+  it('ends each piece within one item of the chunk size, however large the items', () => {
+    for (const size of [10, 2_000, 9_000, 70_000]) {
+      const elements = Array.from({ length: 300 }, (_, i) => ({
+        metadata: { name: `e-${i}` },
+        note: 'x'.repeat(size),
+      }));
+      const item = JSON.stringify(elements[0]).length + 1;
+      const chunks = [...jsonListChunks(shapeOf({ kind: 'EventList' }, 'items', elements), false)];
+      for (const c of chunks.slice(0, -1)) {
+        expect(c.length).toBeGreaterThanOrEqual(listStreamChunkChars - 1);
+        expect(c.length).toBeLessThan(listStreamChunkChars + item + 64);
+      }
+      expect(chunks.join('')).toBe(`${JSON.stringify({ kind: 'EventList', items: elements })}\n`);
+    }
+  });
+
   it('refuses an envelope whose array is not its last member', () => {
     const shape = { ...shapeOf({}, 'items', [{}]), envelope: { items: [], kind: 'X' } };
     expect(() => [...jsonListChunks(shape, false)]).toThrow(/last member/);

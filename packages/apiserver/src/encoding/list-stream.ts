@@ -25,7 +25,7 @@ export interface JSONListShape {
   readonly values: (from: number, to: number) => readonly unknown[];
 }
 
-/** How many elements are encoded per step before the chunk size is checked. */
+/** How many elements are encoded per step (the chunk size is checked after each). */
 const step = 64;
 
 /**
@@ -63,11 +63,14 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
       const t = texts[i]!;
       parts.push(t);
       size += t.length + sep.length;
-    }
-    if (size >= listStreamChunkChars) {
-      yield parts.join('');
-      parts = [];
-      size = 0;
+      // Checked per item: a chunk ends within one item of the size, whatever the items weigh
+      // (a step of large items made chunks of several times the size, and pieces over ~128 KiB
+      // cost several times more to write than the same bytes in smaller ones).
+      if (size >= listStreamChunkChars) {
+        yield parts.join('');
+        parts = [];
+        size = 0;
+      }
     }
   }
   parts.push(tail);
