@@ -367,7 +367,7 @@ export function internedText(packed: string, at: number, template: Template): st
   const { texts } = template;
   let out = texts[0]!;
   for (let p = 1; p < texts.length; p++) {
-    out += `"${timeText(packed, at + 3 + (template.micro ? 7 : 4) * (p - 1), template.micro)}"${texts[p]!}`;
+    out += `"${slotTime(packed, at, template, p - 1)}"${texts[p]!}`;
   }
   return out;
 }

@@ -2,6 +2,9 @@ import type { KubeObject } from '@kevents/api';
 import { fromBody } from '../body.js';
 import { managedFieldsMarker, unpackBody, unpackSharing } from './packed-body.js';
 import { sharedManagedFields } from './shared-managed-fields.js';
+import { internedText } from './interned-managed-fields.js';
+
+const quotedMarker = JSON.stringify(managedFieldsMarker);
 
 /**
  * A packed body as its object for reading only: `fromBody(unpackBody(packed), rv)`, but with an
@@ -17,14 +20,20 @@ export function decodeSharing<T extends KubeObject>(packed: string, rv: number):
   if (found === undefined) return fromBody<T>(unpackBody(packed), rv);
   const { text, at, template } = found;
   if (at < 0) return fromBody<T>(text, rv);
-  const entries = sharedManagedFields(packed, at, template!);
-  const marker = JSON.stringify(managedFieldsMarker);
+  const first = text.indexOf(quotedMarker);
   // JSON.stringify spells a string one way: a second spelling of the marker would be a stored string equal to it.
-  if (entries === undefined || text.indexOf(marker, text.indexOf(marker) + 1) >= 0)
-    return fromBody<T>(unpackBody(packed), rv);
+  if (text.indexOf(quotedMarker, first + 1) >= 0) return fromBody<T>(unpackBody(packed), rv);
+  // The body's text with the array's own text back in the marker's place (no second unpack).
+  const asText = (): T =>
+    fromBody<T>(
+      text.slice(0, first) + internedText(packed, at, template!) + text.slice(first + quotedMarker.length),
+      rv,
+    );
+  const entries = sharedManagedFields(packed, at, template!);
+  if (entries === undefined) return asText();
   const obj = fromBody<T>(text, rv);
   const metadata = obj.metadata as Record<string, unknown>;
-  if (metadata['managedFields'] !== managedFieldsMarker) return fromBody<T>(unpackBody(packed), rv);
+  if (metadata['managedFields'] !== managedFieldsMarker) return asText();
   metadata['managedFields'] = entries;
   return obj;
 }
