@@ -244,13 +244,13 @@ describe('shorthand flags', () => {
 describe('flagHelp', () => {
   it('prints type, help and default of each flag, then --help', () => {
     expect(flagHelp(specs, 24)).toEqual([
-      '  --bind-address=string Address. (default "127.0.0.1")',
+      '  --bind-address=string\n                        Address. (default "127.0.0.1")',
       '  --port=int            Port. (default "6443")',
       '  --verbose             Talk. (default "false")',
       '  --leader-elect        Lead. (default "true")',
       '  --timeout=duration    Timeout. (default "1m0s")',
       '  --headers=string      Headers. (default "X-Remote-User")',
-      '  --source=string (repeatable)Sources.',
+      '  --source=string (repeatable)\n                        Sources.',
       '  --log-format=string   Format. (default "json")',
       '  --help                Print this help and exit.',
     ]);

@@ -224,6 +224,7 @@ export function defaultOptions<S extends FlagSpecs>(specs: S, overrides: Partial
 /**
  * The flag lines of `--help`: `  --name=type` (`  -n, --name=type` with a shorthand) padded to `pad`
  * columns, the help, the default (`(default "...")` when not empty), then the `--help` line itself.
+ * A flag too long for the column (less than two spaces left) has its help on the next line, at `pad`.
  */
 export function flagHelp(specs: FlagSpecs, pad: number): string[] {
   const label: Readonly<Record<FlagType, string>> = {
@@ -234,8 +235,11 @@ export function flagHelp(specs: FlagSpecs, pad: number): string[] {
     stringSlice: '=string',
     stringArray: '=string (repeatable)',
   };
-  const line = (s: Pick<FlagSpec, 'name' | 'type' | 'help' | 'default' | 'short'>): string =>
-    `${`  ${s.short ? `-${s.short}, ` : ''}--${s.name}${label[s.type]}`.padEnd(pad)}${s.help}${s.default ? ` (default ${JSON.stringify(s.default)})` : ''}`;
+  const line = (s: Pick<FlagSpec, 'name' | 'type' | 'help' | 'default' | 'short'>): string => {
+    const head = `  ${s.short ? `-${s.short}, ` : ''}--${s.name}${label[s.type]}`;
+    const text = `${s.help}${s.default ? ` (default ${JSON.stringify(s.default)})` : ''}`;
+    return head.length + 2 <= pad ? `${head.padEnd(pad)}${text}` : `${head}\n${' '.repeat(pad)}${text}`;
+  };
   return [
     ...Object.values(specs).map(line),
     line({ name: 'help', type: 'bool', help: 'Print this help and exit.', default: '' }),
