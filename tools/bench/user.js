@@ -16,12 +16,15 @@
 // after the 3 s pause; a page of 500 p50 <= 5 ms, p99 <= 12 ms.
 // Usage: npm run build && node tools/bench/user.js [--parts=creates,store] [--events=200000]
 //        [--namespaces=50] [--concurrency=32] [--limit=500] [--store=memory[,redis]] [--shape=user|bench]
-//        [--server-node-options='--max-semi-space-size=16'] [--walk-namespace=NS]
+//        [--server-node-options='--max-semi-space-size=16'] [--server-node-args='--trace-gc'] [--walk-namespace=NS]
 //        [--seconds=10] [--rounds=3] [--warmup=5]
 // --store picks the stores of parts 2 and 3 (part 1 always measures both); --shape=bench posts
 // lib/bench-event.js (489 bytes, generateName) instead; --server-node-options is NODE_OPTIONS for
 // the part-2 server only (experiments, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'; the JSON line
-// gives each walk's CLOCK_MONOTONIC window, the profile's clock); --walk-namespace walks one
+// gives each walk's CLOCK_MONOTONIC window, the profile's clock); --server-node-args puts Node flags
+// on the part-2 server's command line, for those NODE_OPTIONS refuses, and passes the server's stdout
+// through (`--trace-gc` prints there: with `>log 2>&1` a walk's lines come between the `memory:` line,
+// or the previous walk's, and its own `walk N:` line); --walk-namespace walks one
 // namespace's pages instead of all namespaces'.
 import './lib/help.js';
 import { readFileSync } from 'node:fs';
@@ -43,6 +46,7 @@ const stores = stringArg('store', 'memory').split(',');
 const shape = stringArg('shape', 'user');
 const walkNamespace = stringArg('walk-namespace', '');
 const serverNodeOptions = stringArg('server-node-options', '');
+const serverNodeArgs = stringArg('server-node-args', '').split(' ').filter(Boolean);
 // RSS is also read after the first this many events: the growth from there is what lists.js
 // reports (its baseline follows a 5,000-event warm-up), without the young generation's first growth.
 const warmEvents = 5_000;
@@ -183,7 +187,11 @@ async function measureStore(storeName) {
   const port = await freePort();
   const storage = redis ? `${redis.url}?prefix=user` : 'memory';
   const env = serverNodeOptions ? { NODE_OPTIONS: serverNodeOptions } : {};
-  const server = startNode([apiserverMain, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`], env);
+  const server = startNode(
+    [...serverNodeArgs, apiserverMain, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`],
+    env,
+    { stdout: serverNodeArgs.length ? 'inherit' : 'ignore' },
+  );
   const pid = server.child.pid;
   const url = `http://127.0.0.1:${port}`;
   const out = { store: storeName, events, namespaces, shape, bodyBytes: JSON.stringify(userEvent(0)).length };

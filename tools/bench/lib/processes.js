@@ -55,11 +55,14 @@ export function track(child) {
   return child;
 }
 
-/** Starts a node script as a child process; returns a stop function. */
-export function startNode(args, env = {}) {
+/**
+ * Starts a node script as a child process; returns a stop function. Its stdout is dropped unless
+ * `stdout` is 'inherit' (V8's `--trace-gc` prints there).
+ */
+export function startNode(args, env = {}, { stdout = 'ignore' } = {}) {
   const child = track(
     spawn(process.execPath, args, {
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', stdout, 'inherit'],
       env: { ...process.env, ...env },
     }),
   );
