@@ -41,4 +41,18 @@ describe('EncodedItems', () => {
     get(1, 'ab');
     expect(calls).toEqual([1, 2, 3, 4]);
   });
+
+  it('keeps the text of a list item only while the whole list would fit, and returns the others unflattened', () => {
+    const items = new EncodedItems(40);
+    const calls: number[] = [];
+    const get = (rv: number, s: string, listed: number) => items.get(rv, () => (calls.push(rv), s), listed);
+    get(1, 'abcd', 10); // 10 texts of 4: fits in 40
+    get(1, 'abcd', 10);
+    expect(calls).toEqual([1]);
+    get(2, 'efgh', 11); // 11 texts of 4 would not: a walk through a large list
+    get(2, 'efgh', 11);
+    expect(calls).toEqual([1, 2, 2]);
+    const rope = `${'x'.repeat(20)}${String(calls.length)}`;
+    expect(items.get(3, () => rope, 100)).toBe(rope);
+  });
 });

@@ -28,17 +28,27 @@ export class EncodedItems<V extends string | Buffer = string> {
   #newer = new Map<number, V>();
   #older = new Map<number, V>();
   #newerChars = 0;
+  readonly #max: number;
   readonly #half: number;
 
   constructor(maxChars = encodedItemsMaxChars) {
+    this.#max = maxChars;
     this.#half = Math.floor(maxChars / 2);
   }
 
-  /** The text of resourceVersion `rv`, or `encode()` (then kept). */
-  get(rv: number, encode: () => V): V {
+  /**
+   * The text of resourceVersion `rv`, or `encode()`: then kept, unless `listed` texts of its size
+   * would not fit (the text is one of a list of `listed` items). Such a list, read page by page
+   * (a walk through a large store), pushes every text out before one is read again, so keeping
+   * them only costs the young generation: each text kept is copied by one or two scavenges and
+   * then promoted to die in old space. A text not kept is returned as it was encoded (a rope,
+   * which its one reader, a join, flattens anyway).
+   */
+  get(rv: number, encode: () => V, listed = 1): V {
     const kept = this.#newer.get(rv) ?? this.#older.get(rv);
     if (kept !== undefined) return kept;
     const encoded = encode();
+    if (listed > 1 && encoded.length * listed > this.#max) return encoded;
     const text = typeof encoded === 'string' ? (flatten(encoded) as V) : encoded;
     if (text.length > this.#half) return text;
     if (this.#newerChars + text.length > this.#half) {

@@ -104,4 +104,34 @@ describe('ObjectTexts', () => {
       status: { reason: 'NotFound', message: 'widgets.example.com "missing" not found' },
     });
   });
+
+  it('serves a repeated page of a list that fits in its cache, and keeps nothing of a larger list', async () => {
+    const calls = { n: 0 };
+    const v = { ...view, toJSON: (o: Widget, typed: boolean) => (calls.n++, view.toJSON(o, typed)) };
+    const store = new Store<Widget>(storage, 'widgets', strategy, v);
+    for (const name of ['a', 'b', 'c', 'd']) await store.create(widget(name), 'small', false);
+    for (let i = 0; i < 40; i++) await store.create(widget(`w${i}`), 'large', false);
+    const itemChars = view.toJSON((await store.get('small', 'a'))!, false).length;
+    // Room for 10 items: the 4 of 'small' fit, the 40 of 'large' do not.
+    const texts = new ObjectTexts(store, itemChars * 10);
+    const read = async (ns: string, cont?: string) => {
+      const page = await texts.listJSON(ns, { limit: 2, continue: cont });
+      page?.texts(0, page.length);
+      return page?.continue;
+    };
+    calls.n = 0;
+    await read('small');
+    await read('small');
+    expect(calls.n).toBe(2);
+    const next = await read('small');
+    await read('small', next);
+    await read('small', next);
+    expect(calls.n).toBe(4);
+    calls.n = 0;
+    const second = await read('large');
+    await read('large');
+    await read('large', second);
+    await read('large', second);
+    expect(calls.n).toBe(8);
+  });
 });

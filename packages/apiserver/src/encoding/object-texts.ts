@@ -4,7 +4,7 @@ import type { ListOptions, StoredRevision } from '@kevents/storage';
 import { fromStorageError } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { Store } from '../registry/store.js';
-import { EncodedItems } from './encoded-items.js';
+import { EncodedItems, encodedItemsMaxChars } from './encoded-items.js';
 import { RecentTexts } from './recent-texts.js';
 
 /**
@@ -28,12 +28,14 @@ export interface JSONPage {
 export class ObjectTexts<T extends KubeObject = KubeObject> {
   readonly #store: Store<T>;
   /** The view's texts of stored objects by resourceVersion (used with stores that read revisions). */
-  readonly #encoded = new EncodedItems();
+  readonly #encoded: EncodedItems;
   /** The view's texts of the last writes and watch events, by resourceVersion. */
   readonly #recent = new RecentTexts();
 
-  constructor(store: Store<T>) {
+  /** `encodedMaxChars`: the size of the encoded-item cache ({@link EncodedItems}). */
+  constructor(store: Store<T>, encodedMaxChars = encodedItemsMaxChars) {
     this.#store = store;
+    this.#encoded = new EncodedItems(encodedMaxChars);
   }
 
   #fail(err: unknown, name = ''): ApiError {
@@ -59,7 +61,10 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
 
   /**
    * A page of a list without predicate as list-item JSON texts (reusing texts encoded before);
-   * undefined when the storage cannot read revisions: then use {@link Store.list}.
+   * undefined when the storage cannot read revisions: then use {@link Store.list}. The texts
+   * encoded for it are kept only while the whole list (this page and the items after it) would
+   * fit in the cache ({@link EncodedItems.get}'s `listed`): a repeated page of a namespace is
+   * served from the cache, a walk through 200,000 objects does not churn it.
    */
   async listJSON(
     namespace: string | undefined,
@@ -69,7 +74,9 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     if (!hasRevisionReads(storage)) return undefined;
     try {
       const { items, ...meta } = await storage.listRevisions<T>(this.#store.prefix(namespace), options);
-      const texts = (from: number, to: number): string[] => items.slice(from, to).map((rev) => this.#itemJSON(rev));
+      const listed = items.length + (meta.remainingItemCount ?? 0);
+      const texts = (from: number, to: number): string[] =>
+        items.slice(from, to).map((rev) => this.#itemJSON(rev, listed));
       return { ...meta, length: items.length, texts };
     } catch (err) {
       throw this.#fail(err);
@@ -92,12 +99,16 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     return typed(this.#recent.get(rv, () => view.toJSON(obj, false)));
   }
 
-  /** The view's list-item text of a stored revision, decoded to be read only (`toJSON` changes nothing). */
-  #itemJSON(rev: StoredRevision<T>): string {
+  /**
+   * The view's list-item text of a stored revision, decoded to be read only (`toJSON` changes
+   * nothing); `listed`: how many items its list has ({@link EncodedItems.get}).
+   */
+  #itemJSON(rev: StoredRevision<T>, listed = 1): string {
     const rv = rev.resourceVersion;
     return this.#encoded.get(
       rv,
       () => this.#recent.peek(rv) ?? this.#store.view.toJSON(rev.decodeShared?.() ?? rev.decode(), false),
+      listed,
     );
   }
 }
