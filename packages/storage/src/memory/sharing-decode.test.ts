@@ -63,6 +63,14 @@ describe('decodeSharing', () => {
     expect(oa.metadata.resourceVersion).toBe('7');
   });
 
+  it('finds the marker by its text only: a stored string that ends with it, after another character, is no marker', () => {
+    const packed = packObject(
+      event('e', [entry('kubelet', '2026-01-02T03:04:05Z')], { message: `x${managedFieldsMarker}` }),
+    );
+    const other = packObject(event('f', [entry('kubelet', '2026-01-02T03:04:06Z')]));
+    expect(fieldsOf(expectAsParsed(packed, 5))).toBe(fieldsOf(expectAsParsed(other, 6)));
+  });
+
   it('shares the fieldsV1 a writer shared frozen (the apiserver does per create shape)', () => {
     const fields = deepFreeze(fieldsV1());
     const packs = ['2026-01-02T03:04:05Z', '2026-01-02T03:04:06Z'].map((t, i) =>
@@ -87,6 +95,9 @@ describe('decodeSharing', () => {
       // the marker as a stored string, and as the managedFields value itself
       event('w', [entry('seven', '2026-01-02T03:04:05Z')], { message: managedFieldsMarker }),
       event('x', managedFieldsMarker),
+      // the marker's text after an escaped quote, or a stored string that ends with it
+      event('q', [entry('nine', '2026-01-02T03:04:05Z')], { message: `"${managedFieldsMarker}` }),
+      event('r', [entry('ten', '2026-01-02T03:04:05Z')], { message: `x${managedFieldsMarker}` }),
       // not interned: no array, an empty one, characters past U+00FF
       event('y', { not: 'an array' }),
       event('z', []),

@@ -5,6 +5,19 @@ import { sharedManagedFields } from './shared-managed-fields.js';
 import { internedText } from './interned-managed-fields.js';
 
 const quotedMarker = JSON.stringify(managedFieldsMarker);
+/** The quoted marker but its opening quote: it starts with `\`, which JSON text seldom holds. */
+const markerTail = quotedMarker.slice(1);
+
+/**
+ * `text.indexOf(quotedMarker, from)`, searched by its tail: `indexOf` finds the candidates of a
+ * pattern by its first character, and a quote opens every few characters of JSON text (1.4–2.7
+ * µs for both searches in an Event's text against 0.3–0.4).
+ */
+function markerIndex(text: string, from: number): number {
+  for (let p = text.indexOf(markerTail, from + 1); p >= 0; p = text.indexOf(markerTail, p + 1))
+    if (text.charCodeAt(p - 1) === 34) return p - 1;
+  return -1;
+}
 
 /**
  * A packed body as its object for reading only: `fromBody(unpackBody(packed), rv)`, but with an
@@ -20,9 +33,9 @@ export function decodeSharing<T extends KubeObject>(packed: string, rv: number):
   if (found === undefined) return fromBody<T>(unpackBody(packed), rv);
   const { text, at, template } = found;
   if (at < 0) return fromBody<T>(text, rv);
-  const first = text.indexOf(quotedMarker);
+  const first = markerIndex(text, 0);
   // JSON.stringify spells a string one way: a second spelling of the marker would be a stored string equal to it.
-  if (text.indexOf(quotedMarker, first + 1) >= 0) return fromBody<T>(unpackBody(packed), rv);
+  if (markerIndex(text, first + 1) >= 0) return fromBody<T>(unpackBody(packed), rv);
   // The body's text with the array's own text back in the marker's place (no second unpack).
   const asText = (): T =>
     fromBody<T>(
