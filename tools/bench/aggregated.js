@@ -8,9 +8,13 @@
 // (the certificate chain verified once per connection) and authorized from the warm
 // SubjectAccessReview cache (10 s; the stand-in is asked about once per 10 s). Rounds run the two
 // loads in ABBA order; the result is the median of per-round throughput ratios
-// aggregated/anonymous (the issue's bar: >= 0.90) and the SubjectAccessReviews sent.
+// aggregated/anonymous (the issue's bar: >= 0.90) and the SubjectAccessReviews sent. With
+// --control=1 (the default) a third process, `control`, is the same as `anon` and takes the same
+// load (certificate, no front-proxy headers): control/anonymous is the noise floor of two
+// identical processes on this machine, reported next to aggregated/anonymous (the three loads run
+// anonymous, aggregated, control, then reversed). Medians of server CPU per create for each.
 // Usage: node tools/bench/aggregated.js [--seconds=3] [--connections=32] [--warmup=3] [--rounds=6]
-//        (after npm run build)
+//        [--control=1] (after npm run build)
 import './lib/help.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -27,6 +31,7 @@ const seconds = numberArg('seconds', 3);
 const connections = numberArg('connections', 32);
 const warmupSeconds = numberArg('warmup', 3);
 const rounds = numberArg('rounds', 6);
+const withControl = numberArg('control', 1) !== 0;
 
 /** Resolves once `url` answers 200 over HTTPS (self-signed serving certificate). */
 async function waitReadyTLS(url, ms = 30_000) {
@@ -102,6 +107,7 @@ export async function runAggregatedBench() {
     servers[name] = { port, process: startNode([apiserverMain, `--secure-port=${port}`, ...common, ...extra]) };
   };
   await start('anon', []);
+  if (withControl) await start('control', []);
   await start('aggregated', [
     `--requestheader-client-ca-file=${caFile}`,
     '--requestheader-allowed-names=front-proxy-client',
@@ -115,6 +121,16 @@ export async function runAggregatedBench() {
       server: 'aggregated',
       headers: { 'X-Remote-User': 'alice', 'X-Remote-Group': 'devs' },
     },
+    ...(withControl
+      ? [
+          {
+            key: 'control',
+            title: 'create, anonymous (control: a second identical process)',
+            server: 'control',
+            headers: {},
+          },
+        ]
+      : []),
   ];
   const results = { rounds: [], connections, seconds };
   try {
@@ -143,6 +159,28 @@ export async function runAggregatedBench() {
   const ratios = results.rounds.map((r) => r.aggregated.rps / r.anonymous.rps);
   results.ratio = median(ratios);
   results.ratios = ratios;
+  const cpuRatios = results.rounds
+    .filter((r) => r.aggregated.cpuPerRequestUs && r.anonymous.cpuPerRequestUs)
+    .map((r) => r.aggregated.cpuPerRequestUs / r.anonymous.cpuPerRequestUs);
+  results.cpuRatio = cpuRatios.length ? median(cpuRatios) : undefined;
+  if (withControl) {
+    results.controlRatios = results.rounds.map((r) => r.control.rps / r.anonymous.rps);
+    results.controlRatio = median(results.controlRatios);
+    const c = results.rounds
+      .filter((r) => r.control.cpuPerRequestUs && r.anonymous.cpuPerRequestUs)
+      .map((r) => r.control.cpuPerRequestUs / r.anonymous.cpuPerRequestUs);
+    results.controlCpuRatio = c.length ? median(c) : undefined;
+  }
+  const medianOf = (f) => {
+    const xs = results.rounds.map(f).filter((x) => x !== undefined && Number.isFinite(x));
+    return xs.length ? median(xs) : undefined;
+  };
+  results.medians = Object.fromEntries(
+    modes.map((m) => [
+      m.key,
+      { rps: medianOf((r) => r[m.key].rps), cpuPerRequestUs: medianOf((r) => r[m.key].cpuPerRequestUs) },
+    ]),
+  );
   results.subjectAccessReviews = sar.calls;
   results.users = [...new Set(sar.received.map((r) => r.review.spec?.user))];
   return results;
@@ -151,7 +189,19 @@ export async function runAggregatedBench() {
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
   const r = await runAggregatedBench();
   process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  const fixed = (x, d = 3) => (x === undefined ? 'n/a' : x.toFixed(d));
   process.stderr.write(
     `aggregated/anonymous create throughput: median ${r.ratio.toFixed(3)} over ${r.ratios.length} rounds (${r.ratios.map((x) => x.toFixed(3)).join(', ')}); ${r.subjectAccessReviews} SubjectAccessReviews sent, users ${JSON.stringify(r.users)}\n`,
+  );
+  if (r.controlRatios)
+    process.stderr.write(
+      `control/anonymous (two identical processes): median ${r.controlRatio.toFixed(3)} (${r.controlRatios.map((x) => x.toFixed(3)).join(', ')})\n`,
+    );
+  process.stderr.write(
+    `server CPU per create, medians: ${Object.entries(r.medians)
+      .map(([k, v]) => `${k} ${fixed(v.cpuPerRequestUs, 0)} µs`)
+      .join(
+        ', ',
+      )}; aggregated/anonymous ${fixed(r.cpuRatio)}x${r.controlRatios ? `, control/anonymous ${fixed(r.controlCpuRatio)}x` : ''}\n`,
   );
 }
