@@ -65,7 +65,10 @@ export class AuthenticationChain implements Authenticator {
   readonly #cache: CachedTokenAuthenticator | undefined;
   readonly #review: TokenReviewAuthenticator | undefined;
   readonly #anonymous: AnonymousAuthenticator | undefined;
-  /** A cached response with `system:authenticated` added, per cached response (built once, not per request). */
+  /**
+   * A cached response (a token's, or the request-header member's for a connection's repeated
+   * headers) with `system:authenticated` added, per response object (built once, not per request).
+   */
   readonly #grouped = new WeakMap<AuthenticationResponse, AuthenticationResponse>();
   readonly #top: Authenticator;
   readonly #metrics: AuthenticationMetrics | undefined;
@@ -141,7 +144,13 @@ export class AuthenticationChain implements Authenticator {
           r = null;
         }
         if (r && !(r instanceof Promise)) {
-          const grouped = withAuthenticatedGroup(r);
+          // The request-header member answers a connection's repeated headers with the same
+          // response: the grouped one is made once for it.
+          let grouped = this.#grouped.get(r);
+          if (!grouped) {
+            grouped = withAuthenticatedGroup(r);
+            this.#grouped.set(r, grouped);
+          }
           this.#metrics?.observeSuccess((performance.now() - start) / 1000, grouped.user.username);
           return grouped;
         }

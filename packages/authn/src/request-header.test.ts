@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
+import fc from 'fast-check';
 import type { AuthenticationRequest } from '@kevents/api';
 import { AuthenticationError, withoutAuthenticationHeaders } from '@kevents/api';
 import { AuthenticationChain } from './chain.js';
@@ -15,6 +16,19 @@ const request = (headers: AuthenticationRequest['headers'], certs?: readonly Uin
   method: 'GET',
   path: '/apis/events.k8s.io/v1/events',
   signal: new AbortController().signal,
+});
+
+/** A request whose front-proxy headers the server gave apart (as the filter does on a TLS connection). */
+const proxied = (
+  fp: Readonly<Record<string, readonly string[]>>,
+  certs: readonly Uint8Array[],
+  other: AuthenticationRequest['headers'] = {},
+): AuthenticationRequest => ({
+  headers: { ...other, ...fp },
+  frontProxyHeaders: fp,
+  clientCertificates: certs,
+  method: 'GET',
+  path: '/apis/events.k8s.io/v1/events',
 });
 
 describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
@@ -117,6 +131,77 @@ describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
     expect(withoutAuthenticationHeaders(none, authenticationHeaderNames({}))).toBe(none);
   });
 
+  it("answers a connection's repeated front-proxy headers with the same response, and others afresh", () => {
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert });
+    const connection = [proxy];
+    const alice = { 'x-remote-user': ['alice'], 'x-remote-group': ['devs'] };
+    const first = a.authenticate(proxied(alice, connection));
+    expect(first).toEqual({ user: { username: 'alice', groups: ['devs'], extra: {} } });
+    // New objects with the same lines (each request gets its own): the same response.
+    expect(a.authenticate(proxied({ 'x-remote-user': ['alice'], 'x-remote-group': ['devs'] }, connection))).toBe(first);
+    // Anything else on the connection: read afresh.
+    const bob = a.authenticate(proxied({ 'x-remote-user': ['bob'], 'x-remote-group': ['devs'] }, connection));
+    expect(bob?.user.username).toBe('bob');
+    expect(a.authenticate(proxied({ 'x-remote-user': ['alice'] }, connection))?.user).toEqual({
+      username: 'alice',
+      groups: [],
+      extra: {},
+    });
+    expect(
+      a.authenticate(proxied({ 'x-remote-user': ['alice'], 'x-remote-group': ['devs', 'ops'] }, connection))?.user
+        .groups,
+    ).toEqual(['devs', 'ops']);
+    expect(a.authenticate(proxied({ 'x-remote-group': ['devs'] }, connection))).toBeNull();
+    // Another connection (another chain array) does not share the first's answer.
+    const other = a.authenticate(proxied(alice, [proxy]));
+    expect(other).toEqual(first);
+    expect(other).not.toBe(first);
+    // The same values under other names, or in another order of names (extras under two
+    // spellings of one key gather in the order of the names), are other headers.
+    const ab = { 'x-remote-user': ['u'], 'x-remote-extra-a%62': ['1'], 'x-remote-extra-ab': ['2'] };
+    const ba = { 'x-remote-user': ['u'], 'x-remote-extra-ab': ['2'], 'x-remote-extra-a%62': ['1'] };
+    expect(a.authenticate(proxied(ab, connection))?.user.extra).toEqual({ ab: ['1', '2'] });
+    expect(a.authenticate(proxied(ba, connection))?.user.extra).toEqual({ ab: ['2', '1'] });
+  });
+
+  it("never answers one request's headers with another's user (property)", () => {
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert, uidHeaders: ['X-Remote-Uid'] });
+    const fresh = (fp: Record<string, string[]>) =>
+      new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert, uidHeaders: ['X-Remote-Uid'] }).authenticate(
+        proxied(fp, [proxy]),
+      );
+    const name = fc.constantFrom(
+      'x-remote-user',
+      'x-remote-uid',
+      'x-remote-group',
+      'x-remote-extra-scopes',
+      'x-remote-extra-a%62',
+      'x-remote-extra-ab',
+    );
+    const headerSet = fc.dictionary(
+      name,
+      fc.array(fc.constantFrom('', 'alice', 'bob', 'a, b', 'devs'), { maxLength: 3 }),
+    );
+    const connections = [[proxy], [proxy]];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), headerSet), { maxLength: 12 }), (requests) => {
+        for (const [c, fp] of requests) {
+          const copy = Object.fromEntries(Object.entries(fp).map(([k, v]) => [k, [...v]]));
+          expect(a.authenticate(proxied(copy, connections[c]!))).toEqual(fresh(fp));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads the front-proxy headers given apart, not the others', () => {
+    const a = new RequestHeaderAuthenticator({ clientCA: frontProxyCA.cert });
+    const r = a.authenticate(
+      proxied({ 'x-remote-user': ['alice'] }, [proxy], { 'x-remote-extra-x': 'not given apart' }),
+    );
+    expect(r?.user.extra).toEqual({});
+  });
+
   it('in the chain: system:authenticated is added, a failed front proxy is a 401 even with anonymous on', async () => {
     const chain = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert } });
     expect(chain.authenticationHeaders?.names).toEqual(['x-remote-user', 'x-remote-group']);
@@ -126,5 +211,18 @@ describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
       AuthenticationError,
     );
     expect((await chain.authenticate(request(headers)))?.user.username).toBe('system:anonymous');
+  });
+
+  it("in the chain: a connection's repeated headers get the same user object, each user its own", async () => {
+    const chain = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert }, anonymousFlag: false });
+    const connection = [proxy];
+    const alice = () => ({ 'x-remote-user': ['alice'], 'x-remote-group': ['devs'] });
+    const first = await chain.authenticate(proxied(alice(), connection));
+    expect(first?.user).toEqual({ username: 'alice', groups: ['devs', 'system:authenticated'], extra: {} });
+    expect(await chain.authenticate(proxied(alice(), connection))).toBe(first);
+    const bob = await chain.authenticate(proxied({ 'x-remote-user': ['bob'] }, connection));
+    expect(bob?.user).toEqual({ username: 'bob', groups: ['system:authenticated'], extra: {} });
+    const again = await chain.authenticate(proxied(alice(), connection));
+    expect(again?.user).toEqual(first?.user);
   });
 });

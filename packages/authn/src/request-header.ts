@@ -46,6 +46,26 @@ export function authenticationHeaderNames(c: Omit<RequestHeaderConfig, 'clientCA
 }
 
 type Headers = AuthenticationRequest['headers'];
+type FrontProxyHeaders = NonNullable<AuthenticationRequest['frontProxyHeaders']>;
+
+/** Whether two sets of front-proxy headers have the same names in the same order, each with the same values. */
+function sameHeaders(
+  keys: readonly string[],
+  h: FrontProxyHeaders,
+  lastKeys: readonly string[],
+  last: FrontProxyHeaders,
+): boolean {
+  if (keys.length !== lastKeys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k !== lastKeys[i]) return false;
+    const a = h[k]!;
+    const b = last[k]!;
+    if (a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  }
+  return true;
+}
 
 const values = (h: Headers, name: string): readonly string[] => {
   const v = h[name];
@@ -105,6 +125,11 @@ export class RequestHeaderAuthenticator implements Authenticator {
   readonly #now: () => number;
   /** Verified chains (by the filter's per-connection array) and until when the answer holds. */
   readonly #verified = new WeakMap<readonly Uint8Array[], number>();
+  /** Per connection (the filter's per-connection array), the last front-proxy headers read and their answer. */
+  readonly #last = new WeakMap<
+    readonly Uint8Array[],
+    { keys: readonly string[]; headers: FrontProxyHeaders; response: AuthenticationResponse }
+  >();
   readonly #rootsNotAfter: number;
   /** The headers this authenticator reads, for the filter to remove. */
   readonly headerNames: AuthenticationHeaders;
@@ -131,7 +156,21 @@ export class RequestHeaderAuthenticator implements Authenticator {
     // built from is valid, so the answer is the one a new verification would give.
     const until = this.#verified.get(der);
     if (until === undefined || until < this.#now()) this.#verify(der);
-    const h = req.headers;
+    const fp = req.frontProxyHeaders;
+    if (!fp) return this.#answer(req.headers);
+    // The answer is a function of the front-proxy headers alone: the same lines as the
+    // connection's previous request give the same response object (so that what is derived
+    // from the user downstream can be kept per object).
+    const keys = Object.keys(fp);
+    const last = this.#last.get(der);
+    if (last && sameHeaders(keys, fp, last.keys, last.headers)) return last.response;
+    const response = this.#answer(fp);
+    if (response) this.#last.set(der, { keys, headers: fp, response });
+    return response;
+  }
+
+  /** The user the headers assert; null without a username. */
+  #answer(h: Headers): AuthenticationResponse | null {
     const username = headerValue(h, this.#user);
     if (!username) return null;
     const uid = headerValue(h, this.#uid);

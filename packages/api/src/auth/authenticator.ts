@@ -13,6 +13,14 @@ export interface AuthenticationRequest {
    */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /**
+   * The request's front-proxy headers alone (the chain's `authenticationHeaders`: names
+   * lower-cased), each with its values one per header line, when the server gives them apart:
+   * the same values as in `headers`, for a request-header authenticator to read without looking
+   * at the others. Absent: read `headers`. The server makes a new object per request and never
+   * changes it.
+   */
+  readonly frontProxyHeaders?: Readonly<Record<string, readonly string[]>>;
+  /**
    * The client certificate chain the TLS layer verified against `--client-ca-file`, leaf first,
    * DER-encoded; absent on plain HTTP or when the client sent none.
    */

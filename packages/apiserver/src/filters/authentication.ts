@@ -86,19 +86,95 @@ export function whileClientWaits(res: FastifyReply['raw'], onGone: () => void): 
 }
 
 /**
- * The request's headers with each front-proxy header as the list of its values, one per header
- * line, as Go's `http.Header` keeps them (Node joins a repeated header with `, `, which would
- * make `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`), read from the same
- * {@link headerLines} as impersonation; the same object when none is present.
+ * Header names that Node does not join with `, ` when a request repeats them: HTTP/1.1 keeps the
+ * first line of these (`matchKnownFields` in `_http_incoming`), `cookie` is joined with `; ` and
+ * `set-cookie` is an array; HTTP/2 keeps the first of its single-value fields
+ * (`kSingleValueFields` in `internal/http2/util`). For any other name a value is the request's
+ * lines of that name joined with `, `.
  */
-function withDistinctValues(req: FastifyRequest, h: AuthenticationHeaders): AuthenticationRequest['headers'] {
+export const notCommaJoined: ReadonlySet<string> = new Set([
+  // HTTP/1.1: duplicates dropped
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+  // both: not joined with ", "
+  'cookie',
+  'set-cookie',
+  // HTTP/2: single-value fields
+  ':status',
+  ':method',
+  ':authority',
+  ':scheme',
+  ':path',
+  ':protocol',
+  'access-control-allow-credentials',
+  'access-control-max-age',
+  'access-control-request-method',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'content-md5',
+  'content-range',
+  'date',
+  'dnt',
+  'if-match',
+  'if-none-match',
+  'if-range',
+  'range',
+  'tk',
+  'upgrade-insecure-requests',
+  'x-content-type-options',
+]);
+
+/**
+ * The request's front-proxy headers, each as the list of its values, one per header line, as
+ * Go's `http.Header` keeps them (Node joins a repeated header with `, `, which would make
+ * `X-Remote-Group: a` and `X-Remote-Group: b` one group `a, b`); undefined when none is present.
+ * A value that holds no `, `, of a header Node joins with `, `, came from one line and is taken as
+ * is; otherwise the lines are read from the same {@link headerLines} as impersonation.
+ */
+export function frontProxyLines(
+  req: { readonly headers: IncomingHttpHeaders; readonly rawHeaders?: readonly string[] },
+  h: AuthenticationHeaders,
+): Record<string, string[]> | undefined {
+  const headers = req.headers;
   let lines: Record<string, string[]> | undefined;
-  for (const [name, value] of headerLines(req.raw)) {
+  for (const name in headers) {
+    if (!isAuthenticationHeader(name, h)) continue;
+    const v = headers[name];
+    if (typeof v !== 'string' || v.includes(', ') || notCommaJoined.has(name)) return linesOf(req, h);
+    (lines ??= {})[name] = [v];
+  }
+  return lines;
+}
+
+/** The front-proxy headers' lines, read from the request's header lines. */
+function linesOf(
+  req: Parameters<typeof headerLines>[0],
+  h: AuthenticationHeaders,
+): Record<string, string[]> | undefined {
+  let lines: Record<string, string[]> | undefined;
+  for (const [name, value] of headerLines(req)) {
     if (!isAuthenticationHeader(name, h)) continue;
     lines ??= {};
     (lines[name] ??= []).push(value);
   }
-  return lines ? { ...req.headers, ...lines } : req.headers;
+  return lines;
 }
 
 /**
@@ -116,22 +192,31 @@ function clearAuthenticationHeaders(req: FastifyRequest, h: AuthenticationHeader
 
 /**
  * What the filter asks the authenticator: a request's credentials and, made on first read (by an
- * authenticator about to wait on I/O), the signal aborted when its client goes away.
+ * authenticator about to wait on I/O), the signal aborted when its client goes away. On a
+ * connection with a client certificate the front-proxy headers are given apart, one value per
+ * line (`frontProxyHeaders`); `headers` then has them too, made on first read.
  */
 class FilterAuthenticationRequest implements AuthenticationRequest {
-  readonly headers: AuthenticationRequest['headers'];
+  readonly frontProxyHeaders: Readonly<Record<string, readonly string[]>> | undefined;
   readonly clientCertificates: readonly Uint8Array[] | undefined;
   readonly method: string;
   readonly path: string;
+  readonly #source: IncomingHttpHeaders;
+  #headers: AuthenticationRequest['headers'] | undefined = undefined;
   #controller: AbortController | undefined = undefined;
 
   constructor(req: FastifyRequest, frontProxy: AuthenticationHeaders | undefined) {
     const certs = clientCertificates(req);
-    this.headers = frontProxy && certs.length ? withDistinctValues(req, frontProxy) : req.headers;
+    this.#source = req.headers;
+    this.frontProxyHeaders = frontProxy && certs.length ? frontProxyLines(req.raw, frontProxy) : undefined;
     this.clientCertificates = certs.length ? certs : undefined;
     this.method = req.method;
     // Decoded once with the request target (kube-apiserver's `URL.Path`), as routed and authorized.
     this.path = req.requestInfo.path;
+  }
+
+  get headers(): AuthenticationRequest['headers'] {
+    return (this.#headers ??= this.frontProxyHeaders ? { ...this.#source, ...this.frontProxyHeaders } : this.#source);
   }
 
   get signal(): AbortSignal {

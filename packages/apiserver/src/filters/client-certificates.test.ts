@@ -123,6 +123,24 @@ describe('TLS client certificates reach the authenticator', () => {
     expect(seen.map((s) => s.group)).toEqual([['a', 'b'], 'a, b']);
   });
 
+  it('over HTTP/2, with front-proxy header lines kept apart too', async () => {
+    seen.length = 0;
+    const session = connect(`https://127.0.0.1:${port(h2)}`, { ca: ca.cert, key: client.key, cert: client.cert });
+    try {
+      for (const group of [['a', 'b'], 'a, b', ['a, b', 'c']]) {
+        await new Promise<void>((resolve, reject) => {
+          const s = session.request({ ':path': '/apis/x', 'x-remote-group': group });
+          s.resume()
+            .on('end', () => resolve())
+            .on('error', reject);
+        });
+      }
+      expect(seen.map((s) => s.group)).toEqual([['a', 'b'], ['a, b'], ['a, b', 'c']]);
+    } finally {
+      session.close();
+    }
+  });
+
   it('over HTTP/2, from the session of the stream', async () => {
     seen.length = 0;
     const session = connect(`https://127.0.0.1:${port(h2)}`, { ca: ca.cert, key: client.key, cert: client.cert });
