@@ -85,4 +85,62 @@ describe('subjectAccessReviewKey', () => {
     expect(subjectAccessReviewKey(joined)).not.toBe(subjectAccessReviewKey(base));
     expect(subjectAccessReviewKey(moved)).not.toBe(subjectAccessReviewKey(base));
   });
+
+  it('property: a user object asking again and again gets the key a copy of it would, request by request', () => {
+    // The key is kept per user object (its part, and its previous request's): a sequence of
+    // requests over a few shared user objects keys each as a fresh copy of its user does.
+    const plain = fc.tuple(attributes, fc.boolean()).map(([a, bare]): RequestAttributes => {
+      if (!bare) return a;
+      const { fieldSelector: _f, labelSelector: _l, ...rest } = a;
+      return rest;
+    });
+    const copy = (a: RequestAttributes): RequestAttributes => ({
+      ...a,
+      user: {
+        ...a.user,
+        groups: [...a.user.groups],
+        ...(a.user.extra
+          ? { extra: Object.fromEntries(Object.entries(a.user.extra).map(([k, v]) => [k, [...v]])) }
+          : {}),
+      },
+    });
+    fc.assert(
+      fc.property(
+        fc.array(
+          attributes.map((a) => a.user),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.array(fc.tuple(fc.nat(), plain), { maxLength: 12 }),
+        (users, requests) => {
+          for (const [i, a] of requests) {
+            const shared = { ...a, user: users[i % users.length]! };
+            expect(subjectAccessReviewKey(shared)).toBe(subjectAccessReviewKey(copy(shared)));
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a user object that asked about one request gets another key for another request, and back', () => {
+    const user = { username: 'alice', groups: ['devs'] };
+    const base: RequestAttributes = {
+      user,
+      verb: 'create',
+      isResourceRequest: true,
+      path: '/apis/events.k8s.io/v1/namespaces/a/events',
+      apiGroup: 'events.k8s.io',
+      apiVersion: 'v1',
+      resource: 'events',
+      subresource: '',
+      namespace: 'a',
+      name: '',
+    };
+    const k1 = subjectAccessReviewKey(base);
+    const k2 = subjectAccessReviewKey({ ...base, namespace: 'b' });
+    const k3 = subjectAccessReviewKey({ ...base, isResourceRequest: false });
+    expect(new Set([k1, k2, k3]).size).toBe(3);
+    expect(subjectAccessReviewKey({ ...base })).toBe(k1);
+    expect(subjectAccessReviewKey({ ...base, user: { username: 'bob', groups: ['devs'] } })).not.toBe(k1);
+  });
 });

@@ -1,4 +1,4 @@
-import type { RequestAttributes, SelectorRequirement } from '@kevents/api';
+import type { RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
 import { AuthorizationError } from '../errors.js';
 import type { WebhookResponse } from './transport.js';
 
@@ -89,26 +89,9 @@ const selectorKey = (l: readonly SelectorRequirement[] | undefined): string => {
   return k;
 };
 
-/**
- * The cache key of a request's SubjectAccessReview: equal for two requests exactly when their
- * {@link subjectAccessReviewSpec} are equal (webhook.go keys its cache by the spec's JSON), built
- * without making the spec (a cache hit never needs it).
- */
-export function subjectAccessReviewKey(a: RequestAttributes): string {
-  let k = a.isResourceRequest
-    ? 'r' +
-      part(a.namespace) +
-      part(a.verb) +
-      part(a.apiGroup) +
-      part(a.apiVersion) +
-      part(a.resource) +
-      part(a.subresource) +
-      part(a.name) +
-      selectorKey(a.fieldSelector) +
-      selectorKey(a.labelSelector)
-    : 'n' + part(a.path) + part(a.verb);
-  const u = a.user;
-  k += part(u.username) + part(u.uid ?? '') + `${u.groups.length};`;
+/** The user's part of a {@link subjectAccessReviewKey}. */
+function userKey(u: UserInfo): string {
+  let k = part(u.username) + part(u.uid ?? '') + `${u.groups.length};`;
   for (const g of u.groups) k += part(g);
   const extra = u.extra;
   const keys = extra ? Object.keys(extra) : [];
@@ -118,6 +101,77 @@ export function subjectAccessReviewKey(a: RequestAttributes): string {
     const values = extra![e]!;
     k += part(e) + `${values.length};`;
     for (const v of values) k += part(v);
+  }
+  return k;
+}
+
+/** Per user object: its part of the key, and the last request without selectors keyed for it. */
+interface UserKeys {
+  readonly user: string;
+  last: RequestAttributes | undefined;
+  lastKey: string;
+}
+
+/**
+ * Keys already made, per user object. A user is never changed once an authenticator has handed
+ * it out (a token's cached user and a front-proxy connection's user serve many requests), so its
+ * part of the key is made once; and a request with the same attributes as the user's previous
+ * one gets the same key string, whose hash the cache's map then already has.
+ */
+const keysByUser = new WeakMap<UserInfo, UserKeys>();
+
+/** Whether two requests have the same attributes (selectors aside: neither has any). */
+const sameAttributes = (a: RequestAttributes, b: RequestAttributes): boolean =>
+  a.isResourceRequest
+    ? b.isResourceRequest &&
+      a.namespace === b.namespace &&
+      a.verb === b.verb &&
+      a.apiGroup === b.apiGroup &&
+      a.apiVersion === b.apiVersion &&
+      a.resource === b.resource &&
+      a.subresource === b.subresource &&
+      a.name === b.name
+    : !b.isResourceRequest && a.path === b.path && a.verb === b.verb;
+
+/**
+ * The cache key of a request's SubjectAccessReview: equal for two requests exactly when their
+ * {@link subjectAccessReviewSpec} are equal (webhook.go keys its cache by the spec's JSON), built
+ * without making the spec (a cache hit never needs it).
+ */
+export function subjectAccessReviewKey(a: RequestAttributes): string {
+  const u = a.user;
+  let keys = keysByUser.get(u);
+  if (!keys) keysByUser.set(u, (keys = { user: userKey(u), last: undefined, lastKey: '' }));
+  const plain = !a.fieldSelector?.length && !a.labelSelector?.length;
+  if (plain && keys.last && sameAttributes(a, keys.last)) return keys.lastKey;
+  const k =
+    (a.isResourceRequest
+      ? 'r' +
+        part(a.namespace) +
+        part(a.verb) +
+        part(a.apiGroup) +
+        part(a.apiVersion) +
+        part(a.resource) +
+        part(a.subresource) +
+        part(a.name) +
+        selectorKey(a.fieldSelector) +
+        selectorKey(a.labelSelector)
+      : 'n' + part(a.path) + part(a.verb)) + keys.user;
+  if (plain) {
+    // Only the attributes are kept (not the request's signal or user): a copy of the strings.
+    keys.last = {
+      user: u,
+      isResourceRequest: a.isResourceRequest,
+      namespace: a.namespace,
+      verb: a.verb,
+      apiGroup: a.apiGroup,
+      apiVersion: a.apiVersion,
+      resource: a.resource,
+      subresource: a.subresource,
+      name: a.name,
+      path: a.path,
+    };
+    keys.lastKey = k;
   }
   return k;
 }
