@@ -163,7 +163,7 @@ export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { quoteJSON, serializeObject } from './schema/serialize.js';
 export type { UserInfo } from './auth/user-info.js';
-export { anonymousUser, unescapeExtraKey } from './auth/user-info.js';
+export { anonymousUser, frozenUser, isFrozenUser, unescapeExtraKey } from './auth/user-info.js';
 export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';
 export type { Authorizer, Decision } from './auth/authorizer.js';
 export type {

@@ -6,6 +6,7 @@ import type {
   AuthenticationResponse,
   Authenticator,
 } from '@kevents/api';
+import { frozenUser } from '@kevents/api';
 import { AnonymousAuthenticator } from './anonymous.js';
 import { BearerTokenAuthenticator, bearerToken } from './bearer-token.js';
 import { authenticatedGroupAdder, withAuthenticatedGroup } from './group-adder.js';
@@ -23,6 +24,9 @@ import { RequestHeaderAuthenticator } from './request-header.js';
 import type { RequestHeaderConfig } from './request-header.js';
 
 /** What the authentication chain is built from: the config file and the flags. */
+/** `r` with a deeply frozen copy of its user: a response kept and handed to many requests. */
+const frozenResponse = (r: AuthenticationResponse): AuthenticationResponse => ({ ...r, user: frozenUser(r.user) });
+
 export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
   /** The validated `--authentication-config`; absent without the flag. */
   readonly config?: AuthenticationConfiguration;
@@ -148,7 +152,7 @@ export class AuthenticationChain implements Authenticator {
           // response: the grouped one is made once for it.
           let grouped = this.#grouped.get(r);
           if (!grouped) {
-            grouped = withAuthenticatedGroup(r);
+            grouped = frozenResponse(withAuthenticatedGroup(r));
             this.#grouped.set(r, grouped);
           }
           this.#metrics?.observeSuccess((performance.now() - start) / 1000, grouped.user.username);
@@ -169,7 +173,7 @@ export class AuthenticationChain implements Authenticator {
     if (!hit) return this.#authenticate(req);
     let r = this.#grouped.get(hit);
     if (!r) {
-      r = withAuthenticatedGroup(hit);
+      r = frozenResponse(withAuthenticatedGroup(hit));
       this.#grouped.set(hit, r);
     }
     this.#metrics?.observeSuccess((performance.now() - start) / 1000, r.user.username);

@@ -14,8 +14,35 @@ export interface UserInfo {
   readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
+const frozenUsers = new WeakSet<UserInfo>();
+
+/**
+ * A deeply frozen copy of `u` (the user, its groups, its extra and each extra's values), or `u`
+ * itself when it is one already. Such a user can never change, so what is derived from it (an
+ * authorization cache key) may be kept by its identity ({@link isFrozenUser}); authenticators
+ * that hand one user to many requests (cached tokens, a front-proxy connection) hand out these.
+ */
+export function frozenUser(u: UserInfo): UserInfo {
+  if (frozenUsers.has(u)) return u;
+  const extra = u.extra
+    ? Object.freeze(Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, Object.freeze([...v])])))
+    : undefined;
+  const copy: UserInfo = Object.freeze({
+    ...u,
+    groups: Object.freeze([...u.groups]),
+    ...(extra === undefined ? {} : { extra }),
+  });
+  frozenUsers.add(copy);
+  return copy;
+}
+
+/** Whether `u` was made by {@link frozenUser}: it and everything in it can never change. */
+export function isFrozenUser(u: UserInfo): boolean {
+  return frozenUsers.has(u);
+}
+
 /** The user of requests no authenticator claimed (`--anonymous-auth`, the `anonymous` block). */
-export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+export const anonymousUser: UserInfo = frozenUser({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
 
 /**
  * The key of a user's extra value as it travels in a header name (`Impersonate-Extra-<key>`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { frozenUser, isFrozenUser } from '@kevents/api';
 import type { RequestAttributes, SelectorRequirement } from '@kevents/api';
 import { subjectAccessReviewKey, subjectAccessReviewSpec } from './subject-access-review.js';
 
@@ -113,7 +114,7 @@ describe('subjectAccessReviewKey', () => {
         fc.array(fc.tuple(fc.nat(), plain), { maxLength: 12 }),
         (users, requests) => {
           for (const [i, a] of requests) {
-            const shared = { ...a, user: users[i % users.length]! };
+            const shared = { ...a, user: frozenUser(users[i % users.length]!) };
             expect(subjectAccessReviewKey(shared)).toBe(subjectAccessReviewKey(copy(shared)));
           }
         },
@@ -123,7 +124,7 @@ describe('subjectAccessReviewKey', () => {
   });
 
   it('a user object that asked about one request gets another key for another request, and back', () => {
-    const user = { username: 'alice', groups: ['devs'] };
+    const user = frozenUser({ username: 'alice', groups: ['devs'] });
     const base: RequestAttributes = {
       user,
       verb: 'create',
@@ -142,5 +143,29 @@ describe('subjectAccessReviewKey', () => {
     expect(new Set([k1, k2, k3]).size).toBe(3);
     expect(subjectAccessReviewKey({ ...base })).toBe(k1);
     expect(subjectAccessReviewKey({ ...base, user: { username: 'bob', groups: ['devs'] } })).not.toBe(k1);
+  });
+
+  it('a user object that is not frozen is keyed as it is now, not as it was', () => {
+    const user = { username: 'alice', groups: ['devs'], extra: { scopes: ['read'] } };
+    const attrs: RequestAttributes = {
+      user,
+      verb: 'get',
+      isResourceRequest: true,
+      path: '/apis/events.k8s.io/v1/namespaces/a/events/x',
+      apiGroup: 'events.k8s.io',
+      apiVersion: 'v1',
+      resource: 'events',
+      subresource: '',
+      namespace: 'a',
+      name: 'x',
+    };
+    const before = subjectAccessReviewKey(attrs);
+    user.groups.push('admins');
+    const afterGroup = subjectAccessReviewKey(attrs);
+    user.extra.scopes.push('write');
+    const afterExtra = subjectAccessReviewKey(attrs);
+    expect(new Set([before, afterGroup, afterExtra]).size).toBe(3);
+    expect(afterExtra).toBe(subjectAccessReviewKey({ ...attrs, user: frozenUser(user) }));
+    expect(isFrozenUser(user)).toBe(false);
   });
 });

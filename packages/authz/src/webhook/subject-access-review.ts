@@ -1,3 +1,4 @@
+import { isFrozenUser } from '@kevents/api';
 import type { RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
 import { AuthorizationError } from '../errors.js';
 import type { WebhookResponse } from './transport.js';
@@ -113,10 +114,10 @@ interface UserKeys {
 }
 
 /**
- * Keys already made, per user object. A user is never changed once an authenticator has handed
- * it out (a token's cached user and a front-proxy connection's user serve many requests), so its
- * part of the key is made once; and a request with the same attributes as the user's previous
- * one gets the same key string, whose hash the cache's map then already has.
+ * Keys already made, per deeply frozen user object ({@link isFrozenUser}: a cached token's user, a
+ * front-proxy connection's user), which serves many requests and can never change: its part of
+ * the key is made once, and a request with the same attributes as the user's previous one gets the
+ * same key string, whose hash the cache's map then already has. Other users are keyed afresh.
  */
 const keysByUser = new WeakMap<UserInfo, UserKeys>();
 
@@ -141,7 +142,11 @@ const sameAttributes = (a: RequestAttributes, b: RequestAttributes): boolean =>
 export function subjectAccessReviewKey(a: RequestAttributes): string {
   const u = a.user;
   let keys = keysByUser.get(u);
-  if (!keys) keysByUser.set(u, (keys = { user: userKey(u), last: undefined, lastKey: '' }));
+  if (!keys) {
+    // Only a user that can never change is keyed by its identity; any other is read afresh.
+    keys = { user: userKey(u), last: undefined, lastKey: '' };
+    if (isFrozenUser(u)) keysByUser.set(u, keys);
+  }
   const plain = !a.fieldSelector?.length && !a.labelSelector?.length;
   if (plain && keys.last && sameAttributes(a, keys.last)) return keys.lastKey;
   const k =
