@@ -121,16 +121,6 @@ export async function runAuthnBench() {
   };
   const modes = [
     { key: 'anonymous', title: 'create, anonymous (no authentication configured)', server: 'anon', headers: {} },
-    ...(withControl
-      ? [
-          {
-            key: 'control',
-            title: 'create, anonymous (control: a second identical process)',
-            server: 'control',
-            headers: {},
-          },
-        ]
-      : []),
     { key: 'jwt', title: 'create, cached JWT', server: 'jwt', headers: { authorization: `Bearer ${token}` } },
     { key: 'viaChain', title: 'create, anonymous through the configured chain', server: 'jwt', headers: {} },
     ...(withControl ? [control] : []),
