@@ -23,10 +23,10 @@ import { X509Authenticator } from './x509.js';
 import { RequestHeaderAuthenticator } from './request-header.js';
 import type { RequestHeaderConfig } from './request-header.js';
 
-/** What the authentication chain is built from: the config file and the flags. */
 /** `r` with a deeply frozen copy of its user: a response kept and handed to many requests. */
 const frozenResponse = (r: AuthenticationResponse): AuthenticationResponse => ({ ...r, user: frozenUser(r.user) });
 
+/** What the authentication chain is built from: the config file and the flags. */
 export interface AuthenticationChainOptions extends JwtAuthenticatorOptions {
   /** The validated `--authentication-config`; absent without the flag. */
   readonly config?: AuthenticationConfiguration;

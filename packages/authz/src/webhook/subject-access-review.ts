@@ -134,6 +134,21 @@ const sameAttributes = (a: RequestAttributes, b: RequestAttributes): boolean =>
       a.name === b.name
     : !b.isResourceRequest && a.path === b.path && a.verb === b.verb;
 
+/** The request's part of a {@link subjectAccessReviewKey}. */
+const requestKey = (a: RequestAttributes): string =>
+  a.isResourceRequest
+    ? 'r' +
+      part(a.namespace) +
+      part(a.verb) +
+      part(a.apiGroup) +
+      part(a.apiVersion) +
+      part(a.resource) +
+      part(a.subresource) +
+      part(a.name) +
+      selectorKey(a.fieldSelector) +
+      selectorKey(a.labelSelector)
+    : 'n' + part(a.path) + part(a.verb);
+
 /**
  * The cache key of a request's SubjectAccessReview: equal for two requests exactly when their
  * {@link subjectAccessReviewSpec} are equal (webhook.go keys its cache by the spec's JSON), built
@@ -141,27 +156,13 @@ const sameAttributes = (a: RequestAttributes, b: RequestAttributes): boolean =>
  */
 export function subjectAccessReviewKey(a: RequestAttributes): string {
   const u = a.user;
+  // Only a user that can never change is keyed by its identity; any other is read afresh.
+  if (!isFrozenUser(u)) return requestKey(a) + userKey(u);
   let keys = keysByUser.get(u);
-  if (!keys) {
-    // Only a user that can never change is keyed by its identity; any other is read afresh.
-    keys = { user: userKey(u), last: undefined, lastKey: '' };
-    if (isFrozenUser(u)) keysByUser.set(u, keys);
-  }
+  if (!keys) keysByUser.set(u, (keys = { user: userKey(u), last: undefined, lastKey: '' }));
   const plain = !a.fieldSelector?.length && !a.labelSelector?.length;
   if (plain && keys.last && sameAttributes(a, keys.last)) return keys.lastKey;
-  const k =
-    (a.isResourceRequest
-      ? 'r' +
-        part(a.namespace) +
-        part(a.verb) +
-        part(a.apiGroup) +
-        part(a.apiVersion) +
-        part(a.resource) +
-        part(a.subresource) +
-        part(a.name) +
-        selectorKey(a.fieldSelector) +
-        selectorKey(a.labelSelector)
-      : 'n' + part(a.path) + part(a.verb)) + keys.user;
+  const k = requestKey(a) + keys.user;
   if (plain) {
     // Only the attributes are kept (not the request's signal or user): a copy of the strings.
     keys.last = {
