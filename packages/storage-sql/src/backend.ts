@@ -203,8 +203,14 @@ export function batchChanges(ops: readonly WriteOp[], results: readonly WriteRes
 /** Change types as the change log stores them. */
 export const changeType = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED' } as const;
 
-/** A row of the change log (`type`, `rv`, `resource`, `namespace`, `key`, `body`, `prev_body`), as either driver reads it. */
-export function changeFromRow(r: Readonly<Record<string, unknown>>): SqlChange {
+/**
+ * A row of the change log (`type`, `rv`, `resource`, `namespace`, `key`, `body`, `prev_body`), as
+ * either driver reads it; `json` gives the JSON of a stored body (PostgreSQL's are compact).
+ */
+export function changeFromRow(
+  r: Readonly<Record<string, unknown>>,
+  json: (body: string) => string = (body) => body,
+): SqlChange {
   const t = String(r['type']) as keyof typeof changeType;
   return {
     type: changeType[t],
@@ -212,8 +218,8 @@ export function changeFromRow(r: Readonly<Record<string, unknown>>): SqlChange {
     resource: String(r['resource']),
     namespace: String(r['namespace']),
     key: String(r['key']),
-    body: String(r['body']),
-    prev: r['prev_body'] === null ? undefined : String(r['prev_body']),
+    body: json(String(r['body'])),
+    prev: r['prev_body'] === null ? undefined : json(String(r['prev_body'])),
   };
 }
 

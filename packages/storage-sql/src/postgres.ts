@@ -16,6 +16,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from './backend.js';
+import { compactBody, expandBody } from './compact-body.js';
 import { firstRevisionStatement, postgresMigrations, schemaVersion } from './schema.js';
 
 /** TLS files for a PostgreSQL URL with `sslmode` (from `--storage-cafile`, `--storage-certfile`, `--storage-keyfile`). */
@@ -108,7 +109,8 @@ export function changeLogVacuumInterval(historyLimit: number): number {
 /**
  * PostgreSQL through `pg`, shared by any number of kevents replicas. Writes are batches given
  * to the `kevents_write` function (one round trip, one transaction); reads are single
- * statements (one snapshot each).
+ * statements (one snapshot each). Bodies are stored in the compact form (compact-body.ts) and
+ * expanded as they are read, so the store above sees JSON.
  */
 export class PostgresBackend implements SqlBackend {
   readonly description: string;
@@ -200,7 +202,7 @@ export class PostgresBackend implements SqlBackend {
       r: o.resource,
       n: o.namespace,
       k: o.key,
-      b: o.body,
+      b: o.body === '' ? '' : compactBody(o.body),
       u: o.uid,
       e: o.expect,
       f: o.fields,
@@ -211,7 +213,9 @@ export class PostgresBackend implements SqlBackend {
     const out = rows[0]!['r'] as [WriteResult['status'], number | string, string?][];
     this.logged(out.length, historyLimit);
     return out.map(([status, rv, detail]) =>
-      detail === undefined ? { status, rv: Number(rv) } : { status, rv: Number(rv), detail },
+      detail === undefined
+        ? { status, rv: Number(rv) }
+        : { status, rv: Number(rv), detail: status === 'ok' ? expandBody(detail) : detail },
     );
   }
 
@@ -291,13 +295,14 @@ UNION ALL
         rv = Number(r[2]);
         compacted = Number(r[3]);
         total = r[7] === null || Number(r[7]) < 0 ? undefined : Number(r[7]);
-      } else if (r[0] === 'o') items.push({ key: r[1] as string, rv: Number(r[2]), uid: '', body: r[5] as string });
+      } else if (r[0] === 'o')
+        items.push({ key: r[1] as string, rv: Number(r[2]), uid: '', body: expandBody(r[5] as string) });
       else
         changes.push({
           key: String(r[1]),
           type: String(r[6]) as FirstChange['type'],
           prevRv: Number(r[3]),
-          prevBody: r[5] === null ? '' : String(r[5]),
+          prevBody: r[5] === null ? '' : expandBody(String(r[5])),
           now: r[8] === true,
         });
     }
@@ -309,7 +314,7 @@ UNION ALL
       'SELECT rv, type, resource, key, namespace, body, prev_body FROM kevents_changes WHERE rv > $1 ORDER BY rv LIMIT $2',
       [after, limit],
     );
-    return rows.map(changeFromRow);
+    return rows.map((r) => changeFromRow(r, expandBody));
   }
 
   async compact(rv: number, batch: number): Promise<number> {
@@ -413,7 +418,7 @@ function countSql(plan: CountPlan, params: unknown[]): string {
 }
 
 function toStored(r: Row): StoredRow {
-  return { key: String(r['key']), rv: Number(r['rv']), uid: String(r['uid']), body: String(r['body']) };
+  return { key: String(r['key']), rv: Number(r['rv']), uid: String(r['uid']), body: expandBody(String(r['body'])) };
 }
 
 /** SQLSTATE classes that mean "the database cannot serve now": connection, resources (disk full), shutdown, lock timeouts. */

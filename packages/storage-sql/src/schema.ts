@@ -1,3 +1,5 @@
+import { compactBodyKeysSql } from './compact-body.js';
+
 /**
  * The SQL schema, versioned. `kevents_schema` holds the version; on start the store runs, in one
  * transaction, every migration after it (forward only; an older kevents refuses a newer schema).
@@ -29,8 +31,14 @@
  * at the end of the table and only the index's small entry goes in key order, where the table
  * held the whole row in key order (a create into a random place of a B-tree of ~1 kB rows split
  * a page every few inserts: 62 against 42 kB written to the WAL and the file per create).
+ *
+ * Version 4 (PostgreSQL only; nothing on SQLite) stores the bodies it writes, in the objects
+ * table and the change log, in the compact form of compact-body.ts (Events' member names as one
+ * or two control characters), adds `kevents_body_json(text)`, which expands it, and makes
+ * `kevents_write`'s no-op check of an update compare with a row written before (still JSON)
+ * through it. Rows are not rewritten: each form reads as the same JSON.
  */
-export const schemaVersion = 3;
+export const schemaVersion = 4;
 
 /**
  * Field labels the store keeps in columns of their own, each indexed with the key (so that a
@@ -121,7 +129,137 @@ CREATE UNIQUE INDEX kevents_objects_key ON kevents_objects (resource, key);
 CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
 CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
 `,
+  // Version 4 changes only PostgreSQL's bodies; SQLite's stay JSON (its field columns read them).
+  'SELECT 1',
 ];
+
+/**
+ * `kevents_write` as schema 2 defines it (schema 4 changes only its no-op check, {@link noopCheck4}).
+ */
+const writeFunction2 = `CREATE OR REPLACE FUNCTION kevents_write(ops jsonb, history bigint) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  cur_rv bigint;
+  old_compacted bigint;
+  new_compacted bigint;
+  op jsonb;
+  kind text;
+  expect text;
+  r record;
+  found_row boolean;
+  results jsonb := '[]'::jsonb;
+  now_ms bigint := (extract(epoch from clock_timestamp()) * 1000)::bigint;
+  wrote boolean := false;
+  cnt_r text[] := '{}';
+  cnt_n text[] := '{}';
+  cnt_d bigint[] := '{}';
+BEGIN
+  SELECT m.rv, m.compacted INTO cur_rv, old_compacted FROM kevents_meta m WHERE m.id = 1 FOR UPDATE;
+  FOR op IN SELECT * FROM jsonb_array_elements(ops) LOOP
+    kind := op->>'op';
+    expect := op->>'e';
+    SELECT o.rv, o.uid, o.body INTO r FROM kevents_objects o WHERE o.resource = op->>'r' AND o.key = op->>'k';
+    found_row := FOUND;
+    IF kind = 'g' THEN
+      IF expect = '0' THEN
+        IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE; END IF;
+        kind := 'c';
+      ELSE
+        IF NOT found_row OR r.rv::text <> expect THEN
+          results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+        END IF;
+        kind := 'u';
+        expect := '';
+      END IF;
+    END IF;
+    IF kind = 'c' THEN
+      IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('exists', 0)); CONTINUE; END IF;
+    ELSE
+      IF NOT found_row THEN results := results || jsonb_build_array(jsonb_build_array('notfound', 0)); CONTINUE; END IF;
+      IF op ? 'pu' AND op->>'pu' <> r.uid THEN
+        results := results || jsonb_build_array(jsonb_build_array('uid', 0, r.uid)); CONTINUE;
+      END IF;
+      IF op ? 'pr' AND op->>'pr' <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('pre', 0, r.rv::text)); CONTINUE;
+      END IF;
+      IF expect <> '' AND expect <> r.rv::text THEN
+        results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
+      END IF;
+      IF kind = 'u' AND op->>'b' = r.body THEN
+        results := results || jsonb_build_array(jsonb_build_array('noop', r.rv)); CONTINUE;
+      END IF;
+    END IF;
+    cur_rv := cur_rv + 1;
+    wrote := true;
+    IF kind = 'c' THEN
+      INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body, f_uid, f_name)
+        VALUES (op->>'r', op->>'k', op->>'n', cur_rv, op->>'u', op->>'b', op->'f'->>0, op->'f'->>1);
+      cnt_r := cnt_r || (op->>'r');
+      cnt_n := cnt_n || (op->>'n');
+      cnt_d := cnt_d || 1::bigint;
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'A', op->>'r', op->>'k', op->>'n', op->>'b', 0, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv));
+    ELSIF kind = 'u' THEN
+      UPDATE kevents_objects SET rv = cur_rv, uid = op->>'u', body = op->>'b', f_uid = op->'f'->>0, f_name = op->'f'->>1
+        WHERE resource = op->>'r' AND key = op->>'k';
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'M', op->>'r', op->>'k', op->>'n', op->>'b', r.rv, r.body, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
+    ELSE
+      DELETE FROM kevents_objects WHERE resource = op->>'r' AND key = op->>'k';
+      cnt_r := cnt_r || (op->>'r');
+      cnt_n := cnt_n || (op->>'n');
+      cnt_d := cnt_d || (-1)::bigint;
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        VALUES (cur_rv, 'D', op->>'r', op->>'k', op->>'n', r.body, r.rv, NULL, now_ms);
+      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
+    END IF;
+  END LOOP;
+  IF wrote THEN
+    -- The namespaces' counts once per batch (one new version of each count row, not one per write).
+    INSERT INTO kevents_counts AS c (resource, namespace, n)
+      SELECT t.r, t.n, sum(t.d) FROM unnest(cnt_r, cnt_n, cnt_d) AS t(r, n, d) GROUP BY t.r, t.n
+      ON CONFLICT (resource, namespace) DO UPDATE SET n = c.n + EXCLUDED.n;
+    new_compacted := greatest(old_compacted, cur_rv - history);
+    IF new_compacted > old_compacted THEN
+      DELETE FROM kevents_changes WHERE rv > old_compacted AND rv <= new_compacted;
+    END IF;
+    UPDATE kevents_meta SET rv = cur_rv, compacted = new_compacted WHERE id = 1;
+    PERFORM pg_notify('kevents_changes', cur_rv::text);
+  END IF;
+  RETURN results;
+END
+$fn$;`;
+
+/** Schema 2's no-op check: the update's body is the stored one. */
+const noopCheck2 = "IF kind = 'u' AND op->>'b' = r.body THEN";
+
+/**
+ * Schema 4's: also when the stored body, written before schema 4, is the JSON the compact update
+ * body expands to.
+ */
+const noopCheck4 =
+  "IF kind = 'u' AND (op->>'b' = r.body OR (r.body !~ '[\\x01-\\x1f]' AND kevents_body_json(op->>'b') = r.body)) THEN";
+
+if (!writeFunction2.includes(noopCheck2)) throw new Error('kevents: schema 2 has no no-op check to replace');
+const writeFunction4 = writeFunction2.replace(noopCheck2, noopCheck4);
+
+/** `kevents_body_json(body text)`: the JSON text of a body in the compact form (compact-body.ts). */
+const bodyJsonFunction = `CREATE FUNCTION kevents_body_json(body text) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+DECLARE
+  keys text[] := ${compactBodyKeysSql()};
+  s text := body;
+BEGIN
+  IF s !~ '[\\x01-\\x1f]' THEN RETURN s; END IF;
+  FOR i IN 1..array_length(keys, 1) LOOP
+    s := replace(s, chr(31) || chr(i), '"f:' || keys[i] || '":');
+  END LOOP;
+  FOR i IN 1..array_length(keys, 1) LOOP
+    s := replace(s, chr(i), '"' || keys[i] || '":');
+  END LOOP;
+  RETURN s;
+END
+$fn$;`;
 
 /**
  * PostgreSQL migrations. Keys use the "C" collation (byte order). `kevents_write(ops jsonb,
@@ -263,101 +401,12 @@ ALTER TABLE kevents_changes SET (
   autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
   autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000
 );
-CREATE OR REPLACE FUNCTION kevents_write(ops jsonb, history bigint) RETURNS jsonb LANGUAGE plpgsql AS $fn$
-DECLARE
-  cur_rv bigint;
-  old_compacted bigint;
-  new_compacted bigint;
-  op jsonb;
-  kind text;
-  expect text;
-  r record;
-  found_row boolean;
-  results jsonb := '[]'::jsonb;
-  now_ms bigint := (extract(epoch from clock_timestamp()) * 1000)::bigint;
-  wrote boolean := false;
-  cnt_r text[] := '{}';
-  cnt_n text[] := '{}';
-  cnt_d bigint[] := '{}';
-BEGIN
-  SELECT m.rv, m.compacted INTO cur_rv, old_compacted FROM kevents_meta m WHERE m.id = 1 FOR UPDATE;
-  FOR op IN SELECT * FROM jsonb_array_elements(ops) LOOP
-    kind := op->>'op';
-    expect := op->>'e';
-    SELECT o.rv, o.uid, o.body INTO r FROM kevents_objects o WHERE o.resource = op->>'r' AND o.key = op->>'k';
-    found_row := FOUND;
-    IF kind = 'g' THEN
-      IF expect = '0' THEN
-        IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE; END IF;
-        kind := 'c';
-      ELSE
-        IF NOT found_row OR r.rv::text <> expect THEN
-          results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
-        END IF;
-        kind := 'u';
-        expect := '';
-      END IF;
-    END IF;
-    IF kind = 'c' THEN
-      IF found_row THEN results := results || jsonb_build_array(jsonb_build_array('exists', 0)); CONTINUE; END IF;
-    ELSE
-      IF NOT found_row THEN results := results || jsonb_build_array(jsonb_build_array('notfound', 0)); CONTINUE; END IF;
-      IF op ? 'pu' AND op->>'pu' <> r.uid THEN
-        results := results || jsonb_build_array(jsonb_build_array('uid', 0, r.uid)); CONTINUE;
-      END IF;
-      IF op ? 'pr' AND op->>'pr' <> r.rv::text THEN
-        results := results || jsonb_build_array(jsonb_build_array('pre', 0, r.rv::text)); CONTINUE;
-      END IF;
-      IF expect <> '' AND expect <> r.rv::text THEN
-        results := results || jsonb_build_array(jsonb_build_array('conflict', 0)); CONTINUE;
-      END IF;
-      IF kind = 'u' AND op->>'b' = r.body THEN
-        results := results || jsonb_build_array(jsonb_build_array('noop', r.rv)); CONTINUE;
-      END IF;
-    END IF;
-    cur_rv := cur_rv + 1;
-    wrote := true;
-    IF kind = 'c' THEN
-      INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body, f_uid, f_name)
-        VALUES (op->>'r', op->>'k', op->>'n', cur_rv, op->>'u', op->>'b', op->'f'->>0, op->'f'->>1);
-      cnt_r := cnt_r || (op->>'r');
-      cnt_n := cnt_n || (op->>'n');
-      cnt_d := cnt_d || 1::bigint;
-      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
-        VALUES (cur_rv, 'A', op->>'r', op->>'k', op->>'n', op->>'b', 0, NULL, now_ms);
-      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv));
-    ELSIF kind = 'u' THEN
-      UPDATE kevents_objects SET rv = cur_rv, uid = op->>'u', body = op->>'b', f_uid = op->'f'->>0, f_name = op->'f'->>1
-        WHERE resource = op->>'r' AND key = op->>'k';
-      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
-        VALUES (cur_rv, 'M', op->>'r', op->>'k', op->>'n', op->>'b', r.rv, r.body, now_ms);
-      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
-    ELSE
-      DELETE FROM kevents_objects WHERE resource = op->>'r' AND key = op->>'k';
-      cnt_r := cnt_r || (op->>'r');
-      cnt_n := cnt_n || (op->>'n');
-      cnt_d := cnt_d || (-1)::bigint;
-      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
-        VALUES (cur_rv, 'D', op->>'r', op->>'k', op->>'n', r.body, r.rv, NULL, now_ms);
-      results := results || jsonb_build_array(jsonb_build_array('ok', cur_rv, r.body));
-    END IF;
-  END LOOP;
-  IF wrote THEN
-    -- The namespaces' counts once per batch (one new version of each count row, not one per write).
-    INSERT INTO kevents_counts AS c (resource, namespace, n)
-      SELECT t.r, t.n, sum(t.d) FROM unnest(cnt_r, cnt_n, cnt_d) AS t(r, n, d) GROUP BY t.r, t.n
-      ON CONFLICT (resource, namespace) DO UPDATE SET n = c.n + EXCLUDED.n;
-    new_compacted := greatest(old_compacted, cur_rv - history);
-    IF new_compacted > old_compacted THEN
-      DELETE FROM kevents_changes WHERE rv > old_compacted AND rv <= new_compacted;
-    END IF;
-    UPDATE kevents_meta SET rv = cur_rv, compacted = new_compacted WHERE id = 1;
-    PERFORM pg_notify('kevents_changes', cur_rv::text);
-  END IF;
-  RETURN results;
-END
-$fn$;
+${writeFunction2}
 `,
   // Version 3 changes only SQLite's objects table.
   'SELECT 1',
+  `
+${bodyJsonFunction}
+${writeFunction4}
+`,
 ];

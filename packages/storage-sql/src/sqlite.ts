@@ -258,7 +258,7 @@ export class SqliteBackend implements SqlBackend {
         this.stmt(
           'SELECT rv, type, resource, key, namespace, body, prev_body FROM kevents_changes WHERE rv > ? ORDER BY rv LIMIT ?',
         ).all(after, limit) as Row[]
-      ).map(changeFromRow),
+      ).map((r) => changeFromRow(r)),
     );
   }
 
