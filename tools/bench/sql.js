@@ -88,6 +88,17 @@ async function startApiserver(storage) {
   };
 }
 
+/** The V8 heap of a server from its /metrics (prom-client's default metrics), MB: used/total, and per space. */
+async function heapOf(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mb = (v) => Math.round(Number(v) / 1e6);
+  const num = (name) => mb(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  const spaces = [];
+  for (const [, space, v] of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)/gm))
+    if (mb(v) > 0) spaces.push(`${space} ${mb(v)}`);
+  return `${num('nodejs_heap_size_used_bytes')} / ${num('nodejs_heap_size_total_bytes')} (${spaces.join(', ')})`;
+}
+
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -295,6 +306,7 @@ for (const store of stores) {
       ];
       await new Promise((res) => setTimeout(res, 2_000));
       r.rss = rssOf(a.pid);
+      r.heap = await heapOf(a.url);
       if (store === 'sqlite') {
         const f = join(dir, store, 'events.db');
         r.disk = statSync(f).size + (existsSync(`${f}-wal`) ? statSync(`${f}-wal`).size : 0);
@@ -336,6 +348,7 @@ for (const store of stores) {
         p99: pct(getMs, 99),
       };
       r.rssAfter = rssOf(a.pid);
+      r.heapAfter = await heapOf(a.url);
     } finally {
       await a.stop();
     }
@@ -369,6 +382,7 @@ row('server CPU per create, median of rounds (µs, all threads)', (r) =>
 );
 row('events loaded', (r) => (r.fill ? String(r.fill.count) : '-'));
 row('RSS of kevents after the reads (MB)', (r) => (r.rss ? (r.rss / 1e6).toFixed(0) : '-'));
+row('V8 heap after the reads, used / total MB (total per space)', (r) => r.heap ?? '-');
 row('list `small` (10 events) p50 / p99 ms', (r) => (r.small ? `${f2(r.small.p50)} / ${f2(r.small.p99)}` : '-'));
 row('page of 500 of a 1,000-event namespace p50 ms', (r) => f2(r.nsPage?.p50));
 row('page of 500 of all events p50 ms', (r) => f2(r.allPage?.p50));
@@ -395,4 +409,5 @@ row('retention: deletes, s, gets p50 / p99 ms', (r) =>
     : '-',
 );
 row('RSS after retention (MB)', (r) => (r.rssAfter ? (r.rssAfter / 1e6).toFixed(0) : '-'));
+row('V8 heap after retention, used / total MB', (r) => r.heapAfter ?? '-');
 agent.destroy();
