@@ -9,4 +9,4 @@ export {
   youngGeneration,
   youngGenerationSummary,
 } from './young-generation.js';
-export type { YoungGeneration, YoungGenerationSource } from './young-generation.js';
+export type { YoungGeneration, YoungGenerationOptions, YoungGenerationSource } from './young-generation.js';

@@ -13,11 +13,12 @@ writeFileSync(
   `import v8 from 'node:v8';
 import { restartWithYoungGeneration, youngGeneration, youngGenerationSummary } from '${cli}';
 const before = process.pid;
-restartWithYoungGeneration();
+const size = process.env.TEST_DEFAULT_MIB === undefined ? undefined : Number(process.env.TEST_DEFAULT_MIB);
+restartWithYoungGeneration({ semiSpaceMiB: size });
 const fill = [];
 for (let i = 0; i < 2e6; i++) fill.push({ i });
 const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-console.log(JSON.stringify({ pid: before, execArgv: process.execArgv, args: process.argv.slice(2), young: youngGeneration(), summary: youngGenerationSummary(), newSpaceMiB: newSpace / 2 ** 20 }));
+console.log(JSON.stringify({ pid: before, execArgv: process.execArgv, args: process.argv.slice(2), young: youngGeneration(), summary: youngGenerationSummary({ semiSpaceMiB: size }), newSpaceMiB: newSpace / 2 ** 20 }));
 `,
 );
 
@@ -51,6 +52,15 @@ describe('restartWithYoungGeneration', () => {
       "young generation: --max-semi-space-size=32 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it)",
     );
     expect(out.newSpaceMiB).toBeLessThanOrEqual(64);
+  });
+
+  it("restarts with the binary's own default when it gives one, and says it is the default", () => {
+    const out = run([], { TEST_DEFAULT_MIB: '16' });
+    expect(out.execArgv).toEqual(['--max-semi-space-size=16']);
+    expect(out.summary).toBe(
+      "young generation: --max-semi-space-size=16 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it)",
+    );
+    expect(out.newSpaceMiB).toBeLessThanOrEqual(32);
   });
 
   it('leaves a setting from the command line or NODE_OPTIONS alone, and V8 its own sizing when asked', () => {

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { defaultSemiSpaceMiB } from '@kevents/cli';
+import { diskStoreSemiSpaceMiB, semiSpaceMiBForArgs, semiSpaceMiBForStorage } from './young-generation.js';
+
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'kevents-young-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the apiserver young generation by store', () => {
+  it('gives the stores that keep events on disk 16 MiB semi-spaces and the others the general default', () => {
+    expect(semiSpaceMiBForStorage('sqlite:///var/lib/kevents/events.db')).toBe(diskStoreSemiSpaceMiB);
+    expect(semiSpaceMiBForStorage('postgres://u:p@db:5432/kevents')).toBe(diskStoreSemiSpaceMiB);
+    expect(semiSpaceMiBForStorage('postgresql://db/kevents')).toBe(diskStoreSemiSpaceMiB);
+    for (const s of ['memory', 'redis://127.0.0.1:6379', 'rediss://r:6380', 'sqlite-not-a-url', ''])
+      expect(semiSpaceMiBForStorage(s)).toBe(defaultSemiSpaceMiB);
+  });
+
+  it('reads --storage with the apiserver parser in either form, and falls back on a command line it refuses', () => {
+    expect(semiSpaceMiBForArgs(['--storage=sqlite:///x.db'])).toBe(16);
+    expect(semiSpaceMiBForArgs(['--storage', 'postgres://db/k', '--insecure-port=0'])).toBe(16);
+    expect(semiSpaceMiBForArgs([])).toBe(32);
+    expect(semiSpaceMiBForArgs(['--storage=sqlite:///x.db', '--no-such-flag'])).toBe(32);
+  });
+
+  it('restarts a SQLite apiserver with 16 MiB semi-spaces and logs it as the default', async () => {
+    const { NODE_OPTIONS: _, KEVENTS_YOUNG_GENERATION: __, ...env } = process.env;
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      });
+    });
+    const p = spawn(
+      process.execPath,
+      [
+        main,
+        `--storage=sqlite://${join(dir, 'events.db')}`,
+        `--insecure-port=${port}`,
+        '--secure-port=0',
+        '--log-format=text',
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!/young generation:.*\n/.test(out) && Date.now() < deadline && p.exitCode === null)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(out).toContain(
+        "young generation: --max-semi-space-size=16 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it)",
+      );
+      const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline[1]).toBe('--max-semi-space-size=16');
+    } finally {
+      if (p.exitCode === null && p.signalCode === null) {
+        const exited = new Promise((r) => p.once('exit', r));
+        p.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 40_000);
+});
