@@ -1,30 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { compactBody, compactBodyKeys, expandBody } from './compact-body.js';
+import { coreEvent } from './testing/index.js';
 
-const event = {
-  metadata: {
-    name: 'web-1.17a',
-    namespace: 'default',
-    uid: '00000000-0000-4000-8000-000000000001',
-    creationTimestamp: '2026-01-02T03:04:05Z',
-    managedFields: [
-      {
-        manager: 'kubelet',
-        operation: 'Update',
-        apiVersion: 'v1',
-        time: '2026-01-02T03:04:05Z',
-        fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:count': {}, 'f:involvedObject': { 'f:kind': {} }, 'f:labels': {}, '.': {} },
-      },
-    ],
-  },
-  involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'u', apiVersion: 'v1' },
-  reason: 'Pulled',
-  message: 'the "name": of it',
-  type: 'Normal',
-  count: 1,
-};
+const event = coreEvent('default', 'web-1.17a', { message: 'the "name": of it' });
 
 /** Member names as the table spells them, their `f:` forms, near misses and names that need escaping. */
 const memberName = fc.oneof(

@@ -5,17 +5,11 @@ import pg from 'pg';
 import { compactBody, expandBody } from './compact-body.js';
 import { createSqlStorage } from './index.js';
 import { firstRevisionStatement, postgresMigrations } from './schema.js';
-import { TestDatabase } from './testing/index.js';
+import { coreEvent as coreEventOf, testDatabases, type TestDatabase } from './testing/index.js';
 
-const dbs: TestDatabase[] = [];
-afterAll(async () => {
-  for (const db of dbs) await db.drop();
-});
-const freshDb = async (): Promise<TestDatabase> => {
-  const db = await TestDatabase.create();
-  dbs.push(db);
-  return db;
-};
+const databases = testDatabases();
+afterAll(() => databases.dropAll());
+const freshDb = (): Promise<TestDatabase> => databases.fresh();
 
 async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });
@@ -27,32 +21,8 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
   }
 }
 
-/** A core/v1-shaped Event as the apiserver stores it, with managedFields. */
 const coreEvent = (ns: string, name: string, extra: Record<string, unknown> = {}): TestObject =>
-  ({
-    metadata: {
-      name,
-      namespace: ns,
-      uid: `00000000-0000-4000-8000-${name.padStart(12, '0').slice(-12)}`,
-      creationTimestamp: '2026-01-02T03:04:05Z',
-      managedFields: [
-        {
-          manager: 'kubelet',
-          operation: 'Update',
-          apiVersion: 'v1',
-          time: '2026-01-02T03:04:05Z',
-          fieldsType: 'FieldsV1',
-          fieldsV1: { 'f:count': {}, 'f:involvedObject': {}, 'f:message': {}, 'f:reason': {} },
-        },
-      ],
-    },
-    involvedObject: { kind: 'Pod', namespace: ns, name: 'web-1', uid: 'pod-uid', apiVersion: 'v1' },
-    reason: 'Pulled',
-    message: 'Successfully pulled image "nginx" in 1.2s',
-    type: 'Normal',
-    count: 1,
-    ...extra,
-  }) as unknown as TestObject;
+  coreEventOf<TestObject>(ns, name, extra);
 
 describe('compact bodies on PostgreSQL (schema 4)', () => {
   it('kevents_body_json expands every compact body as expandBody does', async () => {

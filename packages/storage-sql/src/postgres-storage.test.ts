@@ -3,17 +3,11 @@ import { keyOf, rvOf, runStorageConformance, testObject, WatchReader, brief } fr
 import pg from 'pg';
 import { createSqlStorage, postgresConfig, redactPostgresUrl, type SqlStorage } from './index.js';
 import { changeLogVacuumInterval } from './postgres.js';
-import { TestDatabase } from './testing/index.js';
+import { TestDatabase, testDatabases } from './testing/index.js';
 
-const dbs: TestDatabase[] = [];
-afterAll(async () => {
-  for (const db of dbs) await db.drop();
-});
-const freshDb = async (): Promise<TestDatabase> => {
-  const db = await TestDatabase.create();
-  dbs.push(db);
-  return db;
-};
+const databases = testDatabases();
+afterAll(() => databases.dropAll());
+const freshDb = (): Promise<TestDatabase> => databases.fresh();
 
 // A list at a resourceVersion one write ahead waits for that write's commit: on PostgreSQL an
 // fsync, which takes longer than the suite's default 100 ms while other tests write images to the

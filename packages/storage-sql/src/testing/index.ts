@@ -1,2 +1,4 @@
-export { TestDatabase, postgresAvailable, testPostgresAdminUrl } from './postgres-db.js';
+export { TestDatabase, postgresAvailable, testDatabases, testPostgresAdminUrl } from './postgres-db.js';
+export type { TestDatabases } from './postgres-db.js';
 export { PostgresProcess, postgresBinDir } from './postgres-process.js';
+export { coreEvent } from './core-event.js';

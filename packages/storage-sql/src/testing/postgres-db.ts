@@ -42,6 +42,27 @@ export class TestDatabase {
   }
 }
 
+/** Throwaway databases for a test file: `fresh()` makes one, `dropAll()` (for `afterAll`) drops every one made. */
+export interface TestDatabases {
+  fresh(): Promise<TestDatabase>;
+  dropAll(): Promise<void>;
+}
+
+/** A {@link TestDatabases} on the server at `adminUrl`. */
+export function testDatabases(adminUrl: string = testPostgresAdminUrl): TestDatabases {
+  const made: TestDatabase[] = [];
+  return {
+    fresh: async () => {
+      const db = await TestDatabase.create(adminUrl);
+      made.push(db);
+      return db;
+    },
+    dropAll: async () => {
+      for (const db of made.splice(0)) await db.drop();
+    },
+  };
+}
+
 /** Whether a PostgreSQL server answers at `adminUrl`. */
 export async function postgresAvailable(adminUrl: string = testPostgresAdminUrl): Promise<boolean> {
   const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2_000 });
