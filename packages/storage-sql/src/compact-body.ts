@@ -8,7 +8,8 @@
  * events of the SQL benchmark take 0.65 of their JSON's bytes.
  *
  * The table is part of the database format: it never changes (a new table would be a new schema
- * version with a marker of its own). PostgreSQL's `kevents_body_json(text)` expands the form
+ * version with a marker of its own). It is not the memory store's `packedKeys`, an in-process
+ * format free to change between releases. PostgreSQL's `kevents_body_json(text)` expands the form
  * the same way (the no-op check of an update against a row written before schema 4 uses it, and
  * so can anyone reading the table with SQL).
  */
