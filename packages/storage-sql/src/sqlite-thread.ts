@@ -27,15 +27,6 @@ interface Waiting {
 }
 
 /**
- * The young generation of the SQLite thread's isolate, MiB. The thread keeps nothing between calls
- * but the connection and its statements; its garbage (each call's rows and messages) grew V8's
- * default young generation and the old space it promoted to: an apiserver on SQLite held 247
- * against 308 MB of RSS after 200,000 creates through the API with this, at the same CPU per
- * create (164–179 against 181–186 µs, alternated runs; docs/benchmarks.md, "SQL stores").
- */
-export const sqliteThreadYoungGenerationMiB = 4;
-
-/**
  * SQLite on a thread of its own: a {@link SqliteBackend} in a worker thread that owns the
  * database, and this proxy that sends it each call. SQLite's calls are synchronous, and a commit
  * (its page writes and, with `synchronous=full`, the fsync) took more than half of a create's
@@ -63,10 +54,7 @@ export class SqliteThreadBackend implements SqlBackend {
 
   /** Starts the thread, which opens (creating it and its folder when absent) and migrates the database. */
   static async open(options: SqliteOptions): Promise<SqliteThreadBackend> {
-    const worker = new Worker(workerScript, {
-      workerData: options,
-      resourceLimits: { maxYoungGenerationSizeMb: sqliteThreadYoungGenerationMiB },
-    });
+    const worker = new Worker(workerScript, { workerData: options });
     try {
       await new Promise<void>((resolve, reject) => {
         const onMessage = (m: { ready?: boolean; openError?: string }): void => {
