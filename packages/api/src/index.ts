@@ -162,6 +162,7 @@ export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } 
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { quoteJSON, serializeObject } from './schema/serialize.js';
+export { canonicalObject, stringifyObject } from './schema/canonical.js';
 export type { UserInfo } from './auth/user-info.js';
 export { anonymousUser, frozenUser, isFrozenUser, unescapeExtraKey } from './auth/user-info.js';
 export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';

@@ -8,7 +8,7 @@ import {
   eventsV1EventListSchema,
   eventsV1EventSchema,
   eventToCore,
-  serializeObject,
+  stringifyObject,
 } from '@kevents/api';
 import type { CoreEvent, Event } from '@kevents/api';
 import type { VersionedView } from '@kevents/apiserver';
@@ -66,7 +66,7 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
     toListItem: (internal) =>
       encodeObject(coreToEvent(internal) as unknown as Record<string, unknown>, eventsV1EventSchema),
     toJSON: (internal, withTypeMeta) => {
-      const text = serializeObject(coreToEvent(internal), eventsV1EventSchema);
+      const text = stringifyObject(coreToEvent(internal), eventsV1EventSchema);
       return withTypeMeta ? withEventsTypeMeta(text) : text;
     },
     withTypeMeta: withEventsTypeMeta,
@@ -100,7 +100,7 @@ export function coreV1View(): VersionedView<CoreEvent> {
     toListItem: (internal) => encodeObject(internal as unknown as Record<string, unknown>, coreEventSchema),
     toJSON: (internal, withTypeMeta) => {
       const typeMeta = 'kind' in internal || 'apiVersion' in internal;
-      const text = serializeObject(
+      const text = stringifyObject(
         typeMeta ? { ...internal, kind: undefined, apiVersion: undefined } : internal,
         coreEventSchema,
       );
