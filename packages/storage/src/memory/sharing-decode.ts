@@ -3,6 +3,7 @@ import { fromBody } from '../body.js';
 import { managedFieldsMarker, unpackBody, unpackSharing } from './packed-body.js';
 import { sharedManagedFields } from './shared-managed-fields.js';
 import { internedText } from './interned-managed-fields.js';
+import { decodeDirect } from './direct-decode.js';
 
 const quotedMarker = JSON.stringify(managedFieldsMarker);
 /** The quoted marker but its opening quote: it starts with `\`, which JSON text seldom holds. */
@@ -25,10 +26,29 @@ function markerIndex(text: string, from: number): number {
  * text: its entries are new objects whose values but the time are the template's, deeply frozen
  * and shared with every object decoded so ({@link sharedManagedFields}). Serializers that keep
  * the texts of frozen values (`fieldsV1`) then write them once. Equal to the parsed object
- * (deep equality) in every case; where the managedFields array is interned elsewhere than in
- * `metadata`, or twice, or the marker's text is found in the body too, it is the parsed object.
+ * (deep equality, members in the same order) in every case. Read straight from the packed
+ * characters ({@link decodeDirect}), or, for the bodies that leaves, from the unpacked text
+ * ({@link decodeFromText}).
  */
 export function decodeSharing<T extends KubeObject>(packed: string, rv: number): T {
+  const direct = decodeDirect(packed);
+  const metadata = direct?.['metadata'];
+  if (direct !== undefined && (metadata === undefined || isPlainObject(metadata))) {
+    (direct['metadata'] = metadata ?? {}).resourceVersion = String(rv);
+    return direct as T;
+  }
+  return decodeFromText<T>(packed, rv);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * {@link decodeSharing} through the body's unpacked text and `JSON.parse`: where the managedFields
+ * array is interned elsewhere than in `metadata`, or twice, or the marker's text is found in the
+ * body too, it is the parsed object.
+ */
+export function decodeFromText<T extends KubeObject>(packed: string, rv: number): T {
   const found = unpackSharing(packed);
   if (found === undefined) return fromBody<T>(unpackBody(packed), rv);
   const { text, at, template } = found;
