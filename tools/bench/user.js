@@ -110,7 +110,7 @@ async function heapOf(url) {
 }
 
 /** One request on `agent`, read to the last byte; resolves to { status, ms, text }. */
-function send(agent, port, method, path, body) {
+export function send(agent, port, method, path, body) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const headers = body === undefined ? {} : { 'content-type': 'application/json' };

@@ -12,13 +12,13 @@
 //        [--namespaces=50] [--install]
 // The baseline is built once in a git worktree under node_modules/.cache/kevents-bench/<sha> and reused.
 import './lib/help.js';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiserverMain, numberArg, stringArg } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { cpuSeconds, freePort, startNode, waitReady } from './lib/processes.js';
-import { userEvent } from './user.js';
+import { send, userEvent } from './user.js';
 
 const ref = stringArg('baseline', '');
 const events = numberArg('events', 50_000);
@@ -29,24 +29,6 @@ const log = (s) => process.stderr.write(`${s}\n`);
 if (!ref) {
   log('walk-compare: --baseline=<git ref> is needed (see --help)');
   process.exit(2);
-}
-
-/** One request on `agent`, read to the last byte; resolves to { status, ms, text }. */
-function send(agent, port, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const headers = body === undefined ? {} : { 'content-type': 'application/json' };
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (d) => chunks.push(d));
-      res.on('end', () =>
-        resolve({ status: res.statusCode, ms: performance.now() - started, text: Buffer.concat(chunks).toString() }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 const pct = (xs, p) => {

@@ -2,13 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { coreToEvent, eventToCore } from '../conversion/events.js';
 import { canonicalObject, stringifyObject } from './canonical.js';
-import { coreEventListSchema, coreEventSchema, eventsV1EventListSchema, eventsV1EventSchema } from './event-schemas.js';
-import { leaseListSchema } from './lease-schemas.js';
+import { coreEventListSchema, coreEventSchema, eventsV1EventSchema } from './event-schemas.js';
 import { deleteOptionsSchema } from './meta-schemas.js';
-import { namespaceListSchema, statusSchema } from './openapi-extra-schemas.js';
+import { statusSchema } from './openapi-extra-schemas.js';
 import { serializeObject } from './serialize.js';
 import type { ObjectSchema } from './types.js';
-import { objectOf } from '../testing/schema-arbitraries.js';
+import { objectOf, propertySchemas } from '../testing/schema-arbitraries.js';
 
 const event = {
   metadata: {
@@ -128,16 +127,7 @@ describe('stringifyObject', () => {
     same(withFieldsV1({ toJSON: () => 'x' }), eventsV1EventSchema);
   });
 
-  const schemas = [
-    eventsV1EventSchema,
-    coreEventSchema,
-    coreEventListSchema,
-    eventsV1EventListSchema,
-    leaseListSchema,
-    namespaceListSchema,
-    statusSchema,
-    deleteOptionsSchema,
-  ];
+  const schemas = propertySchemas;
 
   it.each(schemas.map((s) => [s.id, s] as const))('equals serializeObject for any object of %s', (_id, schema) => {
     fc.assert(

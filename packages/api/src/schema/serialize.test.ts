@@ -3,13 +3,10 @@ import fc from 'fast-check';
 import { coreToEvent, eventToCore } from '../conversion/events.js';
 import type { Event } from '../events/v1.js';
 import { encodeObject } from './encode.js';
-import { coreEventListSchema, coreEventSchema, eventsV1EventListSchema, eventsV1EventSchema } from './event-schemas.js';
-import { leaseListSchema } from './lease-schemas.js';
-import { deleteOptionsSchema } from './meta-schemas.js';
-import { namespaceListSchema, statusSchema } from './openapi-extra-schemas.js';
+import { coreEventListSchema, coreEventSchema, eventsV1EventSchema } from './event-schemas.js';
 import { serializeObject } from './serialize.js';
 import type { ObjectSchema } from './types.js';
-import { objectOf } from '../testing/schema-arbitraries.js';
+import { objectOf, propertySchemas } from '../testing/schema-arbitraries.js';
 
 const meta = {
   name: 'x',
@@ -159,16 +156,7 @@ describe('serializeObject (recursive schema)', () => {
 });
 
 describe('serializeObject (property)', () => {
-  const schemas = [
-    eventsV1EventSchema,
-    coreEventSchema,
-    coreEventListSchema,
-    eventsV1EventListSchema,
-    leaseListSchema,
-    namespaceListSchema,
-    statusSchema,
-    deleteOptionsSchema,
-  ];
+  const schemas = propertySchemas;
   it.each(schemas.map((s) => [s.id, s] as const))('equals JSON.stringify(encodeObject(...)) for %s', (_id, schema) => {
     fc.assert(
       fc.property(objectOf(schema, 0), (o) => {

@@ -4,7 +4,28 @@
  * members the schema does not know.
  */
 import fc from 'fast-check';
+import {
+  coreEventListSchema,
+  coreEventSchema,
+  eventsV1EventListSchema,
+  eventsV1EventSchema,
+} from '../schema/event-schemas.js';
+import { leaseListSchema } from '../schema/lease-schemas.js';
+import { deleteOptionsSchema } from '../schema/meta-schemas.js';
+import { namespaceListSchema, statusSchema } from '../schema/openapi-extra-schemas.js';
 import type { FieldType, ObjectSchema } from '../schema/types.js';
+
+/** The schemas the encoders' property tests draw objects of: every kind kevents serves, lists included. */
+export const propertySchemas: readonly ObjectSchema[] = [
+  eventsV1EventSchema,
+  coreEventSchema,
+  coreEventListSchema,
+  eventsV1EventListSchema,
+  leaseListSchema,
+  namespaceListSchema,
+  statusSchema,
+  deleteOptionsSchema,
+];
 
 /** Wrong types a hand-built object might hold in a scalar field. */
 const stray = fc.oneof(
