@@ -202,7 +202,7 @@ export class PostgresBackend implements SqlBackend {
       r: o.resource,
       n: o.namespace,
       k: o.key,
-      b: o.body === '' ? '' : compactBody(o.body),
+      b: compactBody(o.body),
       u: o.uid,
       e: o.expect,
       f: o.fields,

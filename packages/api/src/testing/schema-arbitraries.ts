@@ -37,10 +37,6 @@ const stray = fc.oneof(
 const emptyOf = (t: FieldType): fc.Arbitrary<unknown> => fc.constantFrom(undefined, null, t.kind === 'array' ? [] : {});
 
 /**
- * Map keys that are not array indices: a JavaScript object (the reference encoder's output) puts
- * those first in numeric order, where Go and the serializer sort every key as a string.
- */
-/**
  * Strings as clients send them: printable text, any code unit (controls, lone surrogates), and the
  * characters JSON escapes or leaves alone near them.
  */
@@ -51,6 +47,10 @@ const text = (maxLength: number): fc.Arbitrary<string> =>
     fc.constantFrom('\ud800', 'a\udc00', '\ud83d\ude00', '\u2028', '\u0000', '\u001f', '"', '\\', '\u007f', 'é'),
   );
 
+/**
+ * Map keys that are not array indices: a JavaScript object (the reference encoder's output) puts
+ * those first in numeric order, where Go and the serializer sort every key as a string.
+ */
 const mapKey = text(4).filter((k) => !/^(0|[1-9][0-9]*)$/.test(k));
 
 /** Values of a field type: absent, zero, well-typed, or stray. */
