@@ -5,10 +5,12 @@
 // frame: a Buffer copy inside the serializer counts for the serializer), and the tool prints both
 // tables and a split into kernel, V8 GC, JavaScript and other native code.
 // Usage: node tools/bench/profile.js [--seconds=10] [--connections=32] [--warmup=5] [--top=30]
-//   [--store=memory|redis] [--verb=create|get] [--server=kevents|echo|naive] [--keep] (after npm run build; Linux with `perf` and
+//   [--store=memory|redis|sqlite] [--verb=create|get] [--server=kevents|echo|naive] [--keep] (after npm run build; Linux with `perf` and
 //   `taskset`). --server=echo or naive profiles a baseline of memory.js instead, to compare parts.
 //   --keep leaves perf.data and the perf script text in a temporary directory and says where.
-// With --store=redis, redis-server is pinned on CPU 0 beside the load generator. Before reading
+// With --store=redis, redis-server is pinned on CPU 0 beside the load generator; --store=sqlite
+// stores in a file of the temporary directory, and SQLite's thread shows as `other threads
+// (WorkerThread)` (a create's commit: its WAL frames, checkpoint and fsync). Before reading
 // the samples, V8's perf map is rid of the names of collected code whose addresses new code took
 // (the later entry wins; lib/perf-samples.js, dedupePerfMap).
 import './lib/help.js';
@@ -30,7 +32,8 @@ const warmupSeconds = numberArg('warmup', 5);
 const top = numberArg('top', 30);
 const store = stringArg('store', 'memory');
 const verb = stringArg('verb', 'create');
-if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
+if (!['memory', 'redis', 'sqlite'].includes(store))
+  throw new Error(`--store must be memory, redis or sqlite, not ${store}`);
 if (verb !== 'create' && verb !== 'get') throw new Error(`--verb must be create or get, not ${verb}`);
 const serverKind = stringArg('server', 'kevents');
 if (!['kevents', 'echo', 'naive'].includes(serverKind)) throw new Error(`--server must be kevents, echo or naive`);
@@ -40,9 +43,14 @@ const dir = mkdtempSync(join(tmpdir(), 'kevents-profile-'));
 const port = await freePort();
 const redis = store === 'redis' && serverKind === 'kevents' ? await startRedisServer() : undefined;
 const baseline = (file) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
+const sqliteFile = store === 'sqlite' ? join(dir, 'events.db') : undefined;
 const server = startNode(
   serverKind === 'kevents'
-    ? ['--perf-basic-prof', ...benchApiserverArgs(port, redis?.url, 'profile')]
+    ? [
+        '--perf-basic-prof',
+        ...benchApiserverArgs(port, redis?.url, 'profile'),
+        ...(sqliteFile ? [`--storage=sqlite://${sqliteFile}`] : []),
+      ]
     : ['--perf-basic-prof', baseline(`${serverKind}-server.js`), String(port)],
 );
 pinToCpu(0, process.pid);
