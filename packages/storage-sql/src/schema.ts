@@ -37,8 +37,14 @@ import { compactBodyKeysSql } from './compact-body.js';
  * or two control characters), adds `kevents_body_json(text)`, which expands it, and makes
  * `kevents_write`'s no-op check of an update compare with a row written before (still JSON)
  * through it. Rows are not rewritten: each form reads as the same JSON.
+ *
+ * Version 5 (PostgreSQL only; nothing on SQLite) gives `kevents_write` a set-based path for a
+ * batch of creates only (the common batch): one statement reads which keys exist, numbers the
+ * others' resourceVersions in batch order and inserts them into the objects table and the change
+ * log, instead of three statements per create. A batch with any other write runs the loop as
+ * before. The answers, resourceVersions and rows are the same either way.
  */
-export const schemaVersion = 4;
+export const schemaVersion = 5;
 
 /**
  * Field labels the store keeps in columns of their own, each indexed with the key (so that a
@@ -130,6 +136,8 @@ CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE
 CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
 `,
   // Version 4 changes only PostgreSQL's bodies; SQLite's stay JSON (its field columns read them).
+  'SELECT 1',
+  // Version 5 changes only PostgreSQL's kevents_write.
   'SELECT 1',
 ];
 
@@ -243,6 +251,58 @@ const noopCheck4 =
 
 if (!writeFunction2.includes(noopCheck2)) throw new Error('kevents: schema 2 has no no-op check to replace');
 const writeFunction4 = writeFunction2.replace(noopCheck2, noopCheck4);
+
+/**
+ * Schema 5's set-based path for a batch of creates only: each op that is the first of its key in
+ * the batch and whose key is not stored takes the next resourceVersion in batch order; the others
+ * answer `exists`. The existence check is a scalar subquery (an index lookup per op, never a join
+ * the planner could turn into a scan of the table). The counts go through the loop's arrays.
+ */
+const createsOnly5 = `  IF NOT jsonb_path_exists(ops, '$[*] ? (@.op != "c")') THEN
+    WITH o AS (
+      SELECT t.ord, t.e->>'r' AS r, t.e->>'k' AS k, t.e->>'n' AS n, t.e->>'u' AS u, t.e->>'b' AS b,
+        t.e->'f'->>0 AS fu, t.e->'f'->>1 AS fn,
+        row_number() OVER (PARTITION BY t.e->>'r', t.e->>'k' ORDER BY t.ord) AS nth
+      FROM jsonb_array_elements(ops) WITH ORDINALITY AS t(e, ord)
+    ), fresh AS (
+      SELECT o.*, cur_rv + row_number() OVER (ORDER BY o.ord) AS rv FROM o
+      WHERE o.nth = 1 AND (SELECT 1 FROM kevents_objects x WHERE x.resource = o.r AND x.key = o.k) IS NULL
+    ), ins AS (
+      INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body, f_uid, f_name)
+        SELECT f.r, f.k, f.n, f.rv, f.u, f.b, f.fu, f.fn FROM fresh f
+    ), logged AS (
+      INSERT INTO kevents_changes (rv, type, resource, key, namespace, body, prev_rv, prev_body, ts)
+        SELECT f.rv, 'A', f.r, f.k, f.n, f.b, 0, NULL, now_ms FROM fresh f
+    )
+    SELECT coalesce(jsonb_agg(CASE WHEN f.rv IS NULL THEN '["exists", 0]'::jsonb ELSE jsonb_build_array('ok', f.rv) END
+        ORDER BY o.ord), '[]'::jsonb),
+      count(f.rv),
+      coalesce(array_agg(f.r ORDER BY f.rv) FILTER (WHERE f.rv IS NOT NULL), '{}'),
+      coalesce(array_agg(f.n ORDER BY f.rv) FILTER (WHERE f.rv IS NOT NULL), '{}')
+      INTO results, created, cnt_r, cnt_n
+      FROM o LEFT JOIN fresh f ON f.ord = o.ord;
+    cnt_d := array_fill(1::bigint, ARRAY[created]::integer[]);
+    cur_rv := cur_rv + created;
+    wrote := created > 0;
+  ELSE
+`;
+
+/** `kevents_write` with {@link createsOnly5} before the loop, which runs for any other batch. */
+function withCreatesOnly(fn: string): string {
+  const anchors = [
+    "  cnt_d bigint[] := '{}';\nBEGIN\n",
+    '  FOR op IN SELECT * FROM jsonb_array_elements(ops) LOOP\n',
+    '  END LOOP;\n  IF wrote THEN\n',
+  ];
+  for (const a of anchors)
+    if (fn.split(a).length !== 2)
+      throw new Error(`kevents: schema 4's kevents_write has no single ${JSON.stringify(a)}`);
+  return fn
+    .replace(anchors[0]!, "  cnt_d bigint[] := '{}';\n  created bigint;\nBEGIN\n")
+    .replace(anchors[1]!, `${createsOnly5}${anchors[1]!}`)
+    .replace(anchors[2]!, '  END LOOP;\n  END IF;\n  IF wrote THEN\n');
+}
+const writeFunction5 = withCreatesOnly(writeFunction4);
 
 /** `kevents_body_json(body text)`: the JSON text of a body in the compact form (compact-body.ts). */
 const bodyJsonFunction = `CREATE FUNCTION kevents_body_json(body text) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
@@ -409,4 +469,5 @@ ${writeFunction2}
 ${bodyJsonFunction}
 ${writeFunction4}
 `,
+  writeFunction5,
 ];
