@@ -2,7 +2,8 @@
 // The SQL stores (issue 32), SQLite and PostgreSQL, each against the targets of the issue:
 //   1. creates (POST events.k8s.io/v1, 16 connections) against a bare fastify echo server,
 //      alternated for --rounds rounds; the median ratio (targets: >= 35% SQLite, >= 25% PostgreSQL)
-//      and kevents' CPU per create (all its threads; PostgreSQL's own is not counted);
+//      and kevents' CPU per create (all its threads), and on PostgreSQL the CPU of every process
+//      named postgres on the machine per create (/proc; the machine's other databases idle);
 //   2. --events (default 1,000,000) events loaded straight into the store (the package's
 //      createSqlStorage, in this process, in the core/v1 shape the apiserver stores), in 1,000
 //      namespaces `ns-NNN` of 1,000 events (each regarding one of 100 pods, names and uids of
@@ -17,15 +18,17 @@
 // the bench creates and drops its own database.
 // Usage: npm run build && node tools/bench/sql.js [--store=sqlite,postgres] [--events=1000000]
 //        [--retention=100000] [--rounds=3] [--seconds=3] [--skip-creates] [--skip-fill] [--semi-space=16]
+//        [--baseline=<git ref>] (the creates part also runs that ref's build, alternated with this one)
 import './lib/help.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchEvent } from './lib/bench-event.js';
+import { prepareBaseline } from './lib/baseline.js';
 import { load } from './lib/load.js';
 import { freePort, startNode, track, waitReady } from './lib/processes.js';
 
@@ -48,6 +51,8 @@ const rounds = Number(arg('rounds', 3));
 const seconds = Number(arg('seconds', 3));
 /** `--semi-space=16` runs the apiserver with NODE_OPTIONS=--max-semi-space-size=16 (docs/operations.md, "Memory"). */
 const semiSpace = arg('semi-space', '');
+/** `--baseline=<git ref>`: the creates part also runs that ref's build (on a database of its own), alternated with this one. */
+const baselineRef = arg('baseline', '');
 const adminUrl = process.env['KEVENTS_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (s) => process.stderr.write(`${s}\n`);
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
@@ -56,12 +61,12 @@ const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Mat
 const dir = mkdtempSync(join(tmpdir(), 'kevents-bench-sql-'));
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-async function startApiserver(storage) {
+async function startApiserver(storage, mainPath = main) {
   const port = await freePort();
   const p = track(
     spawn(
       process.execPath,
-      [main, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'],
+      [mainPath, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: semiSpace ? { ...process.env, NODE_OPTIONS: `--max-semi-space-size=${semiSpace}` } : process.env,
@@ -223,46 +228,97 @@ async function fill(url) {
   return { bytes, count: total + jobs.length, perNs };
 }
 
-async function creates(storage) {
+/** CPU seconds of every process named `postgres` on this machine (the server and its backends), from /proc. */
+function postgresCpuSeconds() {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    const f = stat.slice(close + 2).split(' ');
+    ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / 100;
+}
+
+async function creates(storage, baseline) {
   const echoPort = await freePort();
   const e = startNode([echo, String(echoPort)]);
   const echoURL = `http://127.0.0.1:${echoPort}/echo`;
   await waitReady(echoURL);
-  const a = await startApiserver(storage);
+  const servers = { current: await startApiserver(storage) };
+  if (baseline) servers.baseline = await startApiserver(baseline.storage, baseline.main);
   const out = [];
+  const json = { 'content-type': 'application/json' };
+  const createLoad = async (name, title) => {
+    const a = servers[name];
+    const pg0 = storage.startsWith('postgres') ? postgresCpuSeconds() : undefined;
+    const cr = await load({
+      title,
+      url: `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`,
+      method: 'POST',
+      body: benchEvent,
+      headers: json,
+      seconds,
+      connections: 16,
+      pid: a.pid,
+    });
+    if (pg0 !== undefined) {
+      cr.postgresCpuPerRequestUs = ((postgresCpuSeconds() - pg0) / cr.requests) * 1e6;
+      log(`  PostgreSQL's processes: ${cr.postgresCpuPerRequestUs.toFixed(0)} µs of CPU per create`);
+    }
+    return cr;
+  };
   try {
+    // kevents' hot paths need ~20,000 requests to be compiled: at 1,000–3,000 creates/s, 8 s. Apart
+    // from the rounds, so that PostgreSQL's CPU of a round is the round's own.
+    for (const a of Object.values(servers))
+      await load({
+        title: 'create (warm-up)',
+        url: `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`,
+        method: 'POST',
+        body: benchEvent,
+        headers: json,
+        seconds: 8,
+        connections: 16,
+      });
     for (let r = 0; r < rounds; r++) {
       const ep = await load({
         title: 'echo POST',
         url: echoURL,
         method: 'POST',
         body: benchEvent,
-        headers: { 'content-type': 'application/json' },
+        headers: json,
         seconds,
         connections: 16,
         warmupSeconds: r === 0 ? 2 : 0,
       });
-      const cr = await load({
-        title: 'create',
-        url: `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`,
-        method: 'POST',
-        body: benchEvent,
-        headers: { 'content-type': 'application/json' },
-        seconds,
-        connections: 16,
-        pid: a.pid,
-        // kevents' hot paths need ~20,000 requests to be compiled: at 1,000–3,000 creates/s, 8 s.
-        warmupSeconds: r === 0 ? 8 : 0,
-      });
-      out.push({ echo: ep, create: cr, ratio: cr.rps / ep.rps });
+      const round = { echo: ep };
+      const order = r % 2 === 0 ? ['current', 'baseline'] : ['baseline', 'current'];
+      for (const name of order)
+        if (servers[name])
+          round[name === 'current' ? 'create' : 'baseline'] = await createLoad(
+            name,
+            name === 'current' ? 'create' : `create (${baselineRef})`,
+          );
+      round.ratio = round.create.rps / ep.rps;
+      if (round.baseline) round.baselineRatio = round.baseline.rps / ep.rps;
+      out.push(round);
     }
   } finally {
-    await a.stop();
+    for (const a of Object.values(servers)) await a.stop();
     await e.stop();
   }
   return out;
 }
 
+const baselineMain = baselineRef ? prepareBaseline(baselineRef, { root }).main : undefined;
 const results = {};
 for (const store of stores) {
   log(`\n## ${store}\n`);
@@ -277,10 +333,18 @@ for (const store of stores) {
   try {
     if (!flag('skip-creates')) {
       const createsDb = store === 'sqlite' ? undefined : await newPostgresDb();
+      const baseDb = store === 'sqlite' || !baselineMain ? undefined : await newPostgresDb();
       try {
-        r.creates = await creates(createsDb?.url ?? `sqlite://${join(dir, 'creates', 'events.db')}`);
+        r.creates = await creates(
+          createsDb?.url ?? `sqlite://${join(dir, 'creates', 'events.db')}`,
+          baselineMain && {
+            main: baselineMain,
+            storage: baseDb?.url ?? `sqlite://${join(dir, 'creates-baseline', 'events.db')}`,
+          },
+        );
       } finally {
         await createsDb?.drop();
+        await baseDb?.drop();
       }
     }
     if (flag('skip-fill')) continue;
@@ -380,6 +444,26 @@ row('creates / echo, median of rounds', (r) =>
 row('server CPU per create, median of rounds (µs, all threads)', (r) =>
   r.creates ? median(r.creates.map((x) => x.create.cpuPerRequestUs)).toFixed(0) : '-',
 );
+row("PostgreSQL's CPU per create, median of rounds (µs, all its processes)", (r) =>
+  r.creates?.[0]?.create.postgresCpuPerRequestUs !== undefined
+    ? median(r.creates.map((x) => x.create.postgresCpuPerRequestUs)).toFixed(0)
+    : '-',
+);
+if (baselineRef) {
+  row(`baseline ${baselineRef}: creates / echo, median of rounds`, (r) =>
+    r.creates
+      ? `${(median(r.creates.map((x) => x.baselineRatio)) * 100).toFixed(0)}% (${r.creates.map((x) => `${Math.round(x.baseline.rps)}/${Math.round(x.echo.rps)}`).join(', ')} req/s)`
+      : '-',
+  );
+  row(`baseline ${baselineRef}: server CPU per create (µs, all threads)`, (r) =>
+    r.creates ? median(r.creates.map((x) => x.baseline.cpuPerRequestUs)).toFixed(0) : '-',
+  );
+  row(`baseline ${baselineRef}: PostgreSQL's CPU per create (µs)`, (r) =>
+    r.creates?.[0]?.baseline.postgresCpuPerRequestUs !== undefined
+      ? median(r.creates.map((x) => x.baseline.postgresCpuPerRequestUs)).toFixed(0)
+      : '-',
+  );
+}
 row('events loaded', (r) => (r.fill ? String(r.fill.count) : '-'));
 row('RSS of kevents after the reads (MB)', (r) => (r.rss ? (r.rss / 1e6).toFixed(0) : '-'));
 row('V8 heap after the reads, used / total MB (total per space)', (r) => r.heap ?? '-');

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+// Instructions per request of this build against another git ref's, counted by valgrind's
+// callgrind: a count that does not move with the VM's speed or its neighbours, for changes too
+// small for the timed benchmarks to resolve on a shared machine (two identical processes differ by
+// up to 1.3x there; docs/benchmarks.md, "Noise between processes"). Each server (the apiserver on
+// the memory store, plain HTTP, 32 MiB semi-spaces as shipped) runs under callgrind; a node:http
+// client with --connections keep-alive connections sends --warmup requests, the counters are
+// zeroed (`callgrind_control -z`), --requests more are sent and the counters dumped
+// (`callgrind_control -d`). Reported per request: the main thread's instructions (the event loop,
+// where a request's JavaScript runs: ±1% between identical runs) and all threads' (with V8's
+// compilers, GC helpers and concurrent marking, which move more). The baseline and current servers
+// of a run are counted side by side, two processes at a time (the counts do not depend on what
+// else runs; the wall time does). Verbs: `create` (POST of lib/bench-event.js under a fresh name
+// each), `get` (GET of one stored Event). Not a measure of speed: an instruction of the socket
+// write's syscall, a cache miss or a page fault costs what it costs, and the kernel's own work is
+// not counted at all; use it to tell whether a change adds or removes work, then measure speed
+// with the timed benchmarks.
+// Usage: node tools/bench/instructions.js --baseline=<git ref> [--verb=create,get] [--runs=2]
+//        [--warmup=3000] [--requests=3000] [--connections=8] [--self] [--install]
+//        (after npm run build; needs valgrind: Debian package valgrind). --self counts this build in
+//        both slots (what identical runs differ by). --install forces npm ci in the baseline's tree.
+import './lib/help.js';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiserverMain, median, numberArg, stringArg } from './lib/args.js';
+import { prepareBaseline } from './lib/baseline.js';
+import { benchEvent } from './lib/bench-event.js';
+import { freePort, track } from './lib/processes.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ref = stringArg('baseline', '');
+const self = process.argv.includes('--self');
+const verbs = stringArg('verb', 'create,get').split(',');
+const runs = numberArg('runs', 2);
+const warmup = numberArg('warmup', 3000);
+const requests = numberArg('requests', 3000);
+const connections = numberArg('connections', 8);
+const log = (s) => process.stderr.write(`${s}\n`);
+
+if (!ref && !self) {
+  log('name a baseline: --baseline=<git ref> (or --self)');
+  process.exit(2);
+}
+for (const v of verbs) if (v !== 'create' && v !== 'get') throw new Error(`--verb takes create and get, not ${v}`);
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  log('valgrind is not installed (Debian: apt-get install valgrind)');
+  process.exit(2);
+}
+
+const path = '/apis/events.k8s.io/v1/namespaces/bench/events';
+const template = JSON.parse(benchEvent);
+const eventNamed = (name) =>
+  JSON.stringify({ ...template, metadata: { ...template.metadata, generateName: undefined, name } });
+
+/** Sends one request and resolves when its answer has been read (rejects on a status >= 300). */
+function send(agent, port, method, target, body) {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json' };
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode < 300 ? resolve() : reject(new Error(`${method} ${target}: ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Runs `count` requests of `verb` with `connections` in flight. */
+async function load(agent, port, verb, count, names) {
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (sent++ < count) {
+        if (verb === 'get') await send(agent, port, 'GET', `${path}/counted`);
+        else await send(agent, port, 'POST', path, eventNamed(`e-${names.next++}`));
+      }
+    }),
+  );
+}
+
+/** Instructions per request of the apiserver at `main` for `verb`: main thread and all threads. */
+async function count(main, verb) {
+  const dir = mkdtempSync(join(tmpdir(), 'kevents-instructions-'));
+  const port = await freePort();
+  const child = track(
+    spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--separate-threads=yes',
+        '--smc-check=all-non-file',
+        `--callgrind-out-file=${join(dir, 'cg')}`,
+        process.execPath,
+        '--max-semi-space-size=32',
+        main,
+        `--insecure-port=${port}`,
+        '--secure-port=0',
+        '--log-level=warn',
+        '--watch-history=10000',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    ),
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  try {
+    for (let t = 0; ; t++) {
+      try {
+        await send(agent, port, 'GET', '/readyz');
+        break;
+      } catch {
+        if (t > 600 || child.exitCode !== null) throw new Error(`the server did not start:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    const names = { next: 0 };
+    if (verb === 'get') await send(agent, port, 'POST', path, eventNamed('counted'));
+    await load(agent, port, verb, warmup, names);
+    execFileSync('callgrind_control', ['-z', String(child.pid)], { stdio: 'ignore' });
+    await load(agent, port, verb, requests, names);
+    execFileSync('callgrind_control', ['-d', 'measured', String(child.pid)], { stdio: 'ignore' });
+  } finally {
+    agent.destroy();
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+  }
+  // One file per thread of the dump: cg.<part>-<thread>; thread 01 is the main thread.
+  let all = 0;
+  let mainThread = 0;
+  for (const f of readdirSync(dir)) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    if (!/^desc: Trigger: .*measured/m.test(text)) continue;
+    const n = Number(/^summary: (\d+)/m.exec(text)?.[1] ?? 0);
+    all += n;
+    if (/-0*1$/.test(f)) mainThread = n;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  if (all === 0) throw new Error('callgrind wrote no counts for the measured requests');
+  return { main: mainThread / requests, all: all / requests };
+}
+
+const baselineMain = self
+  ? apiserverMain
+  : prepareBaseline(ref, { root, forceInstall: process.argv.includes('--install') }).main;
+const label = self ? 'this build (--self)' : ref;
+const results = {};
+for (const verb of verbs) {
+  results[verb] = { baseline: [], current: [] };
+  for (let r = 0; r < runs; r++) {
+    log(
+      `${verb}, run ${r + 1} of ${runs}: ${label} and this build under callgrind (${warmup} + ${requests} requests each) ...`,
+    );
+    const t0 = Date.now();
+    const [b, c] = await Promise.all([count(baselineMain, verb), count(apiserverMain, verb)]);
+    results[verb].baseline.push(b);
+    results[verb].current.push(c);
+    const k = (x) => `${(x / 1000).toFixed(1)}k`;
+    log(
+      `  main thread ${k(b.main)} -> ${k(c.main)} (${(c.main / b.main).toFixed(3)}), all threads ${k(b.all)} -> ${k(c.all)} (${(c.all / b.all).toFixed(3)}); ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
+  }
+}
+
+const rows = verbs.map((verb) => {
+  const { baseline, current } = results[verb];
+  const med = (xs, f) => median(xs.map(f));
+  const ratio = (f) => median(current.map((c, i) => f(c) / f(baseline[i])));
+  return `| ${verb} | ${(med(baseline, (x) => x.main) / 1000).toFixed(1)}k | ${(med(current, (x) => x.main) / 1000).toFixed(1)}k | ${ratio((x) => x.main).toFixed(3)} | ${(med(baseline, (x) => x.all) / 1000).toFixed(1)}k | ${(med(current, (x) => x.all) / 1000).toFixed(1)}k | ${ratio((x) => x.all).toFixed(3)} |`;
+});
+process.stdout.write(
+  [
+    `instructions per request, ${label} (baseline) against this build, median of ${runs} run(s):`,
+    '',
+    '| verb | main thread, baseline | main thread, current | current/baseline | all threads, baseline | all threads, current | current/baseline |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n'),
+);
