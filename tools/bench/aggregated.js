@@ -179,26 +179,27 @@ export async function runAggregatedBench() {
     await sar.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const ratios = results.rounds.map((r) => r.aggregated.rps / r.anonymous.rps);
-  results.ratio = median(ratios);
-  results.ratios = ratios;
-  const cpuRatios = results.rounds
-    .filter((r) => r.aggregated.cpuPerRequestUs && r.anonymous.cpuPerRequestUs)
-    .map((r) => r.aggregated.cpuPerRequestUs / r.anonymous.cpuPerRequestUs);
-  results.cpuRatio = cpuRatios.length ? median(cpuRatios) : undefined;
-  results.sameProcessRatios = results.rounds.map((r) => r.aggregated.rps / r.sameAnonymous.rps);
-  results.sameProcessRatio = median(results.sameProcessRatios);
-  const sameCpu = results.rounds
-    .filter((r) => r.aggregated.cpuPerRequestUs && r.sameAnonymous.cpuPerRequestUs)
-    .map((r) => r.aggregated.cpuPerRequestUs / r.sameAnonymous.cpuPerRequestUs);
-  results.sameProcessCpuRatio = sameCpu.length ? median(sameCpu) : undefined;
+  // Medians over the rounds of load `a` against load `b`: throughput and server CPU per create.
+  const compared = (a, b) => {
+    const ratios = results.rounds.map((r) => r[a].rps / r[b].rps);
+    const cpu = results.rounds
+      .filter((r) => r[a].cpuPerRequestUs && r[b].cpuPerRequestUs)
+      .map((r) => r[a].cpuPerRequestUs / r[b].cpuPerRequestUs);
+    return { ratios, ratio: median(ratios), cpuRatio: cpu.length ? median(cpu) : undefined };
+  };
+  const across = compared('aggregated', 'anonymous');
+  results.ratio = across.ratio;
+  results.ratios = across.ratios;
+  results.cpuRatio = across.cpuRatio;
+  const same = compared('aggregated', 'sameAnonymous');
+  results.sameProcessRatios = same.ratios;
+  results.sameProcessRatio = same.ratio;
+  results.sameProcessCpuRatio = same.cpuRatio;
   if (withControl) {
-    results.controlRatios = results.rounds.map((r) => r.control.rps / r.anonymous.rps);
-    results.controlRatio = median(results.controlRatios);
-    const c = results.rounds
-      .filter((r) => r.control.cpuPerRequestUs && r.anonymous.cpuPerRequestUs)
-      .map((r) => r.control.cpuPerRequestUs / r.anonymous.cpuPerRequestUs);
-    results.controlCpuRatio = c.length ? median(c) : undefined;
+    const control = compared('control', 'anonymous');
+    results.controlRatios = control.ratios;
+    results.controlRatio = control.ratio;
+    results.controlCpuRatio = control.cpuRatio;
   }
   const medianOf = (f) => {
     const xs = results.rounds.map(f).filter((x) => x !== undefined && Number.isFinite(x));
