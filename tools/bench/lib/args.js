@@ -8,8 +8,12 @@ export const numberArg = (name, def) =>
 export const stringArg = (name, def) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
 
-/** The median (upper middle for an even count) of some numbers. */
-export const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+/** The median: the middle value, or the mean of the two middle ones for an even count. */
+export const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 /** The built kevents-apiserver entry point (`npm run build` first). */
 export const apiserverMain = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
