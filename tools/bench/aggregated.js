@@ -14,14 +14,15 @@
 //   sameAnonymous  -> aggregated, no front-proxy headers: system:anonymous through the configured
 //                     chain, let through by the always-allowed group without a review
 //   control        -> control, no front-proxy headers
-// The issue's bar (>= 0.90) is aggregated against anonymous creates in the SAME process
-// (sameAnonymous): the front-proxy headers' and the delegated authorizer's own cost, as authn.js
-// measures a token's. aggregated/anonymous across two processes is reported beside it with
-// control/anonymous, the spread between two identical processes on this machine (0.80-1.04 as
-// medians of a run), which is wider than the bar. Every round starts the processes afresh (a
-// process keeps its speed for its life: two identical ones differed by 1.3x round after round),
-// in an order that turns with the round, and warms each load up. Results: medians of per-round
-// throughput ratios, of server CPU per create, and the SubjectAccessReviews sent.
+// Issue 31's bar is >= 0.90 of anonymous creates. Against anonymous creates in the SAME process
+// (sameAnonymous) the ratio is the front-proxy headers' and the delegated authorizer's own cost, as
+// authn.js measures a token's; against `anon` it also holds whatever else the configured process
+// does differently. Both are reported, with control/anonymous, the spread between two identical
+// processes on this machine (0.78-1.11 as medians of a run), which is wider than the bar's
+// margin. Every round starts the processes afresh (a process keeps its speed for its life: two
+// identical ones differed by 1.3x round after round), in an order that turns with the round, and
+// warms each load up. Results: medians of per-round throughput ratios, of server CPU per create,
+// and the SubjectAccessReviews sent.
 // Usage: node tools/bench/aggregated.js [--seconds=3] [--connections=32] [--warmup=3] [--rounds=6]
 //        [--control=1] (after npm run build)
 import './lib/help.js';
@@ -221,7 +222,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
   const fixed = (x, d = 3) => (x === undefined ? 'n/a' : x.toFixed(d));
   process.stderr.write(
-    `aggregated/anonymous creates in the same process (the bar: >= 0.90): median ${r.sameProcessRatio.toFixed(3)} (${r.sameProcessRatios.map((x) => x.toFixed(3)).join(', ')}); server CPU ${fixed(r.sameProcessCpuRatio)}x\n`,
+    `aggregated/anonymous creates in the same process: median ${r.sameProcessRatio.toFixed(3)} (${r.sameProcessRatios.map((x) => x.toFixed(3)).join(', ')}); server CPU ${fixed(r.sameProcessCpuRatio)}x\n`,
   );
   process.stderr.write(
     `aggregated/anonymous across two processes: median ${r.ratio.toFixed(3)} over ${r.ratios.length} rounds (${r.ratios.map((x) => x.toFixed(3)).join(', ')}); ${r.subjectAccessReviews} SubjectAccessReviews sent, users ${JSON.stringify(r.users)}\n`,
