@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { cpuSeconds, freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
 import { benchEvent as event } from './lib/bench-event.js';
@@ -51,11 +52,6 @@ const currentMain = `${root}/apps/apiserver/dist/main.js`;
 const json = { 'content-type': 'application/json' };
 
 const sorted = (xs) => [...xs].sort((x, y) => x - y);
-const median = (xs) => {
-  const s = sorted(xs);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /**
  * One bounded autocannon load against one server, with the server's CPU time (user + system, all its

@@ -22,7 +22,7 @@
 import './lib/help.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ import { apiserverMain, median, numberArg, stringArg } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { benchEvent } from './lib/bench-event.js';
 import { freePort, track } from './lib/processes.js';
+import { send } from './user.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ref = stringArg('baseline', '');
@@ -56,19 +57,10 @@ const template = JSON.parse(benchEvent);
 const eventNamed = (name) =>
   JSON.stringify({ ...template, metadata: { ...template.metadata, generateName: undefined, name } });
 
-/** Sends one request and resolves when its answer has been read (rejects on a status >= 300). */
-function send(agent, port, method, target, body) {
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json' };
-    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () =>
-        res.statusCode < 300 ? resolve() : reject(new Error(`${method} ${target}: ${res.statusCode}`)),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** Sends one request (user.js's client) and rejects on a status >= 300. */
+async function ok(agent, port, method, target, body) {
+  const r = await send(agent, port, method, target, body);
+  if (r.status >= 300) throw new Error(`${method} ${target}: ${r.status} ${r.text.slice(0, 200)}`);
 }
 
 /** Runs `count` requests of `verb` with `connections` in flight. */
@@ -77,8 +69,8 @@ async function load(agent, port, verb, count, names) {
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (sent++ < count) {
-        if (verb === 'get') await send(agent, port, 'GET', `${path}/counted`);
-        else await send(agent, port, 'POST', path, eventNamed(`e-${names.next++}`));
+        if (verb === 'get') await ok(agent, port, 'GET', `${path}/counted`);
+        else await ok(agent, port, 'POST', path, eventNamed(`e-${names.next++}`));
       }
     }),
   );
@@ -113,7 +105,7 @@ async function count(main, verb) {
   try {
     for (let t = 0; ; t++) {
       try {
-        await send(agent, port, 'GET', '/readyz');
+        await ok(agent, port, 'GET', '/readyz');
         break;
       } catch {
         if (t > 600 || child.exitCode !== null) throw new Error(`the server did not start:\n${stderr}`);
@@ -121,7 +113,7 @@ async function count(main, verb) {
       }
     }
     const names = { next: 0 };
-    if (verb === 'get') await send(agent, port, 'POST', path, eventNamed('counted'));
+    if (verb === 'get') await ok(agent, port, 'POST', path, eventNamed('counted'));
     await load(agent, port, verb, warmup, names);
     execFileSync('callgrind_control', ['-z', String(child.pid)], { stdio: 'ignore' });
     await load(agent, port, verb, requests, names);

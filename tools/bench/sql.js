@@ -31,7 +31,7 @@ import { benchEvent } from './lib/bench-event.js';
 import { median } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { load } from './lib/load.js';
-import { freePort, startNode, track, waitReady } from './lib/processes.js';
+import { cpuSeconds, freePort, startNode, track, waitReady } from './lib/processes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'apps/apiserver/dist/main.js');
@@ -230,21 +230,18 @@ async function fill(url) {
 
 /** CPU seconds of every process named `postgres` on this machine (the server and its backends), from /proc. */
 function postgresCpuSeconds() {
-  let ticks = 0;
+  let total = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
-    let stat;
+    let comm;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     } catch {
       continue; // gone since the listing
     }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const f = stat.slice(close + 2).split(' ');
-    ticks += Number(f[11]) + Number(f[12]);
+    if (comm === 'postgres') total += cpuSeconds(pid) ?? 0;
   }
-  return ticks / 100;
+  return total;
 }
 
 async function creates(storage, baseline) {
@@ -256,12 +253,13 @@ async function creates(storage, baseline) {
   if (baseline) servers.baseline = await startApiserver(baseline.storage, baseline.main);
   const out = [];
   const json = { 'content-type': 'application/json' };
+  const eventsUrl = (a) => `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`;
   const createLoad = async (name, title) => {
     const a = servers[name];
     const pg0 = storage.startsWith('postgres') ? postgresCpuSeconds() : undefined;
     const cr = await load({
       title,
-      url: `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`,
+      url: eventsUrl(a),
       method: 'POST',
       body: benchEvent,
       headers: json,
@@ -281,7 +279,7 @@ async function creates(storage, baseline) {
     for (const a of Object.values(servers))
       await load({
         title: 'create (warm-up)',
-        url: `${a.url}/apis/events.k8s.io/v1/namespaces/bench/events`,
+        url: eventsUrl(a),
         method: 'POST',
         body: benchEvent,
         headers: json,

@@ -4,8 +4,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { compactBody, expandBody } from './compact-body.js';
 import { createSqlStorage } from './index.js';
-import { firstRevisionStatement, postgresMigrations } from './schema.js';
-import { coreEvent as coreEventOf, testDatabases, type TestDatabase } from './testing/index.js';
+import { coreEvent as coreEventOf, migratePostgresTo, testDatabases, type TestDatabase } from './testing/index.js';
 
 const databases = testDatabases();
 afterAll(() => databases.dropAll());
@@ -98,12 +97,7 @@ describe('compact bodies on PostgreSQL (schema 4)', () => {
     const b = coreEvent('ns', 'old-b', { reason: 'Killing' });
     const body = (o: TestObject): string => JSON.stringify(o);
     await withClient(db.url, async (c) => {
-      await c.query('BEGIN');
-      await c.query('CREATE TABLE kevents_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
-      for (const m of postgresMigrations.slice(0, 3)) await c.query(m);
-      await c.query('INSERT INTO kevents_schema (id, version) VALUES (1, 3)');
-      await c.query(firstRevisionStatement);
-      await c.query('COMMIT');
+      await migratePostgresTo(c, 3);
       const op = (o: TestObject) => ({
         op: 'c',
         r: 'events',

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import pg from 'pg';
 import { compactBody } from './compact-body.js';
-import { firstRevisionStatement, postgresMigrations } from './schema.js';
-import { coreEvent, TestDatabase, testDatabases } from './testing/index.js';
+import { coreEvent, migratePostgresTo, TestDatabase, testDatabases } from './testing/index.js';
 
 const databases = testDatabases();
 afterAll(() => databases.dropAll());
@@ -13,12 +12,7 @@ async function databaseAt(version: number): Promise<pg.Client> {
   const db: TestDatabase = await databases.fresh();
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
-  await c.query('BEGIN');
-  await c.query('CREATE TABLE kevents_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
-  for (const m of postgresMigrations.slice(0, version)) await c.query(m);
-  await c.query('INSERT INTO kevents_schema (id, version) VALUES (1, $1)', [version]);
-  await c.query(firstRevisionStatement);
-  await c.query('COMMIT');
+  await migratePostgresTo(c, version);
   return c;
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { firstRevisionStatement, postgresMigrations } from '../schema.js';
 
 /** The PostgreSQL the tests use (the machine's, trust auth): `KEVENTS_TEST_POSTGRES` or 127.0.0.1:5432. */
 export const testPostgresAdminUrl =
@@ -75,4 +76,17 @@ export async function postgresAvailable(adminUrl: string = testPostgresAdminUrl)
   } finally {
     await c.end().catch(() => undefined);
   }
+}
+
+/**
+ * Migrates the empty database `c` is connected to up to schema `version` (not the newest), as
+ * the store would have at that version: for tests of a database an older kevents wrote.
+ */
+export async function migratePostgresTo(c: pg.Client, version: number): Promise<void> {
+  await c.query('BEGIN');
+  await c.query('CREATE TABLE kevents_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
+  for (const m of postgresMigrations.slice(0, version)) await c.query(m);
+  await c.query('INSERT INTO kevents_schema (id, version) VALUES (1, $1)', [version]);
+  await c.query(firstRevisionStatement);
+  await c.query('COMMIT');
 }
