@@ -13,11 +13,12 @@
 //      a namespace (p50 <= 5 ms), and the disk used against the events' JSON (<= 1.5x; for SQLite
 //      also after the deletes and a VACUUM);
 //   3. retention: --retention (default 100,000) events deleted through the API, 8 at a time,
-//      while a loop of gets measures their p99 (target < 20 ms).
+//      while a loop of gets measures their p99 (target < 20 ms); kevents' RSS right after, its
+//      highest during the deletes, and after --settle seconds (default 20) of idling.
 // PostgreSQL: the machine's (KEVENTS_BENCH_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres);
 // the bench creates and drops its own database.
 // Usage: npm run build && node tools/bench/sql.js [--store=sqlite,postgres] [--events=1000000]
-//        [--retention=100000] [--rounds=3] [--seconds=3] [--skip-creates] [--skip-fill] [--semi-space=16]
+//        [--retention=100000] [--rounds=3] [--seconds=3] [--settle=20] [--skip-creates] [--skip-fill] [--semi-space=16] [--server-node-args='--trace-gc']
 //        [--baseline=<git ref>] (the creates part also runs that ref's build, alternated with this one)
 import './lib/help.js';
 import { spawn } from 'node:child_process';
@@ -50,8 +51,14 @@ const events = Number(arg('events', 1_000_000));
 const retention = Number(arg('retention', 100_000));
 const rounds = Number(arg('rounds', 3));
 const seconds = Number(arg('seconds', 3));
+/** How long the apiserver idles after the deletes before its RSS is read again (V8's memory reducer runs within ~10 s). */
+const settleSeconds = Number(arg('settle', 20));
 /** `--semi-space=16` runs the apiserver with NODE_OPTIONS=--max-semi-space-size=16 (docs/operations.md, "Memory"). */
 const semiSpace = arg('semi-space', '');
+/** `--server-node-args='--trace-gc'`: Node (and V8) flags for the apiserver's command line, kept across its restart. */
+const serverNodeArgs = (process.argv.find((a) => a.startsWith('--server-node-args='))?.slice(19) ?? '')
+  .split(' ')
+  .filter(Boolean);
 /** `--baseline=<git ref>`: the creates part also runs that ref's build (on a database of its own), alternated with this one. */
 const baselineRef = arg('baseline', '');
 const adminUrl = process.env['KEVENTS_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -66,7 +73,14 @@ async function startApiserver(storage, mainPath = main) {
   const p = track(
     spawn(
       process.execPath,
-      [mainPath, `--insecure-port=${port}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn'],
+      [
+        ...serverNodeArgs,
+        mainPath,
+        `--insecure-port=${port}`,
+        '--secure-port=0',
+        `--storage=${storage}`,
+        '--log-level=warn',
+      ],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: semiSpace ? { ...process.env, NODE_OPTIONS: `--max-semi-space-size=${semiSpace}` } : process.env,
@@ -384,6 +398,8 @@ for (const store of stores) {
       const getter = (async () => {
         while (!stop) getMs.push((await get(`${a.url}${base}/namespaces/small/events/e-0000003`)).ms);
       })();
+      let rssPeak = rssOf(a.pid);
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssOf(a.pid))), 250);
       const t0 = performance.now();
       let k = 0;
       let failed = 0;
@@ -401,6 +417,7 @@ for (const store of stores) {
       );
       stop = true;
       await getter;
+      clearInterval(sampler);
       r.retention = {
         deleted: toDelete - failed,
         failed,
@@ -410,7 +427,12 @@ for (const store of stores) {
         p99: pct(getMs, 99),
       };
       r.rssAfter = rssOf(a.pid);
+      r.rssPeak = Math.max(rssPeak, r.rssAfter);
       r.heapAfter = await heapOf(a.url);
+      // Then idle, as a store is between bursts: what the process keeps once V8's memory reducer ran.
+      await new Promise((res) => setTimeout(res, settleSeconds * 1000));
+      r.rssSettled = rssOf(a.pid);
+      r.heapSettled = await heapOf(a.url);
     } finally {
       await a.stop();
     }
@@ -491,5 +513,8 @@ row('retention: deletes, s, gets p50 / p99 ms', (r) =>
     : '-',
 );
 row('RSS after retention (MB)', (r) => (r.rssAfter ? (r.rssAfter / 1e6).toFixed(0) : '-'));
+row('highest RSS during retention (MB, sampled every 250 ms)', (r) => (r.rssPeak ? (r.rssPeak / 1e6).toFixed(0) : '-'));
 row('V8 heap after retention, used / total MB', (r) => r.heapAfter ?? '-');
+row(`RSS ${settleSeconds} s after retention, idle (MB)`, (r) => (r.rssSettled ? (r.rssSettled / 1e6).toFixed(0) : '-'));
+row(`V8 heap ${settleSeconds} s after retention, used / total MB`, (r) => r.heapSettled ?? '-');
 agent.destroy();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import './node-version.js';
-import { restartWithYoungGeneration } from '@kevents/cli';
-import { semiSpaceMiBForArgs } from './cli/young-generation.js';
+import { keepMemoryReducerRunning, restartWithYoungGeneration } from '@kevents/cli';
+import { heapSettingsForArgs } from './cli/young-generation.js';
 
-restartWithYoungGeneration({ semiSpaceMiB: semiSpaceMiBForArgs(process.argv.slice(2)) });
+restartWithYoungGeneration(heapSettingsForArgs(process.argv.slice(2)));
+keepMemoryReducerRunning();
 await import('./cli/command.js');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import './node-version.js';
-import { restartWithYoungGeneration } from '@kevents/cli';
+import { keepMemoryReducerRunning, restartWithYoungGeneration } from '@kevents/cli';
 
 restartWithYoungGeneration();
+keepMemoryReducerRunning();
 await import('./cli/command.js');

@@ -5,8 +5,10 @@ export type { Logger, LoggerOptions } from './logger.js';
 export { keventsVersion } from './version.js';
 export {
   defaultSemiSpaceMiB,
+  heapGrowingPercent,
   restartWithYoungGeneration,
   youngGeneration,
   youngGenerationSummary,
 } from './young-generation.js';
 export type { YoungGeneration, YoungGenerationOptions, YoungGenerationSource } from './young-generation.js';
+export { keepMemoryReducerRunning, memoryReducerNudgeIntervalMs } from './memory-reducer.js';

@@ -11,14 +11,15 @@ const script = join(dir, 'binary.mjs');
 writeFileSync(
   script,
   `import v8 from 'node:v8';
-import { restartWithYoungGeneration, youngGeneration, youngGenerationSummary } from '${cli}';
+import { heapGrowingPercent, restartWithYoungGeneration, youngGeneration, youngGenerationSummary } from '${cli}';
 const before = process.pid;
 const size = process.env.TEST_DEFAULT_MIB === undefined ? undefined : Number(process.env.TEST_DEFAULT_MIB);
-restartWithYoungGeneration({ semiSpaceMiB: size });
+const growing = process.env.TEST_GROWING === undefined ? undefined : Number(process.env.TEST_GROWING);
+restartWithYoungGeneration({ semiSpaceMiB: size, heapGrowingPercent: growing });
 const fill = [];
 for (let i = 0; i < 2e6; i++) fill.push({ i });
 const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-console.log(JSON.stringify({ pid: before, execArgv: process.execArgv, args: process.argv.slice(2), young: youngGeneration(), summary: youngGenerationSummary({ semiSpaceMiB: size }), newSpaceMiB: newSpace / 2 ** 20 }));
+console.log(JSON.stringify({ pid: before, execArgv: process.execArgv, args: process.argv.slice(2), young: youngGeneration(), summary: youngGenerationSummary({ semiSpaceMiB: size }), growing: heapGrowingPercent() ?? null, newSpaceMiB: newSpace / 2 ** 20 }));
 `,
 );
 
@@ -36,6 +37,7 @@ function run(nodeArgs: string[], env: Record<string, string> = {}) {
     args: string[];
     young: { semiSpaceMiB?: number; source: string };
     summary: string;
+    growing: number | null;
     newSpaceMiB: number;
   };
   expect(out.pid).toBe(r.pid);
@@ -76,5 +78,26 @@ describe('restartWithYoungGeneration', () => {
     expect(v8.execArgv).toEqual([]);
     expect(v8.young).toEqual({ source: 'v8', semiSpaceMiB: undefined });
     expect(v8.summary).toBe('young generation: sized by V8 (no --max-semi-space-size)');
+  });
+
+  it('adds a heap growing percent when the binary gives one and its command line has none, whatever sets the semi-spaces', () => {
+    const both = run([], { TEST_GROWING: '50' });
+    expect(both.execArgv).toEqual(['--max-semi-space-size=32', '--heap-growing-percent=50']);
+    expect(both.growing).toBe(50);
+    expect(both.summary).toBe(
+      "young generation: --max-semi-space-size=32 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it); old generation: --heap-growing-percent=50",
+    );
+    const fromEnv = run([], { TEST_GROWING: '50', NODE_OPTIONS: '--max-semi-space-size=16' });
+    expect(fromEnv.execArgv).toEqual(['--heap-growing-percent=50']);
+    expect(fromEnv.young).toEqual({ semiSpaceMiB: 16, source: 'node-options' });
+    const v8 = run([], { TEST_GROWING: '50', KEVENTS_YOUNG_GENERATION: 'v8' });
+    expect(v8.execArgv).toEqual(['--heap-growing-percent=50']);
+    expect(v8.summary).toBe(
+      'young generation: sized by V8 (no --max-semi-space-size); old generation: --heap-growing-percent=50',
+    );
+    const own = run(['--heap-growing-percent=80', '--max-semi-space-size=8'], { TEST_GROWING: '50' });
+    expect(own.execArgv).toEqual(['--heap-growing-percent=80', '--max-semi-space-size=8']);
+    expect(own.growing).toBe(80);
+    expect(run([]).growing).toBeNull();
   });
 });

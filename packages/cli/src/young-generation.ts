@@ -11,6 +11,13 @@ export type YoungGenerationSource = 'command-line' | 'node-options' | 'v8';
 export interface YoungGenerationOptions {
   /** The binary's default semi-space size in MiB (default {@link defaultSemiSpaceMiB}). */
   readonly semiSpaceMiB?: number;
+  /**
+   * V8's `--heap-growing-percent` for the binary, unless its command line sets one: the old
+   * generation may then grow to its live size × (1 + p/100) before the next full collection,
+   * instead of V8's own factor (up to 4× on a host with more than ~2 GiB for the heap). Unset:
+   * V8's factor.
+   */
+  readonly heapGrowingPercent?: number;
   /** The environment (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -23,6 +30,7 @@ export interface YoungGeneration {
 }
 
 const flagPattern = /--max[-_]semi[-_]space[-_]size(?:=|\s+)(\d+)/;
+const growingPattern = /--heap[-_]growing[-_]percent(?:=|\s+)(\d+)/;
 
 /** The semi-space flag in a list of Node options, if any. */
 const semiSpaceIn = (options: string): number | undefined => {
@@ -33,23 +41,33 @@ const semiSpaceIn = (options: string): number | undefined => {
 /**
  * Restarts the binary in place (`process.execve`: same PID, same arguments and environment) with
  * `--max-semi-space-size=<options.semiSpaceMiB>` (default {@link defaultSemiSpaceMiB}) when
- * neither its command line nor `NODE_OPTIONS` sets one. V8 otherwise grows the young generation with the host's memory, to two 64 MiB
- * semi-spaces on a 24 GiB host under a steady stream of requests: memory the process holds while
- * it keeps nothing there (docs/operations.md, "Memory"). The size is read when V8 starts, so a
- * process cannot change its own. Call it before the binary loads anything else; it returns when no
- * restart is needed (a setting given, `KEVENTS_YOUNG_GENERATION=v8` in the environment, or a
- * platform without `execve`).
+ * neither its command line nor `NODE_OPTIONS` sets one, and with
+ * `--heap-growing-percent=<options.heapGrowingPercent>` when that is given and the command line
+ * sets none. V8 otherwise grows the young generation with the host's memory, to two 64 MiB
+ * semi-spaces on a 24 GiB host under a steady stream of requests, and lets the old generation
+ * fill with garbage to up to 4× its live size: memory the process holds while it keeps nothing
+ * there (docs/operations.md, "Memory"). V8 reads both when it starts, so a process cannot change
+ * its own. Call it before the binary loads anything else; it returns when no restart is needed
+ * (the settings given, `KEVENTS_YOUNG_GENERATION=v8` in the environment for the semi-spaces, or
+ * a platform without `execve`).
  */
 export function restartWithYoungGeneration(options: YoungGenerationOptions = {}): void {
   const env = options.env ?? process.env;
   const size = options.semiSpaceMiB ?? defaultSemiSpaceMiB;
-  if (youngGeneration(env).source !== 'v8' || env.KEVENTS_YOUNG_GENERATION === 'v8') return;
+  const flags: string[] = [];
+  if (youngGeneration(env).source === 'v8' && env.KEVENTS_YOUNG_GENERATION !== 'v8')
+    flags.push(`--max-semi-space-size=${size}`);
+  if (options.heapGrowingPercent !== undefined && heapGrowingPercent() === undefined)
+    flags.push(`--heap-growing-percent=${options.heapGrowingPercent}`);
+  if (flags.length === 0) return;
   if (typeof process.execve !== 'function' || process.platform === 'win32') return;
-  process.execve(
-    process.execPath,
-    [process.execPath, `--max-semi-space-size=${size}`, ...process.execArgv, ...process.argv.slice(1)],
-    env,
-  );
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], env);
+}
+
+/** The `--heap-growing-percent` on this process's command line, if any. */
+export function heapGrowingPercent(): number | undefined {
+  const m = growingPattern.exec(process.execArgv.join(' '));
+  return m === null ? undefined : Number(m[1]);
 }
 
 /** The young generation this process runs with: its command line first, then `NODE_OPTIONS`. */
@@ -64,12 +82,14 @@ export function youngGeneration(env: NodeJS.ProcessEnv = process.env): YoungGene
 /** One startup-log line about the young generation (`options.semiSpaceMiB`: the binary's default, as given to the restart). */
 export function youngGenerationSummary(options: YoungGenerationOptions = {}): string {
   const { semiSpaceMiB, source } = youngGeneration(options.env ?? process.env);
-  if (source === 'v8') return 'young generation: sized by V8 (no --max-semi-space-size)';
+  const growing = heapGrowingPercent();
+  const old = growing === undefined ? '' : `; old generation: --heap-growing-percent=${growing}`;
+  if (source === 'v8') return `young generation: sized by V8 (no --max-semi-space-size)${old}`;
   const from =
     source === 'node-options'
       ? 'from NODE_OPTIONS'
       : semiSpaceMiB === (options.semiSpaceMiB ?? defaultSemiSpaceMiB)
         ? "kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it)"
         : 'from the command line';
-  return `young generation: --max-semi-space-size=${semiSpaceMiB} (MiB), ${from}`;
+  return `young generation: --max-semi-space-size=${semiSpaceMiB} (MiB), ${from}${old}`;
 }

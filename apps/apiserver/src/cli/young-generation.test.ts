@@ -6,14 +6,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { defaultSemiSpaceMiB } from '@kevents/cli';
-import { diskStoreSemiSpaceMiB, semiSpaceMiBForArgs, semiSpaceMiBForStorage } from './young-generation.js';
+import {
+  diskStoreHeapGrowingPercent,
+  diskStoreSemiSpaceMiB,
+  heapSettingsForArgs,
+  heapSettingsForStorage,
+  semiSpaceMiBForStorage,
+} from './young-generation.js';
 
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kevents-young-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the apiserver young generation by store', () => {
-  it('gives the stores that keep events on disk 16 MiB semi-spaces and the others the general default', () => {
+  it('gives the stores that keep events on disk 16 MiB semi-spaces and a 50% heap growth, the others the general default', () => {
+    expect(heapSettingsForStorage('sqlite:///x.db')).toEqual({ semiSpaceMiB: 16, heapGrowingPercent: 50 });
+    expect(diskStoreHeapGrowingPercent).toBe(50);
+    expect(heapSettingsForStorage('memory')).toEqual({ semiSpaceMiB: defaultSemiSpaceMiB });
     expect(semiSpaceMiBForStorage('sqlite:///var/lib/kevents/events.db')).toBe(diskStoreSemiSpaceMiB);
     expect(semiSpaceMiBForStorage('postgres://u:p@db:5432/kevents')).toBe(diskStoreSemiSpaceMiB);
     expect(semiSpaceMiBForStorage('postgresql://db/kevents')).toBe(diskStoreSemiSpaceMiB);
@@ -22,13 +31,14 @@ describe('the apiserver young generation by store', () => {
   });
 
   it('reads --storage with the apiserver parser in either form, and falls back on a command line it refuses', () => {
-    expect(semiSpaceMiBForArgs(['--storage=sqlite:///x.db'])).toBe(16);
-    expect(semiSpaceMiBForArgs(['--storage', 'postgres://db/k', '--insecure-port=0'])).toBe(16);
-    expect(semiSpaceMiBForArgs([])).toBe(32);
-    expect(semiSpaceMiBForArgs(['--storage=sqlite:///x.db', '--no-such-flag'])).toBe(32);
+    const disk = { semiSpaceMiB: 16, heapGrowingPercent: 50 };
+    expect(heapSettingsForArgs(['--storage=sqlite:///x.db'])).toEqual(disk);
+    expect(heapSettingsForArgs(['--storage', 'postgres://db/k', '--insecure-port=0'])).toEqual(disk);
+    expect(heapSettingsForArgs([])).toEqual({ semiSpaceMiB: 32 });
+    expect(heapSettingsForArgs(['--storage=sqlite:///x.db', '--no-such-flag'])).toEqual({ semiSpaceMiB: 32 });
   });
 
-  it('restarts a SQLite apiserver with 16 MiB semi-spaces and logs it as the default', async () => {
+  it('restarts a SQLite apiserver with 16 MiB semi-spaces and a 50% heap growth, and logs them', async () => {
     const { NODE_OPTIONS: _, KEVENTS_YOUNG_GENERATION: __, ...env } = process.env;
     const port = await new Promise<number>((resolve) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -55,10 +65,10 @@ describe('the apiserver young generation by store', () => {
       while (!/young generation:.*\n/.test(out) && Date.now() < deadline && p.exitCode === null)
         await new Promise((r) => setTimeout(r, 50));
       expect(out).toContain(
-        "young generation: --max-semi-space-size=16 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it)",
+        "young generation: --max-semi-space-size=16 (MiB), kevents' default (NODE_OPTIONS=--max-semi-space-size=N changes it); old generation: --heap-growing-percent=50",
       );
       const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0');
-      expect(cmdline[1]).toBe('--max-semi-space-size=16');
+      expect(cmdline.slice(1, 3)).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
     } finally {
       if (p.exitCode === null && p.signalCode === null) {
         const exited = new Promise((r) => p.once('exit', r));
