@@ -14,11 +14,11 @@
 //      also after the deletes and a VACUUM);
 //   3. retention: --retention (default 100,000) events deleted through the API, 8 at a time,
 //      while a loop of gets measures their p99 (target < 20 ms); kevents' RSS right after, its
-//      highest during the deletes, and after --settle seconds (default 20) of idling.
+//      highest during the deletes, and after --settle seconds (default 60) of idling.
 // PostgreSQL: the machine's (KEVENTS_BENCH_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres);
 // the bench creates and drops its own database.
 // Usage: npm run build && node tools/bench/sql.js [--store=sqlite,postgres] [--events=1000000]
-//        [--retention=100000] [--rounds=3] [--seconds=3] [--settle=20] [--skip-creates] [--skip-fill] [--semi-space=16] [--server-node-args='--trace-gc']
+//        [--retention=100000] [--rounds=3] [--seconds=3] [--settle=60] [--skip-creates] [--skip-fill] [--semi-space=16] [--server-node-args='--trace-gc']
 //        [--baseline=<git ref>] (the creates part also runs that ref's build, alternated with this one)
 import './lib/help.js';
 import { spawn } from 'node:child_process';
@@ -51,8 +51,8 @@ const events = Number(arg('events', 1_000_000));
 const retention = Number(arg('retention', 100_000));
 const rounds = Number(arg('rounds', 3));
 const seconds = Number(arg('seconds', 3));
-/** How long the apiserver idles after the deletes before its RSS is read again (V8's memory reducer runs within ~10 s). */
-const settleSeconds = Number(arg('settle', 20));
+/** How long the apiserver idles after the deletes before its RSS is read again (kevents lets V8's memory reducer run after 30 s of quiet). */
+const settleSeconds = Number(arg('settle', 60));
 /** `--semi-space=16` runs the apiserver with NODE_OPTIONS=--max-semi-space-size=16 (docs/operations.md, "Memory"). */
 const semiSpace = arg('semi-space', '');
 /** `--server-node-args='--trace-gc'`: Node (and V8) flags for the apiserver's command line, kept across its restart. */

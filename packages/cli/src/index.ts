@@ -11,4 +11,5 @@ export {
   youngGenerationSummary,
 } from './young-generation.js';
 export type { YoungGeneration, YoungGenerationOptions, YoungGenerationSource } from './young-generation.js';
-export { keepMemoryReducerRunning, memoryReducerNudgeIntervalMs } from './memory-reducer.js';
+export { keepMemoryReducerRunning, memoryReducerDefaults } from './memory-reducer.js';
+export type { MemoryReducerOptions } from './memory-reducer.js';

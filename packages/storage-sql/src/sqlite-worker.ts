@@ -4,18 +4,11 @@
  * `{ id, method, args }` message as a {@link SqliteBackend} call, in order, and answers
  * `{ id, value }` or `{ id, error }`.
  */
-import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteBackend, type SqliteOptions } from './sqlite.js';
 import { encodeThreadError, type ThreadCall, type ThreadReply } from './sqlite-thread-protocol.js';
 
 const port = parentPort!;
-// This thread's isolate has a memory reducer of its own, which on Node 24 never starts while the
-// isolate's embedder (cppgc) allocation rate reads 0; a vm Script allocates there. The binaries'
-// main threads do the same (@kevents/cli's keepMemoryReducerRunning explains it).
-const nudge = (): void => void new Script('0');
-nudge();
-setInterval(nudge, 30_000).unref();
 let opened: SqliteBackend | undefined;
 try {
   opened = await SqliteBackend.open(workerData as SqliteOptions);
