@@ -85,6 +85,8 @@ export class AuthenticationChain implements Authenticator {
   }
   readonly #rh: RequestHeaderAuthenticator | undefined;
   readonly #extension: ExtensionAuthentication | undefined;
+  /** Whether a member reads client certificates as users (x509). */
+  readonly #x509: boolean;
 
   /** @throws Error when a JWT authenticator cannot be built or the CA bundle holds no certificate. */
   constructor(options: AuthenticationChainOptions) {
@@ -95,6 +97,7 @@ export class AuthenticationChain implements Authenticator {
     else if (options.extension) members.push(options.extension.requestHeaderMember);
     if (options.clientCA !== undefined) members.push(new X509Authenticator(options.clientCA));
     else if (options.extension) members.push(options.extension.x509Member);
+    this.#x509 = options.clientCA !== undefined || options.extension !== undefined;
     const tokens: TokenAuthenticator[] = [];
     if (options.config) {
       this.jwt = new SwappableTokenAuthenticator(new JwtAuthenticatorSet(options.config.jwt ?? [], options));
@@ -129,8 +132,10 @@ export class AuthenticationChain implements Authenticator {
   /**
    * Answered synchronously, with what the whole chain would answer: a request with a bearer token
    * still in the token cache, and a request with no credentials at all (no bearer token the chain
-   * reads, no client certificate), which every member declines and only anonymous may take. A
-   * client certificate is x509's to answer first, so such a request takes the whole chain.
+   * reads, no client certificate), which every member declines and only anonymous may take, and a
+   * verified front proxy's request with or without a user header when no member reads client
+   * certificates as users. Otherwise a client certificate is x509's to answer first, so such a
+   * request takes the whole chain.
    */
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null {
     if (req.clientCertificates?.length) {
@@ -139,11 +144,13 @@ export class AuthenticationChain implements Authenticator {
       // user is the union's answer; anything else (no opinion, an error the union collects) takes
       // the whole chain.
       const rh = this.#rh ?? this.#extension?.requestHeaderMember;
+      let declined = false;
       if (rh) {
         const start = performance.now();
         let r: AuthenticationResponse | null | Promise<AuthenticationResponse | null> = null;
         try {
           r = rh.authenticate(req);
+          declined = r === null;
         } catch {
           r = null;
         }
@@ -159,7 +166,9 @@ export class AuthenticationChain implements Authenticator {
           return grouped;
         }
       }
-      return this.#authenticate(req);
+      // A verified front proxy's request without a user header, where no x509 member reads the
+      // certificate: the union's next members are the bearer tokens and anonymous, as below.
+      if (!declined || this.#x509) return this.#authenticate(req);
     }
     const start = performance.now();
     const token = this.#cache || this.#review ? bearerToken(req.headers['authorization']) : undefined;

@@ -213,6 +213,26 @@ describe('RequestHeaderAuthenticator (headerrequest + x509.Verifier)', () => {
     expect((await chain.authenticate(request(headers)))?.user.username).toBe('system:anonymous');
   });
 
+  it('in the chain: a verified front proxy without a user header is answered synchronously, as the whole chain would', async () => {
+    const chain = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert } });
+    const anonymous = { user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } };
+    const fast = chain.authenticate(request({}, [proxy]));
+    expect(fast).not.toBeInstanceOf(Promise);
+    expect(fast).toEqual(anonymous);
+    // A certificate the front-proxy CA did not sign still fails (401), and a member that reads
+    // client certificates as users (x509) keeps the whole chain.
+    await expect(Promise.resolve(chain.authenticate(request({}, [stranger])))).rejects.toThrow(AuthenticationError);
+    const withX509 = new AuthenticationChain({
+      requestHeader: { clientCA: frontProxyCA.cert },
+      clientCA: frontProxyCA.cert,
+    });
+    const full = withX509.authenticate(request({}, [proxy]));
+    expect(full).toBeInstanceOf(Promise);
+    expect((await full)?.user.username).toBe('front-proxy-client');
+    const off = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert }, anonymousFlag: false });
+    expect(off.authenticate(request({}, [proxy]))).toBeNull();
+  });
+
   it("in the chain: a connection's repeated headers get the same user object, each user its own", async () => {
     const chain = new AuthenticationChain({ requestHeader: { clientCA: frontProxyCA.cert }, anonymousFlag: false });
     const connection = [proxy];
