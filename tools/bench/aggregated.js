@@ -20,8 +20,10 @@
 // does differently. Both are reported, with control/anonymous, the spread between two identical
 // processes on this machine (0.78-1.11 as medians of a run), which is wider than the bar's
 // margin. Every round starts the processes afresh (a process keeps its speed for its life: two
-// identical ones differed by 1.3x round after round), in an order that turns with the round, and
-// warms each load up. Results: medians of per-round throughput ratios, of server CPU per create,
+// identical ones differed by 1.3x round after round), in an order that turns with the round,
+// empties the store before each load (the aggregated process takes two loads, and a create costs
+// more in a store that holds more: a profile put ~60% of that process's extra CPU per create in
+// the store and the codecs), and warms each load up. Results: medians of per-round throughput ratios, of server CPU per create,
 // and the SubjectAccessReviews sent.
 // Usage: node tools/bench/aggregated.js [--seconds=3] [--connections=32] [--warmup=3] [--rounds=6]
 //        [--control=1] (after npm run build)
@@ -59,6 +61,29 @@ async function waitReadyTLS(url, ms = 30_000) {
     if (Date.now() > end) throw new Error(`${url} did not become ready`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Deletes every Event in namespace `bench` (deletecollection, anonymous: allowed on every process
+ * here), so that each load starts on an empty store: the process that takes two loads would
+ * otherwise hold twice the events of the one that takes one, and a create costs more in a larger
+ * store (its sorted index, its heap).
+ */
+function emptyBench(port, cert) {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      `https://127.0.0.1:${port}/apis/events.k8s.io/v1/namespaces/bench/events`,
+      { method: 'DELETE', rejectUnauthorized: false, agent: false, cert: cert.cert, key: cert.key },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`deletecollection: ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function create(title, port, pid, cert, headers, warm) {
@@ -169,6 +194,7 @@ export async function runAggregatedBench() {
       const round = {};
       for (const m of r % 2 === 0 ? modes : [...modes].reverse()) {
         const s = servers[m.server];
+        await emptyBench(s.port, proxy);
         round[m.key] = await create(m.title, s.port, s.process.child.pid, proxy, m.headers, warmupSeconds);
       }
       results.rounds.push(round);
