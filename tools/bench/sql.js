@@ -29,7 +29,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchEvent } from './lib/bench-event.js';
-import { median } from './lib/args.js';
+import { median, stringArg } from './lib/args.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { load } from './lib/load.js';
 import { cpuSeconds, freePort, startNode, track, waitReady } from './lib/processes.js';
@@ -56,9 +56,7 @@ const settleSeconds = Number(arg('settle', 60));
 /** `--semi-space=16` runs the apiserver with NODE_OPTIONS=--max-semi-space-size=16 (docs/operations.md, "Memory"). */
 const semiSpace = arg('semi-space', '');
 /** `--server-node-args='--trace-gc'`: Node (and V8) flags for the apiserver's command line, kept across its restart. */
-const serverNodeArgs = (process.argv.find((a) => a.startsWith('--server-node-args='))?.slice(19) ?? '')
-  .split(' ')
-  .filter(Boolean);
+const serverNodeArgs = stringArg('server-node-args', '').split(' ').filter(Boolean);
 /** `--baseline=<git ref>`: the creates part also runs that ref's build (on a database of its own), alternated with this one. */
 const baselineRef = arg('baseline', '');
 const adminUrl = process.env['KEVENTS_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';

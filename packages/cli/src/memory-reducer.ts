@@ -9,7 +9,7 @@ export interface MemoryReducerOptions {
   readonly quietUtilization?: number;
   /** How often the event loop's utilization is read, in ms (default 10,000). */
   readonly checkIntervalMs?: number;
-  /** Called after each nudge, with how long the loop has been quiet (ms): for a debug log. */
+  /** Called after each nudge, with how long the loop has been quiet (ms): for logs and tests. */
   readonly onNudge?: (quietForMs: number) => void;
 }
 

@@ -9,11 +9,11 @@
 // Usage: node [--expose-gc] tools/bench/lib/page-walker.js --port=N --path=/apis/... [--limit=500] [--collect-between-pages]
 import { Agent, request } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { numberArg, stringArg } from './args.js';
 
-const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
-const port = Number(arg('port', '0'));
-const path = arg('path', '/apis/events.k8s.io/v1/events');
-const limit = Number(arg('limit', '500'));
+const port = numberArg('port', 0);
+const path = stringArg('path', '/apis/events.k8s.io/v1/events');
+const limit = numberArg('limit', 500);
 const collect = process.argv.includes('--collect-between-pages');
 if (collect && typeof globalThis.gc !== 'function') {
   console.error('page-walker: --collect-between-pages needs node --expose-gc');

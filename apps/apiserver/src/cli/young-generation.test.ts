@@ -11,9 +11,9 @@ import {
   diskStoreSemiSpaceMiB,
   heapSettingsForArgs,
   heapSettingsForStorage,
-  semiSpaceMiBForStorage,
 } from './young-generation.js';
 
+const semiSpaceOf = (storage: string) => heapSettingsForStorage(storage).semiSpaceMiB;
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kevents-young-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,11 +23,11 @@ describe('the apiserver young generation by store', () => {
     expect(heapSettingsForStorage('sqlite:///x.db')).toEqual({ semiSpaceMiB: 16, heapGrowingPercent: 50 });
     expect(diskStoreHeapGrowingPercent).toBe(50);
     expect(heapSettingsForStorage('memory')).toEqual({ semiSpaceMiB: defaultSemiSpaceMiB });
-    expect(semiSpaceMiBForStorage('sqlite:///var/lib/kevents/events.db')).toBe(diskStoreSemiSpaceMiB);
-    expect(semiSpaceMiBForStorage('postgres://u:p@db:5432/kevents')).toBe(diskStoreSemiSpaceMiB);
-    expect(semiSpaceMiBForStorage('postgresql://db/kevents')).toBe(diskStoreSemiSpaceMiB);
+    expect(semiSpaceOf('sqlite:///var/lib/kevents/events.db')).toBe(diskStoreSemiSpaceMiB);
+    expect(semiSpaceOf('postgres://u:p@db:5432/kevents')).toBe(diskStoreSemiSpaceMiB);
+    expect(semiSpaceOf('postgresql://db/kevents')).toBe(diskStoreSemiSpaceMiB);
     for (const s of ['memory', 'redis://127.0.0.1:6379', 'rediss://r:6380', 'sqlite-not-a-url', ''])
-      expect(semiSpaceMiBForStorage(s)).toBe(defaultSemiSpaceMiB);
+      expect(semiSpaceOf(s)).toBe(defaultSemiSpaceMiB);
   });
 
   it('reads --storage with the apiserver parser in either form, and falls back on a command line it refuses', () => {

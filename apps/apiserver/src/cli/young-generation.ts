@@ -22,12 +22,7 @@ export const diskStoreHeapGrowingPercent = 50;
 
 const isDiskStore = (storage: string): boolean => /^(sqlite|postgres|postgresql):\/\//.test(storage);
 
-/** The default semi-space size for a `--storage` value (the URL forms of @kevents/storage-sql's `isSqlUrl`). */
-export function semiSpaceMiBForStorage(storage: string): number {
-  return isDiskStore(storage) ? diskStoreSemiSpaceMiB : defaultSemiSpaceMiB;
-}
-
-/** The heap settings the apiserver restarts with for a `--storage` value. */
+/** The heap settings the apiserver restarts with for a `--storage` value (SQL stores: the URL forms of @kevents/storage-sql's `isSqlUrl`). */
 export function heapSettingsForStorage(storage: string): YoungGenerationOptions {
   return isDiskStore(storage)
     ? { semiSpaceMiB: diskStoreSemiSpaceMiB, heapGrowingPercent: diskStoreHeapGrowingPercent }

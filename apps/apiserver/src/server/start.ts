@@ -3,7 +3,7 @@ import { buildServer } from './app.js';
 import { createLogger, youngGenerationSummary } from '@kevents/cli';
 import type { KeventsServer } from './app.js';
 import { createStorage } from './storage-factory.js';
-import { semiSpaceMiBForStorage } from '../cli/young-generation.js';
+import { heapSettingsForStorage } from '../cli/young-generation.js';
 import { servingCert } from './tls.js';
 import { startAuthentication } from './authentication.js';
 import { startEgress, webhookDialFor } from './egress.js';
@@ -126,7 +126,7 @@ export async function startApiserver(
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
   log.info({ version: keventsVersion, node: process.version }, `kevents-apiserver ${keventsVersion} started`);
   log.info({ storage: storage.description }, `storage: ${storage.description}`);
-  log.info({}, youngGenerationSummary({ semiSpaceMiB: semiSpaceMiBForStorage(options.storage) }));
+  log.info({}, youngGenerationSummary(heapSettingsForStorage(options.storage)));
   log.info({}, egress.summary);
   log.info({}, tracing.summary);
   log.info({}, authn.summary);
