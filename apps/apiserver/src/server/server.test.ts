@@ -219,14 +219,16 @@ const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
       const t = setTimeout(() => reject(new Error(`no start: ${log}`)), 15_000);
       proc.stdout.on('data', (d: Buffer) => {
         log += d.toString();
-        if (log.includes('try: kubectl')) {
+        if (log.includes('web view:')) {
           clearTimeout(t);
           resolve();
         }
       });
     });
     expect(log).toContain(`on https://127.0.0.1:${securePort}`);
+    expect(log).toContain(`try: kubectl --server http://127.0.0.1:${insecurePort} get events.events.k8s.io -A`);
     expect(log).toContain('storage: memory');
+    expect(log).toContain(`web view: http://127.0.0.1:${insecurePort}/ui/`);
     const https = await new Promise<number>((resolve, reject) => {
       import('node:https').then(
         ({ get }) =>

@@ -10,6 +10,7 @@ import { startEgress, webhookDialFor } from './egress.js';
 import { startAuthorization } from './authorization.js';
 import { startTracing } from './tracing.js';
 import { keventsVersion } from './version.js';
+import { webViewSummary } from './ui.js';
 import { gracefulShutdown, ServerLifecycle, ServerMetrics, WatchHub } from '@kevents/apiserver';
 import type { Socket } from 'node:net';
 import type { ApiserverOptions } from '../cli/flags.js';
@@ -147,6 +148,7 @@ export async function startApiserver(
   const first = servers[servers.length - 1]!.url;
   const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
   log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
+  log.info({ url: `${first}/ui/` }, webViewSummary(first));
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

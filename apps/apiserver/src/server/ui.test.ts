@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serveWebView, uiContentSecurityPolicy } from './ui.js';
+import { serveWebView, uiContentSecurityPolicy, webViewSummary } from './ui.js';
 
 describe('serveWebView', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kevents-ui-files-'));
@@ -34,6 +34,15 @@ describe('serveWebView', () => {
     }
     expect(uiContentSecurityPolicy).not.toContain('unsafe');
     expect((await app.inject({ url: '/ui/app.js' })).body).toBe('console.log(1)');
+  });
+
+  it("names the web view's address in the startup log, or says that it is not built", () => {
+    expect(webViewSummary('http://127.0.0.1:8080', dir)).toBe(
+      'web view: http://127.0.0.1:8080/ui/ (a timeline of the stored events, in a browser)',
+    );
+    expect(webViewSummary('http://127.0.0.1:8080', join(dir, 'missing'))).toBe(
+      `web view: not built (${join(dir, 'missing', 'index.html')} is missing; npm run build)`,
+    );
   });
 
   it('moves /ui to /ui/ with a relative Location (path prefixes keep working)', async () => {

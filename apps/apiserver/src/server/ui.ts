@@ -25,6 +25,13 @@ export const uiFiles: Readonly<Record<string, { file: string; type: string }>> =
   '/ui/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 
+/** The startup log's line about the web view of the server at `url`: where it is, or that it is not built. */
+export function webViewSummary(url: string, dir: string = defaultUiDir()): string {
+  return existsSync(join(dir, 'index.html'))
+    ? `web view: ${url}/ui/ (a timeline of the stored events, in a browser)`
+    : `web view: not built (${join(dir, 'index.html')} is missing; npm run build)`;
+}
+
 /**
  * Serves the web view (apps/ui) at `/ui/`, behind the same authentication and authorization as every
  * other non-resource path; `/ui` redirects to `/ui/`. Without a build, `/ui/` answers 404 with a hint.
