@@ -6,13 +6,43 @@
 // KEVENTS_CONTROLLER_PROBE_ADDRESS moves the controller's probes (default 127.0.0.1:8081; port 0
 // picks a free one), KEVENTS_CONTROLLER_ARGS adds controller flags (space-separated), for example
 // `KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start`.
+// `npm start -- --help` prints this and the apiserver's flags, and starts nothing.
 import './node-version.js';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('../../apps/apiserver/dist/main.js', import.meta.url));
 const controllerMain = fileURLToPath(new URL('../../apps/controller/dist/main.js', import.meta.url));
-const args = ['--insecure-port=8080', '--secure-port=0', '--log-format=text', ...process.argv.slice(2)];
+const passed = process.argv.slice(2);
+
+if (passed.includes('--help') || passed.includes('-h')) {
+  console.log(`Usage: npm start [-- <kevents-apiserver flags>]
+
+Starts kevents-apiserver on http://127.0.0.1:8080 (plain HTTP, loopback only, the embedded store
+unless --storage says otherwise) and, once it answers, kevents-controller beside it (series,
+retention, leader election; its health, readiness and metrics on http://127.0.0.1:8081).
+npm start's own defaults: --insecure-port=8080 --secure-port=0 --log-format=text; the flags
+given after -- come after them and win.
+
+Environment:
+  KEVENTS_CONTROLLER_ARGS           more kevents-controller flags, space-separated
+                                    (node apps/controller/dist/main.js --help lists them)
+  KEVENTS_CONTROLLER_PROBE_ADDRESS  the controller's probe address (default 127.0.0.1:8081; port 0
+                                    picks a free one)
+
+Examples:
+  npm start -- --storage=redis://127.0.0.1:6379
+  npm start -- --insecure-port=9090
+  KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start
+
+kevents-apiserver's flags:
+`);
+  const help = spawnSync(process.execPath, [main, '--help'], { stdio: 'inherit' });
+  process.exit(help.status ?? 1);
+}
+
+const args = ['--insecure-port=8080', '--secure-port=0', '--log-format=text', ...passed];
 const port = Number(
   args
     .filter((a) => a.startsWith('--insecure-port='))
@@ -20,11 +50,26 @@ const port = Number(
     .split('=')[1],
 );
 const url = `http://127.0.0.1:${port}`;
-if (port > 0) {
-  console.log(`kevents: starting the API server on ${url} (embedded store unless --storage says otherwise)`);
-  console.log('kevents: point kubectl at it with:');
-  console.log(`  kubectl --server ${url} get events.events.k8s.io -A`);
+
+/** Whether something accepts connections on 127.0.0.1:`p` already. */
+const inUse = (p) =>
+  new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: p });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+if (port > 0 && (await inUse(port))) {
+  console.error(
+    `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090`,
+  );
+  process.exit(1);
 }
+if (port > 0)
+  console.log(`kevents: starting the API server on ${url} (embedded store unless --storage says otherwise)`);
 const child = spawn(process.execPath, [main, ...args], { stdio: 'inherit' });
 /** @type {import('node:child_process').ChildProcess | undefined} */
 let controller;
