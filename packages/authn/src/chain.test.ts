@@ -235,6 +235,30 @@ describe('authentication chain', () => {
     expect(x509Only.authenticate(req({ clientCertificates: [der(client.cert)] }))).toBeInstanceOf(Promise);
   });
 
+  it("a verified front proxy's request without a user header: its bearer token and anonymous's path conditions decide, as in the whole chain", async () => {
+    const frontProxyCA = await generateCA('front-proxy-ca');
+    const proxy = der((await generateClientCert(frontProxyCA, 'front-proxy-client')).cert);
+    const requestHeader = { clientCA: frontProxyCA.cert };
+    const viaProxy = (o: Partial<AuthenticationRequest>) => req({ clientCertificates: [proxy], ...o });
+    const c = await chain({ config: config({ enabled: true, conditions: [{ path: '/livez' }] }), requestHeader });
+    const t = await issuer.mint({ sub: 'alice', aud: 'kevents' });
+    const alice = { user: { username: 'oidc:alice', groups: ['system:authenticated'] }, audiences: ['kevents'] };
+    const first = c.authenticate(viaProxy({ headers: { authorization: `Bearer ${t}` } }));
+    expect(first).toBeInstanceOf(Promise);
+    await expect(first).resolves.toEqual(alice);
+    // Now in the token cache: answered synchronously, the same user.
+    expect(c.authenticate(viaProxy({ headers: { authorization: `Bearer ${t}` } }))).toEqual(alice);
+    // No token: anonymous only where its conditions allow.
+    expect(c.authenticate(viaProxy({ path: '/livez' }))).toEqual({
+      user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+    });
+    expect(await answer(c, viaProxy({}))).toBeNull();
+    await expect(answer(c, viaProxy({ headers: { authorization: 'Bearer not-a-jwt' } }))).rejects.toThrow(
+      AuthenticationError,
+    );
+    c.close();
+  });
+
   it('replaceJwt swaps issuers atomically and forgets cached tokens', async () => {
     const second = await OidcIssuer.start({ alg: 'PS256' });
     try {

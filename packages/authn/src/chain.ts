@@ -132,10 +132,10 @@ export class AuthenticationChain implements Authenticator {
   /**
    * Answered synchronously, with what the whole chain would answer: a request with a bearer token
    * still in the token cache, and a request with no credentials at all (no bearer token the chain
-   * reads, no client certificate), which every member declines and only anonymous may take, and a
-   * verified front proxy's request with or without a user header when no member reads client
-   * certificates as users. Otherwise a client certificate is x509's to answer first, so such a
-   * request takes the whole chain.
+   * reads, no client certificate), which every member declines and only anonymous may take, a
+   * verified front proxy's request with a user header, and one without a user header when no member
+   * reads client certificates as users (then its bearer token or anonymous decides, as above).
+   * Otherwise a client certificate is x509's to answer first, so such a request takes the whole chain.
    */
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResponse | null> | AuthenticationResponse | null {
     if (req.clientCertificates?.length) {
