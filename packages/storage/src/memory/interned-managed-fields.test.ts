@@ -54,6 +54,18 @@ describe('interned managedFields in packed bodies', () => {
     expect(internManagedFields('{}')).toBeUndefined();
   });
 
+  it('packs objects whose times alternate, and more times than it remembers, each to its own time', () => {
+    const times = Array.from({ length: 200 }, (_, i) => new Date(Date.UTC(2026, 0, 2, 3, 4, i)).toISOString());
+    const objects = times.map((t, i) => ({
+      ...event('0b7a3f4e-8a1c-4c44-9a55-d2f0a4f1f7aa', [entry('recorder', `${t.slice(0, 19)}Z`)]),
+      // a value time (interned), a MicroTime and the entry's time, interleaved: each a different second
+      eventTime: `${times[(i * 7) % times.length]!.slice(0, 19)}.000042Z`,
+      lastTimestamp: `${times[(i * 13) % times.length]!.slice(0, 19)}Z`,
+    }));
+    for (let round = 0; round < 2; round++)
+      for (const o of objects) expect(unpackBody(packObject(o as KubeObject))).toBe(toBody(o as KubeObject));
+  });
+
   it('finds the end of an array past strings with brackets and escapes', () => {
     const text = JSON.stringify({ x: [{ a: '[]"\\]' }, [1, [2]]], y: 1 });
     const at = text.indexOf('[');

@@ -212,18 +212,25 @@ function deeplyFrozen(v: object): boolean {
   return true;
 }
 
-/** The last time packed, and its four characters: the creates of one second share it. */
-let lastTime = '';
-let lastTimeChars = '';
+/**
+ * Times packed lately and their four characters. The writes of one second share their
+ * timestamps, but an object carries several (a create's own time and its managedFields' beside a
+ * client's `eventTime`), so one remembered time missed on every other call.
+ */
+const recentTimes = new Map<string, string>();
+/** Past this many times {@link recentTimes} starts over. */
+const maxRecentTimes = 64;
 
 /** The four characters of an entry time, or undefined when it does not print back the same. */
 function timeChars(time: string): string | undefined {
-  if (time === lastTime) return lastTimeChars;
+  const known = recentTimes.get(time);
+  if (known !== undefined) return known;
   const s = Date.parse(time) / 1000;
   if (!Number.isInteger(s) || s < 0 || s > 0xffffffff || formatSeconds(s) !== time) return undefined;
-  lastTime = time;
-  lastTimeChars = String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
-  return lastTimeChars;
+  const chars = String.fromCharCode(s >>> 24, (s >>> 16) & 255, (s >>> 8) & 255, s & 255);
+  if (recentTimes.size >= maxRecentTimes) recentTimes.clear();
+  recentTimes.set(time, chars);
+  return chars;
 }
 
 /** The template among `known` that the entry's members (`names` in order, from `m`) match. */
