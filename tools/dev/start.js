@@ -43,12 +43,16 @@ kevents-apiserver's flags:
 }
 
 const args = ['--insecure-port=8080', '--secure-port=0', '--log-format=text', ...passed];
-const port = Number(
-  args
-    .filter((a) => a.startsWith('--insecure-port='))
-    .pop()
-    .split('=')[1],
-);
+/** The last `--insecure-port` of `list`, as `--insecure-port=N` or `--insecure-port N`. */
+function insecurePort(list) {
+  let value = '';
+  for (let i = 0; i < list.length; i++) {
+    if (list[i].startsWith('--insecure-port=')) value = list[i].slice('--insecure-port='.length);
+    else if (list[i] === '--insecure-port' && i + 1 < list.length) value = list[++i];
+  }
+  return Number(value);
+}
+const port = insecurePort(args);
 const url = `http://127.0.0.1:${port}`;
 
 /** Whether something accepts connections on 127.0.0.1:`p` already. */

@@ -42,12 +42,14 @@ describe('npm start (tools/dev/start.js)', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      const r = await run([`--insecure-port=${port}`]);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(
-        `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090\n`,
-      );
+      for (const args of [[`--insecure-port=${port}`], ['--insecure-port', String(port)]]) {
+        const r = await run(args);
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090\n`,
+        );
+      }
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
