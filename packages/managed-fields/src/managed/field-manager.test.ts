@@ -540,10 +540,17 @@ describe('apply and update through the field manager', () => {
   });
 });
 
-describe('errors kube returns as 500 (structuredmerge.go)', () => {
-  test('an applied field the schema does not declare', () => {
+describe('an applied object that does not fit the schema (structuredmerge.go)', () => {
+  test("is a bad request (kubernetes/kubernetes#139253), with kube's message", () => {
     const f = new TestFieldManager();
-    expect(() => f.apply(podWith({ nope: 1 }), 'm')).toThrow(
+    let caught: unknown;
+    try {
+      f.apply(podWith({ nope: 1 }), 'm');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ApplyBadRequestError);
+    expect((caught as Error).message).toBe(
       'failed to create typed patch object (/p; /v1, Kind=Pod): .spec.nope: field not declared in schema',
     );
   });

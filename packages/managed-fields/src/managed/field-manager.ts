@@ -314,7 +314,7 @@ export class FieldManager {
       config = { value: appliedObj, type: this.options.type };
     } catch (err) {
       if (err instanceof TypedValueError) {
-        throw new FieldManagerError(
+        throw new ApplyBadRequestError(
           `failed to create typed patch object (${describe(appliedObj)}; ${gvkString(appliedObj['apiVersion'], appliedObj['kind'])}): ${err.message}`,
         );
       }

@@ -105,13 +105,22 @@ describe('applyError', () => {
       code: 400,
       message: 'metadata.managedFields must be nil',
     });
-    expect((applyError(new FieldManagerError('failed to create typed patch object')) as ApiError).status).toMatchObject(
-      {
-        code: 500,
-        reason: 'InternalError',
-        message: 'Internal error occurred: failed to create typed patch object',
-      },
-    );
+    expect(
+      (
+        applyError(
+          new ApplyBadRequestError('failed to create typed patch object (...): .x: field not declared'),
+        ) as ApiError
+      ).status,
+    ).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'failed to create typed patch object (...): .x: field not declared',
+    });
+    expect((applyError(new FieldManagerError('failed to decode managed fields: x')) as ApiError).status).toMatchObject({
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: failed to decode managed fields: x',
+    });
     const other = new Error('x');
     expect(applyError(other)).toBe(other);
   });
