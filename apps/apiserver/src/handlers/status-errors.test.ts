@@ -180,6 +180,52 @@ describe('Status errors', () => {
     );
   });
 
+  it('400, not 500, for an apply configuration that does not fit the schema; the object is unchanged', async () => {
+    const before = (await request(`${ns('s')}/exists`)).body;
+    const r = await request(`${ns('s')}/exists?fieldManager=m`, {
+      method: 'PATCH',
+      body: JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'exists' }, note: [{}] }),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expectStatus(
+      r.body,
+      400,
+      'BadRequest',
+      /^failed to create typed patch object \(.+\): \.note: expected string, got /,
+    );
+    expect((await request(`${ns('s')}/exists`)).body).toEqual(before);
+  });
+
+  it('a number past a double (1e400) in a patch is answered as in a body: 400 where a field cannot hold it', async () => {
+    const before = (await request(`${ns('s')}/exists`)).body;
+    const message =
+      'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal number Infinity into Go struct field Event.deprecatedCount of type int32';
+    for (const [type, body] of [
+      ['application/merge-patch+json', '{"deprecatedCount":1e400}'],
+      ['application/strategic-merge-patch+json', '{"deprecatedCount":1e400}'],
+      ['application/json-patch+json', '[{"op":"add","path":"/deprecatedCount","value":1e400}]'],
+    ] as const) {
+      const r = await request(`${ns('s')}/exists`, { method: 'PATCH', body, headers: { 'content-type': type } });
+      expectStatus(r.body, 400, 'BadRequest', message);
+    }
+    const labels = await request(`${ns('s')}/exists`, {
+      method: 'PATCH',
+      body: '{"metadata":{"labels":{"a":-1e400}}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(labels.status).toBe(400);
+    expect((await request(`${ns('s')}/exists`)).body).toEqual(before);
+    // In a field the kind does not have, it goes with the field, as Go's decoder skips it.
+    const unknown = await request(`${ns('s')}/exists`, {
+      method: 'PATCH',
+      body: '{"bogus":1e400,"metadata":{"labels":{"patched":"yes"}}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.bogus).toBeUndefined();
+    expect(unknown.body.metadata.labels.patched).toBe('yes');
+  });
+
   it('405 on a verb the path does not serve', async () => {
     const r = await request(`${ns('s')}/exists`, { method: 'POST', body: {} });
     expectStatus(r.body, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
