@@ -4,8 +4,10 @@ import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitFor } from '@kevents/api/testing';
+import { ServerLifecycle } from '@kevents/apiserver';
+import { MemoryStorage } from '@kevents/storage';
 import { servingCert } from './tls.js';
-import { startTestServer } from '../testing/server.js';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 /**
@@ -307,4 +309,91 @@ describe('HTTP/2 streams per connection', () => {
     if (goaway) expect(goaway.payload.readUInt32BE(4)).toBe(0x1);
     expect(frames.some((f) => f.type === 1 && f.stream === 2 * n + 1)).toBe(false);
   }, 20_000);
+});
+
+describe('answers a client stopped reading', () => {
+  /** A store with a list of `n` events in namespace `big` (~1 KB each), filled through a plain listener. */
+  async function bigList(n: number): Promise<MemoryStorage> {
+    const storage = new MemoryStorage();
+    const filler = await start({ storage });
+    const note = 'x'.repeat(900);
+    for (let i = 0; i < n; i += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+          request(`${filler.url}/apis/events.k8s.io/v1/namespaces/big/events`, {
+            method: 'POST',
+            body: sampleEvent(`e${i + j}`, 'big', { note }),
+          }),
+        ),
+      );
+    return storage;
+  }
+
+  it('an HTTP/2 stream the client closes while its answer waits on flow control ends, and leaves no request in flight', async () => {
+    const lifecycle = new ServerLifecycle();
+    const s = await start({ https: pair, storage: await bigList(300), lifecycle });
+    const session = http2.connect(s.url, { rejectUnauthorized: false });
+    session.on('error', () => undefined);
+    const streams = Array.from({ length: 5 }, () => {
+      const st = session.request({ ':path': '/apis/events.k8s.io/v1/namespaces/big/events' });
+      st.on('error', () => undefined);
+      st.pause();
+      return st;
+    });
+    // Every answer is under way, held by the client's full window (300 KB each against 64 KiB).
+    await waitFor(
+      () => lifecycle.inFlight === 5,
+      5000,
+      () => `in flight: ${lifecycle.inFlight}`,
+      { intervalMs: 10 },
+    );
+    await sleep(200);
+    expect(lifecycle.inFlight).toBe(5);
+    // NO_ERROR resets, then a graceful close: Node would keep each stream (and its handler) forever.
+    for (const st of streams) st.close();
+    session.close();
+    await waitFor(
+      () => lifecycle.inFlight === 0,
+      5000,
+      () => `still in flight: ${lifecycle.inFlight}`,
+      {
+        intervalMs: 10,
+      },
+    );
+    // The client's own paused streams keep its session open (the same Node behaviour, client side).
+    session.destroy();
+  }, 30_000);
+
+  it('pipelined HTTP/1.1 requests are served one at a time, as Go does: a client that does not read holds one answer', async () => {
+    const lifecycle = new ServerLifecycle();
+    const s = await start({ storage: await bigList(300), lifecycle });
+    const socket = netConnect(portOf(s), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause();
+    const get = 'GET /apis/events.k8s.io/v1/namespaces/big/events HTTP/1.1\r\nHost: x\r\n\r\n';
+    socket.write(get.repeat(30));
+    await waitFor(
+      () => lifecycle.inFlight === 1,
+      5000,
+      () => `in flight: ${lifecycle.inFlight}`,
+      { intervalMs: 10 },
+    );
+    await sleep(300);
+    // Node parsed all 30; only the first is being answered (each ~300 KB held otherwise).
+    expect(lifecycle.inFlight).toBe(1);
+    // Read them all: every answer comes, in order.
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.resume();
+    await waitFor(
+      () => text.split('HTTP/1.1 200 OK').length - 1 === 30,
+      20_000,
+      () => `answers: ${text.split('HTTP/1.1 200 OK').length - 1}`,
+      {
+        intervalMs: 20,
+      },
+    );
+    socket.destroy();
+  }, 40_000);
 });

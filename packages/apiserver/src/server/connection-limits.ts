@@ -149,8 +149,16 @@ export function limitedServerFactory(
   const l = resolveConnectionLimits(limits);
   return (handler, options) => {
     const guarded: RequestHandler = (req, res) => {
-      if (req.httpVersionMajor === 1) closeOnUnreadBody(req as IncomingMessage, res as ServerResponse);
-      handler(req, res);
+      if (req.httpVersionMajor !== 1) {
+        destroyOnAbort(req as Http2ServerRequest);
+        handler(req, res);
+        return;
+      }
+      closeOnUnreadBody(req as IncomingMessage, res as ServerResponse);
+      // A pipelined request waits for the answers before it, as Go serves one at a time: Node
+      // parses them all at once and would run every handler, each answer held in memory.
+      if ((res as ServerResponse).socket === null) (res as ServerResponse).once('socket', () => handler(req, res));
+      else handler(req, res);
     };
     let server: HttpServer | Http2SecureServer;
     if (https) {
@@ -180,6 +188,21 @@ export function limitedServerFactory(
     if (l.maxConnections > 0) server.maxConnections = l.maxConnections;
     return server;
   };
+}
+
+/**
+ * Destroys an HTTP/2 request's stream once the client aborted it. A stream the client closed
+ * with NO_ERROR while its answer was still being written (its window full, as with a client that
+ * stopped reading) is otherwise never destroyed by Node: its response never closes, the handler's
+ * stream waits for a 'drain' that cannot come, and the request stays in flight (kube's server
+ * frees a reset stream's handler).
+ */
+function destroyOnAbort(req: Http2ServerRequest): void {
+  req.stream.once('aborted', destroyStream);
+}
+
+function destroyStream(this: Http2ServerRequest['stream']): void {
+  if (!this.destroyed) this.destroy();
 }
 
 /**
