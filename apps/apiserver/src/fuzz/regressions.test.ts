@@ -235,6 +235,81 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
     await live();
   });
 
+  it('YAML aliases as goyaml bounds them: 120 of one scalar are served, a billion laughs is a 400, nesting is bounded before parsing', async () => {
+    const aliased = (name: string): string =>
+      [
+        'apiVersion: events.k8s.io/v1',
+        'kind: Event',
+        'metadata:',
+        `  name: ${name}`,
+        '  namespace: r',
+        '  annotations:',
+        '    a0: &v hello',
+        ...Array.from({ length: 120 }, (_, i) => `    a${i + 1}: *v`),
+        'eventTime: "2026-01-02T03:04:05.123456Z"',
+        'reportingController: example.com/tests',
+        'reportingInstance: tests-1',
+        'action: Tested',
+        'reason: Testing',
+        'type: Normal',
+        'regarding: {kind: Pod, name: web-0, namespace: r}',
+      ].join('\n');
+    const post = await request(ev(), {
+      method: 'POST',
+      body: aliased('yaml-aliases'),
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(post.status).toBe(201);
+    expect(post.body.metadata.annotations.a120).toBe('hello');
+    const apply = await request(`${ev()}/yaml-applied?fieldManager=m`, {
+      method: 'PATCH',
+      body: aliased('yaml-applied'),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expect(apply.status).toBe(201);
+    const laughs = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) {
+      const name = String.fromCharCode(97 + i);
+      laughs.push(
+        `${name}: &${name} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(', ')}]`,
+      );
+    }
+    const bomb = await request(`${ev()}/bomb?fieldManager=m`, {
+      method: 'PATCH',
+      body: laughs.join('\n'),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expect([bomb.status, bomb.body.message]).toEqual([
+      400,
+      'error decoding YAML: error converting YAML to JSON: yaml: document contains excessive aliasing',
+    ]);
+    // 3 MB of brackets: refused before the parser runs (it took the event loop ~8 s before).
+    const deep = `metadata: {annotations: {a: ${'['.repeat(1_500_000)}${']'.repeat(1_500_000)}}}`;
+    const started = Date.now();
+    const nestedApply = await request(`${ev()}/deep?fieldManager=m`, {
+      method: 'PATCH',
+      body: deep,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expect([nestedApply.status, nestedApply.body.message]).toEqual([
+      400,
+      "error decoding YAML: invalid character '[' exceeded max depth",
+    ]);
+    const nestedPost = await request(ev(), {
+      method: 'POST',
+      body: deep,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect([nestedPost.status, nestedPost.body.message]).toEqual([
+      400,
+      "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth",
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await live();
+  });
+
   it('a YAML body that contains itself (an alias to its own anchor) is a 400, not a hang', async () => {
     const yaml = [
       'apiVersion: events.k8s.io/v1',
@@ -246,9 +321,10 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
       '    a: *x',
     ].join('\n');
     const r = await request(ev(), { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' } });
+    // goyaml's words (sigs.k8s.io/yaml decodes with it).
     expect([r.status, r.body.message]).toEqual([
       400,
-      "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth",
+      "error converting YAML to JSON: yaml: anchor 'x' value contains itself",
     ]);
     await live();
   });

@@ -1,10 +1,10 @@
-import { parse as parseYaml } from 'yaml';
 import { decodeObject, parseJson } from '@kevents/api';
 import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from './json-depth.js';
+import { readYaml, YamlInputError } from './yaml-input.js';
 import type { FieldValidation } from '../request/query.js';
 
 /** Media types accepted for create and update bodies. */
@@ -35,9 +35,11 @@ export function parseBody(raw: unknown, contentType: string | undefined): { valu
   if (type === 'application/yaml') {
     let value: unknown;
     try {
-      value = parseYaml(text);
+      value = readYaml(text, { uniqueKeys: true }).value;
     } catch (err) {
-      throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+      if (!(err instanceof YamlInputError)) throw err;
+      if (err.kind === 'depth') throw badRequest(parseError(maxDepthMessage(err.char)));
+      throw badRequest(`error converting YAML to JSON: ${err.kind === 'aliasing' ? 'yaml: ' : ''}${err.message}`);
     }
     if (nestingDepth(value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
     return { value, duplicates: [] };

@@ -1,10 +1,11 @@
-import { isDocument, isScalar, parseDocument, visit } from 'yaml';
+import { isScalar, visit } from 'yaml';
 import type { Document } from 'yaml';
 import { ApplyBadRequestError, ConflictsError, conflictStatus, FieldManagerError } from '@kevents/managed-fields';
 import type { JsonObject } from '@kevents/managed-fields';
 import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
 import { maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
+import { readYaml, YamlInputError } from '../yaml-input.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
 export interface ApplyConfiguration {
@@ -32,12 +33,15 @@ const jsonType = (v: unknown): string =>
  */
 export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
   const text = bodyText(raw);
-  const lenient = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
-  if (!isDocument(lenient) || lenient.errors.length > 0) {
-    const message = lenient.errors[0]?.message ?? 'invalid YAML';
-    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${message}`);
+  let read: { value: unknown; doc: Document };
+  try {
+    read = readYaml(text, { uniqueKeys: false });
+  } catch (err) {
+    if (!(err instanceof YamlInputError)) throw err;
+    if (err.kind === 'depth') throw badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
+    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${err.message}`);
   }
-  const value: unknown = lenient.toJS({ maxAliasCount: 100 });
+  const { value, doc: lenient } = read;
   if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
   if (value === null || value === undefined) return { object: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {

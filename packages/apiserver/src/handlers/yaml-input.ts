@@ -1,0 +1,173 @@
+import { isAlias, isCollection, isDocument, isPair, parseDocument } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { maxNestingDepth } from './json-depth.js';
+
+const NEWLINE = 10;
+const SPACE = 32;
+const TAB = 9;
+const HASH = 35;
+const DQUOTE = 34;
+const SQUOTE = 39;
+const BACKSLASH = 92;
+
+/** Characters after which (spaces aside) a YAML node may start: an indicator or a line's start. */
+const nodeStart = new Set([NEWLINE, 58 /* : */, 45 /* - */, 63 /* ? */, 44 /* , */, 91 /* [ */, 123 /* { */]);
+
+/**
+ * The character at which a YAML text's flow collections (`[`, `{`) first nest deeper than
+ * `limit`, or undefined. A bound checked before parsing: the `yaml` parser takes seconds on a few
+ * MiB of nested brackets. A bracket or quote counts only where a node may start (after `:`, `-`,
+ * `?`, `,`, an open bracket or at a line's start), so brackets and apostrophes inside plain
+ * scalars (`note: a[1]`, `it's`) are text; quoted scalars and comments are skipped.
+ */
+export function excessiveYamlNesting(text: string, limit = maxNestingDepth): string | undefined {
+  const n = text.length;
+  if (n <= limit) return undefined;
+  let depth = 0;
+  let prev = NEWLINE;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === 13) continue;
+    if (c === NEWLINE) {
+      prev = NEWLINE;
+      continue;
+    }
+    // A comment starts at `#` after white space or at a line's start.
+    if (c === HASH && (i === 0 || isBlank(text.charCodeAt(i - 1)))) {
+      while (i < n && text.charCodeAt(i) !== NEWLINE) i++;
+      prev = NEWLINE;
+      continue;
+    }
+    const atStart = nodeStart.has(prev);
+    if (atStart && (c === DQUOTE || c === SQUOTE)) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (c === DQUOTE && d === BACKSLASH) i++;
+        else if (d === c) {
+          if (c === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) i++;
+          else break;
+        }
+      }
+      prev = c;
+      continue;
+    }
+    if (c === 91 || c === 123) {
+      if (atStart || depth > 0) {
+        if (++depth > limit) return c === 91 ? '[' : '{';
+        prev = c;
+      } else {
+        // Text of a plain scalar: it starts nothing after it either.
+        prev = PLAIN;
+      }
+      continue;
+    }
+    if ((c === 93 || c === 125) && depth > 0) depth--;
+    prev = c;
+  }
+  return undefined;
+}
+
+const PLAIN = 97;
+const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === NEWLINE || c === 13;
+
+/**
+ * goyaml's bound on alias expansion (`allowedAliasRatio`, gopkg.in/yaml.v2 decode.go, which
+ * sigs.k8s.io/yaml decodes with): up to 99% of the decoded nodes may come from aliases in a
+ * document of up to 400,000 nodes, scaling down to 10% at 4,000,000.
+ */
+function allowedAliasRatio(decodeCount: number): number {
+  const low = 400_000;
+  const high = 4_000_000;
+  if (decodeCount <= low) return 0.99;
+  if (decodeCount >= high) return 0.1;
+  return 0.99 - (0.89 * (decodeCount - low)) / (high - low);
+}
+
+/**
+ * Why goyaml would refuse to decode `doc`'s aliases, in its words, or undefined: an alias inside
+ * its own anchor (`anchor 'x' value contains itself`), or `document contains excessive aliasing`:
+ * more than 100 of its nodes decoded inside alias expansions, more than 1,000 in all, and the
+ * share from aliases above {@link allowedAliasRatio}. Counted without expanding anything (each
+ * node's expanded size once), so a billion-laughs document is judged in time linear in its text.
+ */
+export function aliasingError(doc: Document): string | undefined {
+  let contained: string | undefined;
+  const sizes = new Map<YamlNode, number>();
+  const visiting = new Set<YamlNode>();
+  /** Nodes decoding `node` takes (keys, values and collections), its aliases expanded. */
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node as YamlNode);
+    if (known !== undefined) return known;
+    if (visiting.has(node as YamlNode)) return Infinity;
+    if (isAlias(node) && visiting.has(node.resolve(doc) as YamlNode)) {
+      contained ??= node.source;
+      return Infinity;
+    }
+    visiting.add(node as YamlNode);
+    let total: number;
+    if (isAlias(node)) {
+      total = size(node.resolve(doc));
+    } else if (isCollection(node)) {
+      total = 1;
+      for (const item of node.items) total += isPair(item) ? size(item.key) + size(item.value) : size(item);
+    } else {
+      total = 1;
+    }
+    visiting.delete(node as YamlNode);
+    sizes.set(node as YamlNode, total);
+    return total;
+  };
+  let aliased = 0;
+  /** The same walk, adding what each alias met outside an expansion brings. */
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (isAlias(node)) {
+      aliased += size(node.resolve(doc));
+      return;
+    }
+    if (isCollection(node))
+      for (const item of node.items) {
+        if (isPair(item)) {
+          walk(item.key);
+          walk(item.value);
+        } else walk(item);
+      }
+  };
+  const decoded = size(doc.contents);
+  walk(doc.contents);
+  if (!Number.isFinite(decoded)) return `anchor '${contained ?? ''}' value contains itself`;
+  const excessive = aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded);
+  return excessive ? 'document contains excessive aliasing' : undefined;
+}
+
+/** What {@link readYaml} refuses: nesting past the bound (at `char`), a syntax error, excessive aliasing. */
+export class YamlInputError extends Error {
+  override readonly name = 'YamlInputError';
+  readonly kind: 'depth' | 'syntax' | 'aliasing';
+  /** For `depth`: the bracket at which the text nested too deep. */
+  readonly char: string;
+
+  constructor(kind: 'depth' | 'syntax' | 'aliasing', message: string, char = '{') {
+    super(message);
+    this.kind = kind;
+    this.char = char;
+  }
+}
+
+/**
+ * Parses a YAML body into its value: flow nesting past {@link maxNestingDepth} is refused before
+ * the parser runs, alias expansion as goyaml bounds it, syntax errors as they are found.
+ * `uniqueKeys: false` leaves repeated keys to the caller (the last one wins).
+ */
+export function readYaml(text: string, options: { uniqueKeys: boolean }): { value: unknown; doc: Document } {
+  const deep = excessiveYamlNesting(text);
+  if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
+  const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys, prettyErrors: false });
+  if (!isDocument(doc) || doc.errors.length > 0) {
+    throw new YamlInputError('syntax', doc.errors[0]?.message ?? 'invalid YAML');
+  }
+  const aliasing = aliasingError(doc);
+  if (aliasing !== undefined) throw new YamlInputError('aliasing', aliasing);
+  return { value: doc.toJS({ maxAliasCount: -1 }), doc };
+}
