@@ -198,3 +198,4 @@ export { structuralViolations } from './schema/structural.js';
 export type { SchemaViolation } from './schema/structural.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { parseJson } from './json/parse-json.js';
+export { getOwn, setOwn } from './json/own.js';

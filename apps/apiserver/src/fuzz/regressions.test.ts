@@ -310,6 +310,23 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
     await live();
   });
 
+  it('an applied `__proto__` key stays a key: an apply is validated as a create of the same object is (422)', async () => {
+    const config = JSON.stringify(
+      sampleEvent('proto-apply', 'r', { metadata: { name: 'proto-apply', labels: { ok: '1' } } }),
+    ).replace('"labels":{', '"labels":{"__proto__":"x",');
+    const apply = await request(`${ev()}/proto-apply?fieldManager=m`, {
+      method: 'PATCH',
+      body: config,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    const create = await request(ev(), { method: 'POST', body: config });
+    for (const r of [apply, create]) {
+      expect([r.status, r.body.reason]).toEqual([422, 'Invalid']);
+      expect(r.body.message).toContain('metadata.labels: Invalid value: "__proto__"');
+    }
+    expect((await request(`${ev()}/proto-apply`)).status).toBe(404);
+  });
+
   it('a YAML body that contains itself (an alias to its own anchor) is a 400, not a hang', async () => {
     const yaml = [
       'apiVersion: events.k8s.io/v1',

@@ -1,6 +1,7 @@
 import type { FieldType, ObjectSchema } from './types.js';
 import { parseMicroTime } from '../meta/micro-time.js';
 import { normalizeTime } from '../meta/time.js';
+import { setOwn } from '../json/own.js';
 
 /** The outcome of a strict decode: the typed object, unknown fields and type errors. */
 export interface DecodeResult<T> {
@@ -37,13 +38,6 @@ const goTypeName = (t: FieldType, schemaName?: string): string => {
     default:
       return 'interface {}';
   }
-};
-
-/** Sets a member as plain data: `__proto__` becomes an own key, never the prototype. */
-const setOwn = (o: Record<string, unknown>, k: string, v: unknown): void => {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 };
 
 const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;

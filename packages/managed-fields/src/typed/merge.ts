@@ -14,6 +14,7 @@ import {
   validateScalar,
 } from './helpers.js';
 import { PathElementMap } from './path-element-map.js';
+import { setOwn } from '@kevents/api';
 
 interface Indexed {
   pes: PathElement[];
@@ -98,7 +99,7 @@ function handle(
         const lv = l && Object.hasOwn(l, key) ? l[key] : undefined;
         const rv = r && Object.hasOwn(r, key) ? r[key] : undefined;
         const v = mergeValue(lv, rv, mapFieldType(t, key), childPath(path, { kind: 'field', name: key }), problems);
-        if (v !== undefined) out[key] = v;
+        if (v !== undefined) setOwn(out, key, v);
       }
       return Object.keys(out).length > 0 ? out : undefined;
     }

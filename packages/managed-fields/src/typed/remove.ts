@@ -6,6 +6,7 @@ import { isJsonObject } from '../value/json-value.js';
 import type { JsonObject, JsonValue } from '../value/json-value.js';
 import { atomKind, listItemToPathElement, mapFieldType } from './helpers.js';
 import { toFieldSet } from './to-field-set.js';
+import { setOwn } from '@kevents/api';
 
 /**
  * The value without the fields of `items` (`TypedValue.RemoveItems`): a member removes the field
@@ -90,14 +91,14 @@ function removeWithSchema(v: JsonValue, toRemove: FieldSet, t: Atom, extract: bo
         const fieldType = mapFieldType(t, key);
         if (toRemove.has([pe])) {
           // structured-merge-diff passes the whole set down here, not the subset.
-          if (extract) out[key] = removeWithSchema(child, toRemove, fieldType, extract);
+          if (extract) setOwn(out, key, removeWithSchema(child, toRemove, fieldType, extract));
           continue;
         }
         const sub = toRemove.withPrefix(pe);
         let value = child;
         if (!sub.empty()) value = removeWithSchema(child, sub, fieldType, extract);
         else if (extract) continue;
-        out[key] = value;
+        setOwn(out, key, value);
       }
       return Object.keys(out).length > 0 ? out : null;
     }

@@ -27,7 +27,7 @@ import { ApiError, badRequest, unprocessable } from '../../errors/api-error.js';
 import { cloneTree, equalTrees } from './json-tree.js';
 import { jsonSize } from './json-size.js';
 import { jsonPatchMaxCopyBytes, maxJSONPatchOperations } from './limits.js';
-import { getOwn, setOwn } from './own.js';
+import { getOwn, setOwn } from '@kevents/api';
 import type { WorkBudget } from './work-budget.js';
 
 /** One decoded operation: an object (`null` where the list holds `null`). */

@@ -2,7 +2,7 @@
  * Copying and comparing JSON trees, iteratively (no depth exhausts the stack) and charged to a
  * {@link WorkBudget} step by step (no size holds the event loop past the budget).
  */
-import { setOwn } from './own.js';
+import { setOwn } from '@kevents/api';
 import type { WorkBudget } from './work-budget.js';
 
 const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/api-error.js';
-import { getOwn, setOwn } from './own.js';
+import { getOwn, setOwn } from '@kevents/api';
 import { WorkBudget } from './work-budget.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

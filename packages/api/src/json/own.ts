@@ -1,5 +1,5 @@
 /**
- * Object members as plain data. Patch bodies come from JSON.parse, which keeps `__proto__`,
+ * Object members as plain data. Client JSON (bodies, patches) comes from JSON.parse, which keeps `__proto__`,
  * `constructor` and `prototype` as ordinary own keys; reading `obj[key]` or assigning
  * `obj[key] = v` would instead reach (or replace) the prototype. These helpers touch own
  * members only.
