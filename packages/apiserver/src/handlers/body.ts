@@ -39,7 +39,7 @@ export function parseBody(raw: unknown, contentType: string | undefined): { valu
     } catch (err) {
       if (!(err instanceof YamlInputError)) throw err;
       if (err.kind === 'depth') throw badRequest(parseError(maxDepthMessage(err.char)));
-      throw badRequest(`error converting YAML to JSON: ${err.kind === 'aliasing' ? 'yaml: ' : ''}${err.message}`);
+      throw badRequest(`error converting YAML to JSON: yaml: ${err.message}`);
     }
     if (nestingDepth(value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
     return { value, duplicates: [] };

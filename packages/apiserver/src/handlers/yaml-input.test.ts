@@ -83,6 +83,11 @@ describe('aliasingError (goyaml v2)', () => {
     expect([err.kind, err.message]).toEqual(['aliasing', "anchor 'x' value contains itself"]);
   });
 
+  it('refuses an alias to no anchor', () => {
+    const err = refusal('a: *nowhere\n');
+    expect([err.kind, err.message]).toEqual(['aliasing', "unknown anchor 'nowhere' referenced"]);
+  });
+
   it('reports a syntax error', () => {
     expect(refusal('a: [1, 2').kind).toBe('syntax');
   });

@@ -84,14 +84,16 @@ function allowedAliasRatio(decodeCount: number): number {
 }
 
 /**
- * Why goyaml would refuse to decode `doc`'s aliases, in its words, or undefined: an alias inside
- * its own anchor (`anchor 'x' value contains itself`), or `document contains excessive aliasing`:
+ * Why goyaml would refuse to decode `doc`'s aliases, in its words, or undefined: an alias to no
+ * anchor (`unknown anchor 'x' referenced`), an alias inside its own anchor (`anchor 'x' value
+ * contains itself`), or `document contains excessive aliasing`:
  * more than 100 of its nodes decoded inside alias expansions, more than 1,000 in all, and the
  * share from aliases above {@link allowedAliasRatio}. Counted without expanding anything (each
  * node's expanded size once), so a billion-laughs document is judged in time linear in its text.
  */
 export function aliasingError(doc: Document): string | undefined {
   let contained: string | undefined;
+  let unknown: string | undefined;
   const sizes = new Map<YamlNode, number>();
   const visiting = new Set<YamlNode>();
   /** Nodes decoding `node` takes (keys, values and collections), its aliases expanded. */
@@ -100,6 +102,10 @@ export function aliasingError(doc: Document): string | undefined {
     const known = sizes.get(node as YamlNode);
     if (known !== undefined) return known;
     if (visiting.has(node as YamlNode)) return Infinity;
+    if (isAlias(node) && node.resolve(doc) === undefined) {
+      unknown ??= node.source;
+      return 1;
+    }
     if (isAlias(node) && visiting.has(node.resolve(doc) as YamlNode)) {
       contained ??= node.source;
       return Infinity;
@@ -136,6 +142,7 @@ export function aliasingError(doc: Document): string | undefined {
   };
   const decoded = size(doc.contents);
   walk(doc.contents);
+  if (unknown !== undefined) return `unknown anchor '${unknown}' referenced`;
   if (!Number.isFinite(decoded)) return `anchor '${contained ?? ''}' value contains itself`;
   const excessive = aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded);
   return excessive ? 'document contains excessive aliasing' : undefined;
@@ -165,9 +172,18 @@ export function readYaml(text: string, options: { uniqueKeys: boolean }): { valu
   if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
   const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys, prettyErrors: false });
   if (!isDocument(doc) || doc.errors.length > 0) {
-    throw new YamlInputError('syntax', doc.errors[0]?.message ?? 'invalid YAML');
+    const first = doc.errors[0];
+    // goyaml's form: `line N: ...`.
+    const at = first?.pos[0];
+    const line = at === undefined ? '' : `line ${text.slice(0, at).split('\n').length}: `;
+    throw new YamlInputError('syntax', `${line}${first?.message ?? 'invalid YAML'}`);
   }
   const aliasing = aliasingError(doc);
   if (aliasing !== undefined) throw new YamlInputError('aliasing', aliasing);
-  return { value: doc.toJS({ maxAliasCount: -1 }), doc };
+  try {
+    return { value: doc.toJS({ maxAliasCount: -1 }), doc };
+  } catch (err) {
+    // Anything else the document's conversion refuses is the body's fault.
+    throw new YamlInputError('syntax', (err as Error).message);
+  }
 }
