@@ -226,6 +226,38 @@ describe('Status errors', () => {
     expect(unknown.body.metadata.labels.patched).toBe('yes');
   });
 
+  it('422 for DeleteOptions kube refuses (ValidateDeleteOptions), and nothing is deleted', async () => {
+    await request(ns('del'), { method: 'POST', body: sampleEvent('keep', 'del') });
+    const unsupported =
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Bogus": supported values: "Foreground", "Background", "Orphan", "nil"';
+    expectStatus(
+      (await request(`${ns('del')}/keep?propagationPolicy=Bogus`, { method: 'DELETE' })).body,
+      422,
+      'Invalid',
+      unsupported,
+    );
+    expectStatus(
+      (await request(`${ns('del')}?propagationPolicy=Bogus`, { method: 'DELETE' })).body,
+      422,
+      'Invalid',
+      unsupported,
+    );
+    const both = await request(`${ns('del')}/keep`, {
+      method: 'DELETE',
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: true, propagationPolicy: 'Background' },
+    });
+    expectStatus(
+      both.body,
+      422,
+      'Invalid',
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
+    );
+    expect((await request(`${ns('del')}/keep`)).status).toBe(200);
+    // A policy kube accepts deletes.
+    expect((await request(`${ns('del')}/keep?propagationPolicy=Background`, { method: 'DELETE' })).status).toBe(200);
+    expect((await request(`${ns('del')}/keep`)).status).toBe(404);
+  });
+
   it('405 on a verb the path does not serve', async () => {
     const r = await request(`${ns('s')}/exists`, { method: 'POST', body: {} });
     expectStatus(r.body, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');

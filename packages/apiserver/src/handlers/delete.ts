@@ -4,15 +4,47 @@ import { decodeKind, mediaType, parseBody } from './body.js';
 import type { Handler } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { buildPredicate } from './predicate.js';
-import { parseDryRun, parseFieldValidation, parseListOptions } from '../request/query.js';
+import { invalid as fieldInvalid, notSupported } from '@kevents/validation';
+import type { FieldError } from '@kevents/validation';
+import { invalid } from '../errors/api-error.js';
+import { parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
+import { queryBool } from '../request/request-info.js';
 import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
 
 interface DeleteOptionsBody {
   preconditions?: Preconditions;
   dryRun?: string[];
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
 }
 
-/** Reads the optional DeleteOptions body; `dryRun` may come from the query or the body. */
+/** The `propagationPolicy` values Kubernetes accepts, and the name it gives an unset one. */
+const propagationPolicies = ['Foreground', 'Background', 'Orphan', 'nil'];
+
+/**
+ * `ValidateDeleteOptions` (k8s.io/apimachinery meta/v1/validation): `propagationPolicy` among
+ * Foreground, Background and Orphan, and not together with the deprecated `orphanDependents`.
+ * A 422 `DeleteOptions.meta.k8s.io "" is invalid: ...` as kube's delete handlers answer.
+ */
+function validateDeleteOptions(options: { propagationPolicy?: string; orphanDependents?: boolean }): void {
+  const errors: FieldError[] = [];
+  const policy = options.propagationPolicy;
+  if (options.orphanDependents !== undefined && policy !== undefined) {
+    errors.push(
+      fieldInvalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'),
+    );
+  }
+  if (policy !== undefined && !propagationPolicies.slice(0, 3).includes(policy)) {
+    errors.push(notSupported('propagationPolicy', policy, propagationPolicies));
+  }
+  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errors);
+}
+
+/**
+ * Reads the optional DeleteOptions body, or without one the query's `propagationPolicy` and
+ * `orphanDependents` (kube decodes the query only when there is no body), and validates them;
+ * `dryRun` may come from the query or the body.
+ */
 function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; dryRun: boolean } {
   const raw = typeof req.body === 'string' ? req.body : '';
   let body: DeleteOptionsBody = {};
@@ -23,6 +55,14 @@ function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; d
     const gv = typeof v?.['apiVersion'] === 'string' ? (v['apiVersion'] as string) : 'v1';
     const expected = { groupVersion: gv, kind: 'DeleteOptions' };
     body = decodeKind<DeleteOptionsBody>(parsed, deleteOptionsSchema, expected, parseFieldValidation(req.query)).object;
+    validateDeleteOptions(body);
+  } else {
+    const propagationPolicy = q(req.query, 'propagationPolicy');
+    const orphanDependents = queryBool(req.query, 'orphanDependents');
+    validateDeleteOptions({
+      ...(propagationPolicy !== undefined ? { propagationPolicy } : {}),
+      ...(orphanDependents !== undefined ? { orphanDependents } : {}),
+    });
   }
   const dryRun = parseDryRun(req.query, 'DeleteOptions') || parseDryRun({ dryRun: body.dryRun }, 'DeleteOptions');
   return { ...(body.preconditions ? { preconditions: body.preconditions } : {}), dryRun };
