@@ -18,8 +18,8 @@ interface DeleteOptionsBody {
   orphanDependents?: boolean;
 }
 
-/** The `propagationPolicy` values Kubernetes accepts, and the name it gives an unset one. */
-const propagationPolicies = ['Foreground', 'Background', 'Orphan', 'nil'];
+/** The `propagationPolicy` values Kubernetes accepts. */
+const propagationPolicies = ['Foreground', 'Background', 'Orphan'];
 
 /**
  * `ValidateDeleteOptions` (k8s.io/apimachinery meta/v1/validation): `propagationPolicy` among
@@ -34,8 +34,9 @@ function validateDeleteOptions(options: { propagationPolicy?: string; orphanDepe
       fieldInvalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'),
     );
   }
-  if (policy !== undefined && !propagationPolicies.slice(0, 3).includes(policy)) {
-    errors.push(notSupported('propagationPolicy', policy, propagationPolicies));
+  if (policy !== undefined && !propagationPolicies.includes(policy)) {
+    // kube lists "nil" (unset) among the supported values.
+    errors.push(notSupported('propagationPolicy', policy, [...propagationPolicies, 'nil']));
   }
   if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errors);
 }

@@ -20,8 +20,9 @@ const notATree = (why: string): ApiError => internalError(new Error(`the patched
 /**
  * Checks that a patched object is a plain JSON tree before it is decoded, validated, stored or
  * encoded: every array and object reached once (no container shared between two places, no
- * cycle), only JSON scalars (and ±Infinity, what `JSON.parse` makes of `1e400`), plain arrays and objects, nested at most `maxDepth` levels
- * ({@link maxNestingDepth}: 400, as kube-apiserver's decoder words it) and at most `maxBytes` of
+ * cycle), only JSON scalars (and ±Infinity, what `JSON.parse` makes of `1e400`), plain arrays and
+ * objects, nested at most `maxDepth` levels ({@link maxNestingDepth}, in kube-apiserver's decoder's
+ * words) and at most `maxBytes` of
  * compact JSON ({@link maxPatchedObjectBytes}: 413). Iterative, and it stops at the first
  * failure, so its work is bounded by `maxBytes` whatever it is given.
  */
