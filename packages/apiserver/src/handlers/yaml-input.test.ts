@@ -78,6 +78,12 @@ describe('aliasingError (goyaml v2)', () => {
     expect([err.kind, err.message]).toEqual(['aliasing', 'document contains excessive aliasing']);
   });
 
+  it('refuses more than 4,000 aliases whatever their share (the yaml package resolves each by a scan)', () => {
+    const many = (n: number): string => `a: &v x\nb:\n${'- *v\n- y\n'.repeat(n)}`;
+    expect(aliasingError(parseDocument(many(4_000)))).toBeUndefined();
+    expect(aliasingError(parseDocument(many(4_001)))).toBe('document contains excessive aliasing');
+  });
+
   it('refuses an alias inside its own anchor', () => {
     const err = refusal('labels: &x\n  a: *x\n');
     expect([err.kind, err.message]).toEqual(['aliasing', "anchor 'x' value contains itself"]);
