@@ -196,6 +196,7 @@ export { kindSchema, kindListSchema } from './schema/kind-schemas.js';
 export type { KindSchemaOptions } from './schema/kind-schemas.js';
 export { structuralViolations } from './schema/structural.js';
 export type { SchemaViolation } from './schema/structural.js';
+export { goFormatNumber } from './go-number.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';

@@ -63,6 +63,23 @@ describe('parseBody', () => {
     expect(bad.code).toBe(400);
     expect(bad.status.message).toMatch(/^error converting YAML to JSON: /);
   });
+  it('keeps the last of repeated YAML keys; strict decoding names them as sigs.k8s.io/yaml does', () => {
+    const text = 'kind: Lease\nmetadata:\n  name: a\n  name: b\nspec: {}\nx: 1\n';
+    const parsed = parseBody(text, 'application/yaml');
+    expect(parsed.value).toEqual({ kind: 'Lease', metadata: { name: 'b' }, spec: {}, x: 1 });
+    const gv = { groupVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+    expect(decodeKind(parsed, leaseSchema, gv, 'Ignore').warnings).toEqual([]);
+    const yamlError = 'error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "name" already set in map';
+    expect(decodeKind(parsed, leaseSchema, gv, 'Warn').warnings).toEqual([yamlError, 'unknown field "x"']);
+    expect(st(apiFailure(() => decodeKind(parsed, leaseSchema, gv, 'Strict')))).toEqual([
+      400,
+      `strict decoding error: ${yamlError}, unknown field "x"`,
+    ]);
+    expect(st(apiFailure(() => parseBody('? [a]\n: x\n', 'application/yaml')))).toEqual([
+      400,
+      'error converting YAML to JSON: yaml: invalid map key: []interface {}{"a"}',
+    ]);
+  });
   it('never throws anything but a 400', () => {
     fc.assert(
       fc.property(fc.string(), fc.constantFrom('application/json', 'application/yaml'), (s, t) => {

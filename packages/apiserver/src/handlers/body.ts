@@ -4,7 +4,8 @@ import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from './json-depth.js';
-import { readYaml, YamlInputError } from './yaml-input.js';
+import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
+import type { YamlBody } from './yaml-input.js';
 import type { FieldValidation } from '../request/query.js';
 
 /** Media types accepted for create and update bodies. */
@@ -28,21 +29,34 @@ const goJSONType = (v: unknown): string | undefined =>
 
 const parseError = (message: string): string => `couldn't get version/kind; json parse error: ${message}`;
 
+/** A request body parsed, and what strict decoding finds in its text. */
+export interface ParsedBody {
+  readonly value: unknown;
+  /** A JSON body's repeated keys, as dotted paths. */
+  readonly duplicates: readonly string[];
+  /** A YAML body's repeated keys, as `sigs.k8s.io/yaml.YAMLToJSONStrict` reports them. */
+  readonly yamlStrictError?: string;
+}
+
 /** Parses a JSON (or YAML) request body; a syntax error is a 400 like Kubernetes'. */
-export function parseBody(raw: unknown, contentType: string | undefined): { value: unknown; duplicates: string[] } {
+export function parseBody(raw: unknown, contentType: string | undefined): ParsedBody {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   const type = mediaType(contentType);
   if (type === 'application/yaml') {
-    let value: unknown;
+    let read: YamlBody;
     try {
-      value = readYaml(text, { uniqueKeys: true }).value;
+      read = readYaml(text);
     } catch (err) {
       if (!(err instanceof YamlInputError)) throw err;
       if (err.kind === 'depth') throw badRequest(parseError(maxDepthMessage(err.char)));
       throw badRequest(`error converting YAML to JSON: yaml: ${err.message}`);
     }
-    if (nestingDepth(value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
-    return { value, duplicates: [] };
+    if (nestingDepth(read.value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
+    return {
+      value: read.value,
+      duplicates: [],
+      ...(read.duplicateKeys.length > 0 && { yamlStrictError: yamlStrictError(read.duplicateKeys) }),
+    };
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
@@ -76,7 +90,7 @@ export interface DecodedBody<T> {
  * 400s; unknown and duplicate fields are 400 (Strict), warnings (Warn) or dropped (Ignore).
  */
 export function decodeKind<T>(
-  parsed: { value: unknown; duplicates: string[] },
+  parsed: ParsedBody,
   schema: ObjectSchema,
   expected: { groupVersion: string; kind: string },
   fieldValidation: FieldValidation,
@@ -117,9 +131,10 @@ export function decodeKind<T>(
       `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${decoded.errors[0]}`,
     );
   }
-  if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0)
+  if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0 && parsed.yamlStrictError === undefined)
     return { object: decoded.value, warnings: [] };
   const problems = [
+    ...(parsed.yamlStrictError === undefined ? [] : [parsed.yamlStrictError]),
     ...decoded.unknownFields.map((f) => `unknown field ${goQuote(f)}`),
     ...parsed.duplicates.map((f) => `duplicate field ${goQuote(f)}`),
   ];

@@ -3,10 +3,11 @@ import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { aliasingError, excessiveYamlNesting, readYaml, YamlInputError } from './yaml-input.js';
+import { maxInvalidKeyText } from './yaml-map-keys.js';
 
 const refusal = (text: string): YamlInputError => {
   try {
-    readYaml(text, { uniqueKeys: true });
+    readYaml(text);
   } catch (err) {
     if (err instanceof YamlInputError) return err;
     throw err;
@@ -63,7 +64,7 @@ describe('aliasingError (goyaml v2)', () => {
   it('accepts ordinary aliases, as kube does: 120 aliases of one scalar', () => {
     const text = `a0: &v hello\n${Array.from({ length: 120 }, (_, i) => `a${i + 1}: *v`).join('\n')}\n`;
     expect(aliasingError(parseDocument(text))).toBeUndefined();
-    const { value } = readYaml(text, { uniqueKeys: true });
+    const { value } = readYaml(text);
     expect((value as Record<string, string>)['a120']).toBe('hello');
   });
 
@@ -96,5 +97,90 @@ describe('aliasingError (goyaml v2)', () => {
 
   it('reports a syntax error', () => {
     expect(refusal('a: [1, 2').kind).toBe('syntax');
+  });
+});
+
+describe('readYaml', () => {
+  it('keeps the last of repeated keys and names each as goyaml strict does, in linear time', () => {
+    const read = readYaml('a: 1\nb:\n  c: x\n  c: y\na: 2\n1: p\n"1": q\n1: r\n');
+    expect(read.value).toEqual({ a: 2, b: { c: 'y' }, '1': 'r' });
+    expect(read.duplicateKeys).toEqual([
+      'line 4: key "c" already set in map',
+      'line 5: key "a" already set in map',
+      'line 8: key 1 already set in map',
+    ]);
+    // The yaml package's own uniqueKeys check costs the keys' number squared: 60,000 keys took 16 s.
+    const keys = 200_000;
+    const many = Array.from({ length: keys }, (_, i) => `k${i}: v`).join('\n');
+    const started = process.hrtime.bigint();
+    const big = readYaml(`${many}\nk7: w\n`);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    expect(big.duplicateKeys).toEqual([`line ${keys + 1}: key "k7" already set in map`]);
+    expect((big.value as Record<string, string>)['k7']).toBe('w');
+    expect(seconds).toBeLessThan(30);
+  });
+
+  it('refuses a key that is a map or a list as goyaml does, whatever it nests (1 KiB of `? ` took 19 s)', () => {
+    expect(refusal('? a: 1\n: x\n').message).toBe('invalid map key: map[interface {}]interface {}{"a":1}');
+    expect(refusal('? [b, 2, null, 1.5, true]\n: x\n').message).toBe(
+      'invalid map key: []interface {}{"b", 2, interface {}(nil), 1.5, true}',
+    );
+    expect(refusal('k: {? {z: 1, a: [x]} : v}\n').message).toBe(
+      'invalid map key: map[interface {}]interface {}{"a":[]interface {}{"x"}, "z":1}',
+    );
+    expect(refusal('a: &m {x: y}\nb: {*m : 1}\n').message).toBe(
+      'invalid map key: map[interface {}]interface {}{"x":"y"}',
+    );
+    // goyaml fails on the innermost key first.
+    const nested = refusal(`${'? '.repeat(600)}x\n`);
+    expect([nested.kind, nested.message]).toEqual([
+      'syntax',
+      'invalid map key: map[interface {}]interface {}{"x":interface {}(nil)}',
+    ]);
+    const long = refusal(`? [${'"aaaaaaaaaa", '.repeat(500)}]\n: x\n`).message;
+    expect(long.length).toBe('invalid map key: '.length + maxInvalidKeyText + 3);
+    expect(long.endsWith('...')).toBe(true);
+  });
+
+  it('refuses block nesting the parser cannot hold as too deep, not with a stack overflow', () => {
+    for (const text of [`${'- '.repeat(5000)}x\n`, `${'- '.repeat(30000)}x\n`]) {
+      const err = refusal(text);
+      expect([err.kind, err.message]).toEqual(['depth', `exceeded max depth of ${maxNestingDepth}`]);
+    }
+  });
+
+  it('reads JSON with the JSON parser, and JSON with repeated keys as YAML', () => {
+    const text = JSON.stringify({ metadata: { name: 'x', labels: { a: 'yes', b: '010' } }, n: [1, 2.5, null] });
+    expect(readYaml(text)).toEqual({ value: JSON.parse(text), duplicateKeys: [] });
+    expect(readYaml('{"a": 1,\n "a": 2}')).toEqual({
+      value: { a: 2 },
+      duplicateKeys: ['line 2: key "a" already set in map'],
+    });
+  });
+
+  it('gives the value the YAML parser gives for any JSON text', () => {
+    const value = fc.jsonValue({ maxDepth: 4 }).filter((v) => v !== null && typeof v === 'object');
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, pretty) => {
+        const text = JSON.stringify(v, null, pretty ? 2 : undefined);
+        const fromYaml = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: -1 }) as unknown;
+        expect(readYaml(text).value).toEqual(fromYaml);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never writes a warning to the process for what a client sends', () => {
+    const warnings: string[] = [];
+    const listener = (w: Error): void => {
+      warnings.push(w.message);
+    };
+    process.on('warning', listener);
+    try {
+      readYaml('a: !unknown x\nb: !!binary aGVsbG8=\n');
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(warnings).toEqual([]);
   });
 });

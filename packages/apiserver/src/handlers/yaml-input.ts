@@ -1,6 +1,9 @@
 import { isAlias, isCollection, isDocument, isPair, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import { maxNestingDepth } from './json-depth.js';
+import { parseJson } from '@kevents/api';
+import { excessiveNesting, maxNestingDepth } from './json-depth.js';
+import { hasDuplicateKeys } from './json-duplicates.js';
+import { mapKeyFindings } from './yaml-map-keys.js';
 
 const NEWLINE = 10;
 const SPACE = 32;
@@ -154,17 +157,41 @@ export class YamlInputError extends Error {
   }
 }
 
+/** A YAML body read into its value. */
+export interface YamlBody {
+  readonly value: unknown;
+  /**
+   * Repeated keys in the words of goyaml's strict decoding (`line N: key "k" already set in map`):
+   * the value keeps the last, as kube's lenient conversion does.
+   */
+  readonly duplicateKeys: readonly string[];
+}
+
+/** `sigs.k8s.io/yaml.YAMLToJSONStrict`'s error for a document's repeated keys (goyaml's `unmarshal errors`). */
+export const yamlStrictError = (duplicateKeys: readonly string[]): string =>
+  `error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateKeys.join('\n  ')}`;
+
+const stackOverflow = 'Maximum call stack size exceeded';
+
 /**
- * Parses a YAML body into its value: flow nesting past {@link maxNestingDepth} is refused before
- * the parser runs, alias expansion as goyaml bounds it, syntax errors as they are found.
- * `uniqueKeys: false` leaves repeated keys to the caller (the last one wins).
+ * Parses a YAML body into its value as `sigs.k8s.io/yaml` converts it: flow nesting past
+ * {@link maxNestingDepth} is refused before the parser runs (block nesting the parser cannot hold
+ * is refused as too deep too), alias expansion as goyaml bounds it, a key that is a map or a list
+ * as goyaml refuses it, syntax errors as they are found. A body that is JSON without repeated keys
+ * (what kubectl and client libraries send) is read by the JSON parser, which gives the same value
+ * several times faster.
  */
-export function readYaml(text: string, options: { uniqueKeys: boolean }): { value: unknown; doc: Document } {
+export function readYaml(text: string): YamlBody {
+  const json = readJsonText(text);
+  if (json !== undefined) return { value: json.value, duplicateKeys: [] };
   const deep = excessiveYamlNesting(text);
   if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
-  const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
   if (!isDocument(doc) || doc.errors.length > 0) {
     const first = doc.errors[0];
+    if (first?.message.includes(stackOverflow)) {
+      throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
+    }
     // goyaml's form: `line N: ...`.
     const at = first?.pos[0];
     const line = at === undefined ? '' : `line ${text.slice(0, at).split('\n').length}: `;
@@ -172,10 +199,37 @@ export function readYaml(text: string, options: { uniqueKeys: boolean }): { valu
   }
   const aliasing = aliasingError(doc);
   if (aliasing !== undefined) throw new YamlInputError('aliasing', aliasing);
+  const keys = mapKeyFindings(doc, text);
+  if (keys.invalidKey !== undefined) throw new YamlInputError('syntax', keys.invalidKey);
+  let value: unknown;
   try {
-    return { value: doc.toJS({ maxAliasCount: -1 }), doc };
+    value = doc.toJS({ maxAliasCount: -1 });
   } catch (err) {
+    if (err instanceof RangeError && err.message.includes(stackOverflow)) {
+      throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
+    }
     // Anything else the document's conversion refuses is the body's fault.
     throw new YamlInputError('syntax', (err as Error).message);
   }
+  return { value, duplicateKeys: keys.duplicates };
+}
+
+/**
+ * The value of a body that is a JSON object or array without repeated keys, or undefined when it
+ * is anything else (the YAML parser then reads it). JSON is YAML, and for such a text both give
+ * the same value.
+ */
+function readJsonText(text: string): { value: unknown } | undefined {
+  let i = 0;
+  while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  if (c !== 123 && c !== 91) return undefined;
+  if (excessiveNesting(text) !== undefined) return undefined;
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch {
+    return undefined;
+  }
+  return hasDuplicateKeys(text, value) ? undefined : { value };
 }

@@ -1,11 +1,10 @@
-import { isScalar, visit } from 'yaml';
-import type { Document } from 'yaml';
 import { ApplyBadRequestError, ConflictsError, conflictStatus, FieldManagerError } from '@kevents/managed-fields';
 import type { JsonObject } from '@kevents/managed-fields';
 import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
 import { maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
-import { readYaml, YamlInputError } from '../yaml-input.js';
+import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
+import type { YamlBody } from '../yaml-input.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
 export interface ApplyConfiguration {
@@ -33,15 +32,15 @@ const jsonType = (v: unknown): string =>
  */
 export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
   const text = bodyText(raw);
-  let read: { value: unknown; doc: Document };
+  let read: YamlBody;
   try {
-    read = readYaml(text, { uniqueKeys: false });
+    read = readYaml(text);
   } catch (err) {
     if (!(err instanceof YamlInputError)) throw err;
     if (err.kind === 'depth') throw badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
     throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${err.message}`);
   }
-  const { value, doc: lenient } = read;
+  const { value, duplicateKeys } = read;
   if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
   if (value === null || value === undefined) return { object: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
@@ -49,33 +48,8 @@ export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
       `error decoding YAML: json: cannot unmarshal ${jsonType(value)} into Go value of type map[string]interface {}`,
     );
   }
-  const duplicate = firstDuplicateKey(lenient, text);
-  if (!duplicate) return { object: value as JsonObject };
-  return {
-    object: value as JsonObject,
-    strictError: `error converting YAML to JSON: yaml: unmarshal errors:\n  line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} already set in map`,
-  };
-}
-
-/** The first key repeated in a map of the document (goyaml's strict `key "k" already set in map`), with its line. */
-function firstDuplicateKey(doc: Document, text: string): { key: string; line: number } | undefined {
-  let found: { key: string; line: number } | undefined;
-  visit(doc, {
-    Map(_, map) {
-      const seen = new Set<string>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (seen.has(key)) {
-          const at = isScalar(pair.key) ? (pair.key.range?.[0] ?? 0) : 0;
-          found = { key, line: text.slice(0, at).split('\n').length };
-          return visit.BREAK;
-        }
-        seen.add(key);
-      }
-      return undefined;
-    },
-  });
-  return found;
+  if (duplicateKeys.length === 0) return { object: value as JsonObject };
+  return { object: value as JsonObject, strictError: yamlStrictError(duplicateKeys) };
 }
 
 /**
