@@ -258,6 +258,48 @@ describe('Status errors', () => {
     expect((await request(`${ns('del')}/keep`)).status).toBe(404);
   });
 
+  it('400 for a gracePeriodSeconds the parameter codec cannot read; list options are read first on deletecollection', async () => {
+    await request(ns('grace'), { method: 'POST', body: sampleEvent('keep', 'grace') });
+    for (const url of [`${ns('grace')}/keep?gracePeriodSeconds=abc`, `${ns('grace')}?gracePeriodSeconds=abc`]) {
+      const r = await request(url, { method: 'DELETE' });
+      expectStatus(r.body, 400, 'BadRequest', 'strconv.ParseInt: parsing "abc": invalid syntax');
+    }
+    const both = await request(`${ns('grace')}?limit=x&gracePeriodSeconds=abc&propagationPolicy=Bogus`, {
+      method: 'DELETE',
+    });
+    expectStatus(both.body, 400, 'BadRequest', 'strconv.ParseInt: parsing "x": invalid syntax');
+    // With a body the query's DeleteOptions are not read, as in kube.
+    const withBody = await request(`${ns('grace')}/keep?gracePeriodSeconds=abc&dryRun=All`, {
+      method: 'DELETE',
+      body: { kind: 'DeleteOptions', apiVersion: 'v1' },
+    });
+    expect(withBody.status).toBe(200);
+    expect((await request(`${ns('grace')}/keep?gracePeriodSeconds=0`, { method: 'DELETE' })).status).toBe(200);
+  });
+
+  it("409 for a deletecollection whose body's preconditions an item fails; items listed before it are deleted", async () => {
+    const a = (await request(ns('pre'), { method: 'POST', body: sampleEvent('a', 'pre') })).body;
+    const b = (await request(ns('pre'), { method: 'POST', body: sampleEvent('b', 'pre') })).body;
+    const preconditions = (uid: string) => ({
+      method: 'DELETE',
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid } },
+    });
+    const r = await request(ns('pre'), preconditions(b.metadata.uid));
+    // kube's BeforeDelete names the internal kind (core Event, no group), as single deletes do.
+    expectStatus(
+      r.body,
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on Event "a": the UID in the precondition (${b.metadata.uid}) does not match the UID in record (${a.metadata.uid}). The object might have been deleted and then recreated`,
+    );
+    expect((await request(ns('pre'))).body.items).toHaveLength(2);
+    const second = await request(ns('pre'), preconditions(a.metadata.uid));
+    expect([second.status, second.body.details.name]).toEqual([409, 'b']);
+    expect((await request(ns('pre'))).body.items.map((e: { metadata: { name: string } }) => e.metadata.name)).toEqual([
+      'b',
+    ]);
+  });
+
   it('405 on a verb the path does not serve', async () => {
     const r = await request(`${ns('s')}/exists`, { method: 'POST', body: {} });
     expectStatus(r.body, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');

@@ -7,7 +7,7 @@ import { buildPredicate } from './predicate.js';
 import { invalid as fieldInvalid, notSupported } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
-import { parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
+import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
 import { queryBool } from '../request/request-info.js';
 import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
 
@@ -58,6 +58,8 @@ function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; d
     body = decodeKind<DeleteOptionsBody>(parsed, deleteOptionsSchema, expected, parseFieldValidation(req.query)).object;
     validateDeleteOptions(body);
   } else {
+    // Decoded as kube's parameter codec decodes it, though events have no graceful deletion.
+    intParam(req.query, 'gracePeriodSeconds');
     const propagationPolicy = q(req.query, 'propagationPolicy');
     const orphanDependents = queryBool(req.query, 'orphanDependents');
     validateDeleteOptions({
@@ -89,19 +91,24 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
 };
 
 /**
- * DELETE a collection: lists with the selectors, deletes each item, and answers with the list
- * of deleted items, as kube-apiserver's `DeleteCollection` does.
+ * DELETE a collection: lists with the selectors, deletes each item with the DeleteOptions, and
+ * answers with the list of deleted items, as kube-apiserver's `DeleteCollection` does. The list
+ * options are read (and refused) before the DeleteOptions, in kube's order.
  */
 export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
-  const { dryRun } = readDeleteOptions(req);
   const opts = parseListOptions(req.query, false);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
+  const deleteOptions = readDeleteOptions(req);
   const listOptions = {
     predicate,
     resourceVersion: opts.resourceVersion,
     resourceVersionMatch: opts.resourceVersionMatch,
   };
-  const { items, resourceVersion } = await scope.store.deleteCollection(req.params.namespace, listOptions, dryRun);
+  const { items, resourceVersion } = await scope.store.deleteCollection(
+    req.params.namespace,
+    listOptions,
+    deleteOptions,
+  );
   const view = scope.view;
   return sendJSON(
     reply,

@@ -655,19 +655,38 @@ describe('Store.deleteCollection', () => {
     await s.create(widget('a'), 'ns', false);
     await s.create(widget('b', { finalizers: ['f/g'] }), 'ns', false);
     await s.create(widget('c'), 'other', false);
-    const dry = await s.deleteCollection('ns', {}, true);
+    const dry = await s.deleteCollection('ns', {}, { dryRun: true });
     expect(dry.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(dry.resourceVersion).toMatch(/^\d+$/);
     expect(dry.items[1]!.metadata.deletionTimestamp).toBeDefined();
     expect((await s.list('ns', {})).items).toHaveLength(2);
-    const r = await s.deleteCollection('ns', {}, false);
+    const r = await s.deleteCollection('ns', {}, { dryRun: false });
     expect(r.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(r.items[1]!.metadata.deletionTimestamp).toBeDefined();
     expect((await s.list('ns', {})).items.map((o) => o.metadata.name)).toEqual(['b']);
     expect((await s.list('other', {})).items).toHaveLength(1);
-    const all = await s.deleteCollection(undefined, {}, false);
+    const all = await s.deleteCollection(undefined, {}, { dryRun: false });
     expect(all.items.map((o) => o.metadata.name)).toEqual(['b', 'c']);
     expect((await s.list(undefined, {})).items.map((o) => o.metadata.name)).toEqual(['b']);
+  });
+
+  it("checks the client's preconditions on each item in list order; the first that fails is the answer (409)", async () => {
+    const s = makeStore();
+    const a = await s.create(widget('a'), 'ns', false);
+    const b = await s.create(widget('b'), 'ns', false);
+    const first = await failure(
+      s.deleteCollection('ns', {}, { dryRun: false, preconditions: { uid: b.metadata.uid } }),
+    );
+    expect([first.code, first.status.reason, first.status.details?.name]).toEqual([409, 'Conflict', 'a']);
+    expect(first.status.message).toContain(`the UID in the precondition (${b.metadata.uid}) does not match`);
+    expect((await s.list('ns', {})).items).toHaveLength(2);
+    const rv = { resourceVersion: a.metadata.resourceVersion };
+    const second = await failure(s.deleteCollection('ns', {}, { dryRun: false, preconditions: rv }));
+    expect([second.code, second.status.details?.name]).toEqual([409, 'b']);
+    // kube with one worker: the items before the failure stay deleted.
+    expect((await s.list('ns', {})).items.map((o) => o.metadata.name)).toEqual(['b']);
+    const empty = await s.deleteCollection('ns', {}, { dryRun: false, preconditions: {} });
+    expect(empty.items.map((o) => o.metadata.name)).toEqual(['b']);
   });
 
   it('skips items deleted or replaced meanwhile, and fails on other errors', async () => {
@@ -681,7 +700,7 @@ describe('Store.deleteCollection', () => {
     await s.create(widget('b'), 'ns', false);
     const fake = makeStore();
     (fake as unknown as { list: () => Promise<unknown> }).list = async () => listed;
-    const r = await fake.deleteCollection('ns', {}, false);
+    const r = await fake.deleteCollection('ns', {}, { dryRun: false });
     expect(r.items).toEqual([]);
     expect((await s.list('ns', {})).items.map((o) => o.metadata.name)).toEqual(['b']);
     // another error is thrown
@@ -690,6 +709,6 @@ describe('Store.deleteCollection', () => {
       throw new Error('boom');
     };
     (broken as unknown as { list: () => Promise<unknown> }).list = async () => listed;
-    await expect(broken.deleteCollection('ns', {}, false)).rejects.toThrow('boom');
+    await expect(broken.deleteCollection('ns', {}, { dryRun: false })).rejects.toThrow('boom');
   });
 });

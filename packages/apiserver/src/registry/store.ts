@@ -356,26 +356,32 @@ export class Store<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * `Store.DeleteCollection`: lists with the options, then deletes (or marks) each item with its
-   * uid as precondition; items deleted or changed meanwhile are skipped. Answers the items. A dry
-   * run passes to each delete, as Kubernetes' DeleteCollection passes its options.
+   * `Store.DeleteCollection`: lists with the options, then deletes (or marks) each item in list
+   * order, answering the items. The DeleteOptions pass to each delete, as Kubernetes'
+   * DeleteCollection passes them: a dry run writes nothing, and the client's preconditions are
+   * checked against each item, the first that fails ending the call with its 409 (items before
+   * it stay deleted, as in kube with one worker). Without them each item is deleted with its own
+   * uid as precondition, and items deleted or replaced since the list are skipped.
    */
   async deleteCollection(
     namespace: string | undefined,
     options: ListOptions<T>,
-    dryRun: boolean,
+    deleteOptions: { dryRun: boolean; preconditions?: Preconditions },
   ): Promise<{ items: T[]; resourceVersion: string }> {
     const page = await this.list(namespace, options);
+    const { dryRun } = deleteOptions;
+    const client = deleteOptions.preconditions?.uid || deleteOptions.preconditions?.resourceVersion;
     const items: T[] = [];
     for (const obj of page.items) {
       try {
         const r = await this.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '', {
-          preconditions: { uid: obj.metadata.uid },
+          preconditions: client ? deleteOptions.preconditions! : { uid: obj.metadata.uid },
           dryRun,
         });
         items.push(r.object);
       } catch (err) {
-        if (err instanceof ApiError && (err.status.reason === 'NotFound' || err.status.reason === 'Conflict')) continue;
+        const reason = err instanceof ApiError ? err.status.reason : undefined;
+        if (reason === 'NotFound' || (reason === 'Conflict' && !client)) continue;
         throw err;
       }
     }

@@ -15,11 +15,21 @@ export const q = (query: Query, name: string): string | undefined => {
 /** A boolean list option, read as Kubernetes' parameter codec reads it (see {@link queryBool}). */
 export const boolParam = queryBool;
 
-/** Parses an integer query parameter (Go's strconv.ParseInt). */
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/**
+ * Parses an int64 query parameter as Kubernetes' parameter codec does (`strconv.ParseInt(v, 10,
+ * 64)` on the first value): absent is undefined; anything else that is not a signed decimal
+ * integer in int64's range, the empty value included, is a 400 in Go's words.
+ */
 export function intParam(query: Query, name: string): number | undefined {
   const v = q(query, name);
-  if (v === undefined || v === '') return undefined;
-  if (!/^[+-]?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  if (v === undefined) return undefined;
+  let why: string | undefined;
+  if (!/^[+-]?\d+$/.test(v)) why = 'invalid syntax';
+  else if (v.length > 21 || BigInt(v) < int64Min || BigInt(v) > int64Max) why = 'value out of range';
+  if (why !== undefined) throw badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
   return Number(v);
 }
 
