@@ -110,7 +110,11 @@ describe('issue 11 regressions', () => {
       body: '{"kind":{"__proto__":{"toString":"x"}}}',
       headers: { 'content-type': 'application/strategic-merge-patch+json' },
     });
-    expect([smp.status, smp.body.kind]).toEqual([400, 'Status']);
+    // As kube's smpPatcher: the patch, printed as Go's %+v, is the invalid value.
+    expect([smp.status, smp.body.kind]).toEqual([422, 'Status']);
+    expect(smp.body.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "map\[kind:map\[__proto__:map\[toString:x\]\]\]": /,
+    );
   });
 
   it('7: a bad resourceVersion on get is a 400 worded as the etcd3 store words it', async () => {

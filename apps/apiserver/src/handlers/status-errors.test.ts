@@ -196,27 +196,94 @@ describe('Status errors', () => {
     expect((await request(`${ns('s')}/exists`)).body).toEqual(before);
   });
 
-  it('a number past a double (1e400) in a patch is answered as in a body: 400 where a field cannot hold it', async () => {
+  it('a patch kube cannot decode is a 422 naming the patch; fieldValidation applies to the patched object and the patch keys', async () => {
     const before = (await request(`${ns('s')}/exists`)).body;
-    const message =
-      'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal number Infinity into Go struct field Event.deprecatedCount of type int32';
-    for (const [type, body] of [
-      ['application/merge-patch+json', '{"deprecatedCount":1e400}'],
-      ['application/strategic-merge-patch+json', '{"deprecatedCount":1e400}'],
-      ['application/json-patch+json', '[{"op":"add","path":"/deprecatedCount","value":1e400}]'],
+    const patch = (type: string, body: string, query = '') =>
+      request(`${ns('s')}/exists${query}`, { method: 'PATCH', body, headers: { 'content-type': type } });
+    // Strict: the patched object's unknown field, after the merge patch's own repeated keys.
+    const merge = await patch(
+      'application/merge-patch+json',
+      '{"bogus":1,"note":"a","note":"b"}',
+      '?fieldValidation=Strict',
+    );
+    expectStatus(
+      merge.body,
+      422,
+      'Invalid',
+      /^ "" is invalid: patch: Invalid value: "\{.*\\"bogus\\":1.*\}": strict decoding error: duplicate field "note", unknown field "bogus"$/,
+    );
+    expect(merge.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: expect.stringMatching(/^Invalid value: "\{/), field: 'patch' },
+    ]);
+    expect(Object.keys(merge.body.details)).toEqual(['causes']);
+    const smp = await patch(
+      'application/strategic-merge-patch+json',
+      '{"bogus":{"b":[1,"x",null]},"a":2.5}',
+      '?fieldValidation=Strict',
+    );
+    expectStatus(
+      smp.body,
+      422,
+      'Invalid',
+      ' "" is invalid: patch: Invalid value: "map[a:2.5 bogus:map[b:[1 x <nil>]]]": strict decoding error: unknown field "bogus", unknown field "a"',
+    );
+    const jsonPatch = await patch(
+      'application/json-patch+json',
+      '[{"op":"add","path":"/bogus","value":1}]',
+      '?fieldValidation=Strict',
+    );
+    expectStatus(jsonPatch.body, 422, 'Invalid', /: strict decoding error: unknown field "bogus"$/);
+    // A type error is a 422 at any fieldValidation, in the decoder's words.
+    const typed = await patch('application/merge-patch+json', '{"deprecatedCount":"x"}', '?fieldValidation=Ignore');
+    expectStatus(
+      typed.body,
+      422,
+      'Invalid',
+      /: json: cannot unmarshal string into Go struct field Event\.deprecatedCount of type int32$/,
+    );
+    expect((await request(`${ns('s')}/exists`)).body).toEqual(before);
+    // Warn (the default) patches and says why; Ignore patches silently.
+    const warned = await patch('application/merge-patch+json', '{"bogus":1,"metadata":{"labels":{"w":"1","w":"2"}}}');
+    expect(warned.status).toBe(200);
+    expect(warned.headers.get('warning')).toBe(
+      '299 - "duplicate field \\"metadata.labels.w\\"", 299 - "unknown field \\"bogus\\""',
+    );
+    expect(warned.body.metadata.labels.w).toBe('2');
+    const ignored = await patch('application/merge-patch+json', '{"bogus":2}', '?fieldValidation=Ignore');
+    expect([ignored.status, ignored.headers.get('warning')]).toEqual([200, null]);
+  });
+
+  it('a number past a double (1e400) in a patch: refused where kube decodes the patch into a map (400), else where a field cannot hold it (422)', async () => {
+    const before = (await request(`${ns('s')}/exists`)).body;
+    const overflow = 'json: cannot unmarshal number 1e400 into Go value of type float64';
+    for (const [type, body, message] of [
+      ['application/merge-patch+json', '{"deprecatedCount":1e400}', `error decoding patch: ${overflow}`],
+      [
+        'application/merge-patch+json',
+        '{"metadata":{"labels":{"a":-1e400}}}',
+        `error decoding patch: ${overflow.replace('1e400', '-1e400')}`,
+      ],
+      ['application/strategic-merge-patch+json', '{"deprecatedCount":1e400}', overflow],
     ] as const) {
       const r = await request(`${ns('s')}/exists`, { method: 'PATCH', body, headers: { 'content-type': type } });
       expectStatus(r.body, 400, 'BadRequest', message);
     }
-    const labels = await request(`${ns('s')}/exists`, {
+    // A JSON patch keeps the number as text until the patched object is decoded.
+    const jsonPatch = await request(`${ns('s')}/exists`, {
       method: 'PATCH',
-      body: '{"metadata":{"labels":{"a":-1e400}}}',
-      headers: { 'content-type': 'application/merge-patch+json' },
+      body: '[{"op":"add","path":"/deprecatedCount","value":1e400}]',
+      headers: { 'content-type': 'application/json-patch+json' },
     });
-    expect(labels.status).toBe(400);
+    expectStatus(
+      jsonPatch.body,
+      422,
+      'Invalid',
+      /^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal number Infinity into Go struct field Event\.deprecatedCount of type int32$/,
+    );
     expect((await request(`${ns('s')}/exists`)).body).toEqual(before);
-    // In a field the kind does not have, it goes with the field, as Go's decoder skips it.
-    const unknown = await request(`${ns('s')}/exists`, {
+    // A merge patch under fieldValidation=Ignore is not decoded into a map: in a field the kind
+    // does not have, the number goes with the field, as Go's decoder skips it.
+    const unknown = await request(`${ns('s')}/exists?fieldValidation=Ignore`, {
       method: 'PATCH',
       body: '{"bogus":1e400,"metadata":{"labels":{"patched":"yes"}}}',
       headers: { 'content-type': 'application/merge-patch+json' },

@@ -135,7 +135,13 @@ export const forbidden = (why: string, gr?: GroupResource, name?: string): ApiEr
 export const invalid = (kind: { group: string; kind: string }, name: string, errs: readonly FieldError[]): ApiError => {
   const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: e.body(), field: e.field }));
   const gk = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
-  const details: StatusDetails = { name, ...(kind.group ? { group: kind.group } : {}), kind: kind.kind, causes };
+  // Go's StatusDetails leaves empty strings out (omitempty).
+  const details: StatusDetails = {
+    ...(name ? { name } : {}),
+    ...(kind.group ? { group: kind.group } : {}),
+    ...(kind.kind ? { kind: kind.kind } : {}),
+    causes,
+  };
   return new ApiError(422, 'Invalid', `${gk} "${name}" is invalid: ${aggregateMessage(errs)}`, details);
 };
 

@@ -34,8 +34,12 @@ export interface ParsedBody {
   readonly value: unknown;
   /** A JSON body's repeated keys, as dotted paths. */
   readonly duplicates: readonly string[];
-  /** A YAML body's repeated keys, as `sigs.k8s.io/yaml.YAMLToJSONStrict` reports them. */
-  readonly yamlStrictError?: string;
+  /**
+   * Strict decoding errors found before the object is decoded, reported ahead of its unknown
+   * fields: a YAML body's repeated keys (`sigs.k8s.io/yaml.YAMLToJSONStrict`'s text), a merge
+   * patch's repeated keys.
+   */
+  readonly strictErrors?: readonly string[];
 }
 
 /** Parses a JSON (or YAML) request body; a syntax error is a 400 like Kubernetes'. */
@@ -55,7 +59,7 @@ export function parseBody(raw: unknown, contentType: string | undefined): Parsed
     return {
       value: read.value,
       duplicates: [],
-      ...(read.duplicateKeys.length > 0 && { yamlStrictError: yamlStrictError(read.duplicateKeys) }),
+      ...(read.duplicateKeys.length > 0 && { strictErrors: [yamlStrictError(read.duplicateKeys)] }),
     };
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
@@ -85,6 +89,15 @@ export interface DecodedBody<T> {
   readonly warnings: string[];
 }
 
+/** How {@link decodeKind} answers a body it cannot decode. */
+export interface DecodeKindOptions {
+  /**
+   * The error for a failure, given the decoder's own words (`detail`) and the 400 message kube's
+   * create and update handlers make of them (`message`). By default that 400.
+   */
+  readonly fail?: (detail: string, message: string) => Error;
+}
+
 /**
  * Decodes a parsed body strictly against a kind: wrong apiVersion/kind and type errors are
  * 400s; unknown and duplicate fields are 400 (Strict), warnings (Warn) or dropped (Ignore).
@@ -94,11 +107,16 @@ export function decodeKind<T>(
   schema: ObjectSchema,
   expected: { groupVersion: string; kind: string },
   fieldValidation: FieldValidation,
+  options: DecodeKindOptions = {},
 ): DecodedBody<T> {
+  const fail = options.fail ?? ((_detail: string, message: string) => badRequest(message));
+  const version = expected.groupVersion.split('/').pop();
+  const cannotHandle = (detail: string): Error =>
+    fail(detail, `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${detail}`);
   const v = parsed.value;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw badRequest(
-      `${expected.kind} in version "${expected.groupVersion.split('/').pop()}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ${schema.goType}`,
+    throw cannotHandle(
+      `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ${schema.goType}`,
     );
   }
   const raw = v as Record<string, unknown>;
@@ -109,35 +127,33 @@ export function decodeKind<T>(
       if (key !== 'kind' && key !== 'apiVersion') continue;
       const t = goJSONType(raw[key]);
       if (t !== undefined) {
-        throw badRequest(parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`));
+        const message = parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`);
+        throw fail(message, message);
       }
     }
   }
   // A null reads as absent, as Go leaves a string unchanged on a JSON null.
   if (raw['kind'] != null && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
-    throw badRequest(
-      `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`,
-    );
+    const message = `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`;
+    throw fail(message, message);
   }
   if (raw['apiVersion'] != null && raw['apiVersion'] !== '' && raw['apiVersion'] !== expected.groupVersion) {
-    throw badRequest(
-      `the API version in the data (${String(raw['apiVersion'])}) does not match the expected API version (${expected.groupVersion})`,
-    );
+    const message = `the API version in the data (${String(raw['apiVersion'])}) does not match the expected API version (${expected.groupVersion})`;
+    throw fail(message, message);
   }
   const decoded = decodeObject<T>(raw, schema);
-  if (decoded.errors.length) {
-    const version = expected.groupVersion.split('/').pop();
-    throw badRequest(
-      `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${decoded.errors[0]}`,
-    );
-  }
-  if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0 && parsed.yamlStrictError === undefined)
+  if (decoded.errors.length) throw cannotHandle(decoded.errors[0]!);
+  const early = parsed.strictErrors ?? [];
+  if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0 && early.length === 0)
     return { object: decoded.value, warnings: [] };
   const problems = [
-    ...(parsed.yamlStrictError === undefined ? [] : [parsed.yamlStrictError]),
+    ...early,
     ...decoded.unknownFields.map((f) => `unknown field ${goQuote(f)}`),
     ...parsed.duplicates.map((f) => `duplicate field ${goQuote(f)}`),
   ];
-  if (fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+  if (fieldValidation === 'Strict') {
+    const message = `strict decoding error: ${problems.join(', ')}`;
+    throw fail(message, message);
+  }
   return { object: decoded.value, warnings: fieldValidation === 'Warn' ? problems : [] };
 }

@@ -4,8 +4,10 @@ import type { FastifyReply } from 'fastify';
 import type { Handler, RestScope } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { decodeKind } from './body.js';
-import { applyPatch, applyPatchType, patchTypeOf } from './patch/apply.js';
+import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/apply.js';
 import type { MergingPatchType } from './patch/apply.js';
+import { refuseOverflowingNumbers } from './patch/number-overflow.js';
+import { decodePatched } from './patch/patch-decode.js';
 import { applyError, readApplyConfiguration, strictApplyWarnings } from './patch/server-side-apply.js';
 import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
@@ -42,13 +44,10 @@ async function mergingPatch<T extends KubeObject>(
     name,
     (current) => {
       const live = scope.fieldManager.external(current!);
-      const patched = applyPatch(type, live, req.body);
-      const decoded = decodeKind<Record<string, unknown>>(
-        { value: patched, duplicates: [] },
-        view.schema,
-        view,
-        fieldValidation,
-      );
+      const patch = readPatch(req.body);
+      refuseOverflowingNumbers(type, patch, fieldValidation);
+      const patched = applyPatchBody(type, live, patch);
+      const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation);
       warnings = decoded.warnings;
       const next = view.toInternal(decoded.object);
       next.metadata = next.metadata ?? {};

@@ -36,28 +36,39 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
   throw unsupportedMediaType([...patchMediaTypes]);
 }
 
-const parsePatch = (raw: unknown): unknown => {
+/** A JSON, merge or strategic merge patch body, read once: its text and its value. */
+export interface PatchBody {
+  readonly text: string;
+  readonly value: unknown;
+}
+
+/** Reads a patch body as JSON; a syntax error or nesting past the bound is a 400 `error decoding patch: ...`. */
+export function readPatch(raw: unknown): PatchBody {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   try {
-    return parseJson(text);
+    return { text, value: parseJson(text) };
   } catch (err) {
     throw badRequest(`error decoding patch: ${(err as Error).message}`);
   }
-};
+}
+
+/** {@link applyPatchBody} of a raw body. */
+export function applyPatch(type: MergingPatchType, current: Record<string, unknown>, raw: unknown): unknown {
+  return applyPatchBody(type, current, readPatch(raw));
+}
 
 /**
- * Applies a patch body of the given type to an object's external JSON, under the bounds of
+ * Applies a patch of the given type to an object's external JSON, under the bounds of
  * `limits.ts`. The patch works on a copy of `current` (left unchanged) and spends one
  * {@link WorkBudget}; its result is checked to be a plain JSON tree within the nesting and size
  * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it.
  */
-export function applyPatch(type: MergingPatchType, current: Record<string, unknown>, raw: unknown): unknown {
-  const patch = parsePatch(raw);
+export function applyPatchBody(type: MergingPatchType, current: Record<string, unknown>, patch: PatchBody): unknown {
   // The copy of `current` is not charged: its size is bounded by the limits it was stored under.
   const doc = cloneTree(current, new WorkBudget(Infinity)) as Record<string, unknown>;
-  const patched = applyParsed(type, doc, patch, new WorkBudget());
+  const patched = applyParsed(type, doc, patch.value, new WorkBudget());
   // A strategic merge patch of `$patch: delete` leaves nothing, which decoding answers.
   if (patched !== undefined) checkPlainTree(patched);
   return patched;

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { apiFailure } from '../../testing/api-failure.js';
+import { readPatch } from './apply.js';
+import { overflowingNumber, refuseOverflowingNumbers } from './number-overflow.js';
+
+describe('overflowingNumber', () => {
+  it('finds the first literal past a double, skipping strings', () => {
+    expect(overflowingNumber('{"a":"1e400","b":[1,-2.5e3,-1e400,1e999]}')).toBe('-1e400');
+    expect(overflowingNumber('{"a\\"1e400":1.7976931348623157e308}')).toBeUndefined();
+    expect(overflowingNumber(`[${'9'.repeat(400)}]`)).toBe('9'.repeat(400));
+  });
+
+  it('finds one exactly when JSON.parse makes an infinity of the text', () => {
+    const literal = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constant('1e400'));
+    const doc = fc.array(fc.tuple(fc.string(), literal), { maxLength: 6 });
+    fc.assert(
+      fc.property(doc, (pairs) => {
+        const text = `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+        const infinite = Object.values(JSON.parse(text) as Record<string, number>).some((v) => !Number.isFinite(v));
+        const anyInfinite = pairs.some(([, v]) => !Number.isFinite(Number(v)));
+        expect(overflowingNumber(text) !== undefined).toBe(anyInfinite);
+        if (!anyInfinite) expect(infinite).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('refuseOverflowingNumbers', () => {
+  const body = readPatch('{"deprecatedCount":1e400}');
+  it('refuses where kube decodes the patch into a map first', () => {
+    const merge = apiFailure(() => refuseOverflowingNumbers('application/merge-patch+json', body, 'Warn'));
+    expect([merge.code, merge.status.message]).toEqual([
+      400,
+      'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64',
+    ]);
+    const smp = apiFailure(() => refuseOverflowingNumbers('application/strategic-merge-patch+json', body, 'Ignore'));
+    expect(smp.status.message).toBe('json: cannot unmarshal number 1e400 into Go value of type float64');
+  });
+  it('lets JSON patches and merge patches under Ignore through', () => {
+    refuseOverflowingNumbers('application/merge-patch+json', body, 'Ignore');
+    refuseOverflowingNumbers(
+      'application/json-patch+json',
+      readPatch('[{"op":"add","path":"/a","value":1e400}]'),
+      'Strict',
+    );
+  });
+});

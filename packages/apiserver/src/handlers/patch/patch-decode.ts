@@ -1,0 +1,36 @@
+import { goFormatValue, goQuote } from '@kevents/api';
+import type { ObjectSchema } from '@kevents/api';
+import { invalid as fieldInvalid, goJSON } from '@kevents/validation';
+import { invalid } from '../../errors/api-error.js';
+import type { FieldValidation } from '../../request/query.js';
+import { decodeKind } from '../body.js';
+import type { DecodedBody } from '../body.js';
+import { findDuplicateKeys, hasDuplicateKeys } from '../json-duplicates.js';
+import type { MergingPatchType, PatchBody } from './apply.js';
+
+/**
+ * Decodes a patched object as kube's `jsonPatcher` and `smpPatcher` do. Any failure is a 422
+ * ` "" is invalid: patch: Invalid value: "<value>": <the decoder's words>`, where the value is
+ * the patched object's JSON (JSON and merge patches) or the patch as Go's `%+v` prints it
+ * (strategic merge patches). Under `fieldValidation=Strict` or `Warn`, a merge or strategic
+ * merge patch's repeated keys are strict errors (`duplicate field "a"`, reported before the
+ * patched object's unknown fields): a 422 together, or warnings.
+ */
+export function decodePatched<T>(
+  type: MergingPatchType,
+  patch: PatchBody,
+  patched: unknown,
+  view: { schema: ObjectSchema; groupVersion: string; kind: string },
+  fieldValidation: FieldValidation,
+): DecodedBody<T> {
+  const checksPatch = fieldValidation !== 'Ignore' && type !== 'application/json-patch+json';
+  const strictErrors =
+    checksPatch && hasDuplicateKeys(patch.text, patch.value)
+      ? findDuplicateKeys(patch.text).map((f) => `duplicate field ${goQuote(f)}`)
+      : [];
+  const fail = (detail: string): Error => {
+    const value = type === 'application/strategic-merge-patch+json' ? goFormatValue(patch.value) : goJSON(patched);
+    return invalid({ group: '', kind: '' }, '', [fieldInvalid('patch', value, detail)]);
+  };
+  return decodeKind<T>({ value: patched, duplicates: [], strictErrors }, view.schema, view, fieldValidation, { fail });
+}
