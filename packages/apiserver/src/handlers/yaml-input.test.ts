@@ -102,8 +102,8 @@ describe('aliasingError (goyaml v2)', () => {
 
 describe('readYaml', () => {
   it('keeps the last of repeated keys and names each as goyaml strict does, in linear time', () => {
-    const read = readYaml('a: 1\nb:\n  c: x\n  c: y\na: 2\n1: p\n"1": q\n1: r\n');
-    expect(read.value).toEqual({ a: 2, b: { c: 'y' }, '1': 'r' });
+    const read = readYaml('a: 1\nb:\n  c: u\n  c: w\na: 2\n1: p\n"1": q\n1: r\n');
+    expect(read.value).toEqual({ a: 2, b: { c: 'w' }, '1': 'r' });
     expect(read.duplicateKeys).toEqual([
       'line 4: key "c" already set in map',
       'line 5: key "a" already set in map',
@@ -129,7 +129,7 @@ describe('readYaml', () => {
       'invalid map key: map[interface {}]interface {}{"a":[]interface {}{"x"}, "z":1}',
     );
     expect(refusal('a: &m {x: y}\nb: {*m : 1}\n').message).toBe(
-      'invalid map key: map[interface {}]interface {}{"x":"y"}',
+      'invalid map key: map[interface {}]interface {}{"x":true}',
     );
     // goyaml fails on the innermost key first.
     const nested = refusal(`${'? '.repeat(600)}x\n`);

@@ -4,6 +4,7 @@ import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { hasDuplicateKeys } from './json-duplicates.js';
 import { mapKeyFindings } from './yaml-map-keys.js';
+import { goyamlScalarTags } from './yaml-schema.js';
 
 const NEWLINE = 10;
 const SPACE = 32;
@@ -186,7 +187,13 @@ export function readYaml(text: string): YamlBody {
   if (json !== undefined) return { value: json.value, duplicateKeys: [] };
   const deep = excessiveYamlNesting(text);
   if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+  const doc = parseDocument(text, {
+    uniqueKeys: false,
+    prettyErrors: false,
+    logLevel: 'error',
+    customTags: goyamlScalarTags,
+    merge: true,
+  });
   if (!isDocument(doc) || doc.errors.length > 0) {
     const first = doc.errors[0];
     if (first?.message.includes(stackOverflow)) {

@@ -41,6 +41,12 @@ export function mapKeyFindings(doc: Document, text: string): MapKeyFindings {
         walk(pair.key);
         if (invalid !== undefined) return;
         const key = resolve(pair.key);
+        // A merge key (`<<`) merges its maps in; goyaml checks neither it nor its repeats.
+        if (isScalar(key) && typeof key.value === 'symbol') {
+          walk(pair.value);
+          if (invalid !== undefined) return;
+          continue;
+        }
         if (isMap(key) || isSeq(key)) {
           invalid = key;
           return;
