@@ -198,6 +198,7 @@ export { structuralViolations } from './schema/structural.js';
 export type { SchemaViolation } from './schema/structural.js';
 export { goFormatNumber } from './go-number.js';
 export { goFormatValue } from './go-value.js';
+export { goJsonSyntaxError } from './json/go-json-syntax.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';

@@ -84,7 +84,21 @@ describe('Status errors', () => {
       body: '{"metadata": {"name": "broken"',
       headers: { 'content-type': 'application/json' },
     });
-    expectStatus(r.body, 400, 'BadRequest', /^couldn't get version\/kind; json parse error: /);
+    // kube's transformDecodeError: the kind it decodes into, Go's JSON error, the first 30 bytes.
+    expectStatus(
+      r.body,
+      400,
+      'BadRequest',
+      `the object provided is unrecognized (must be of type Event): couldn't get version/kind; json parse error: unexpected end of JSON input ({"metadata": {"name": "broken")`,
+    );
+    const stray = await request(ns('s'), {
+      method: 'POST',
+      body: '{"a":}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(stray.body.message).toBe(
+      `the object provided is unrecognized (must be of type Event): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value ({"a":})`,
+    );
     expect((await request(`${ns('s')}/broken`)).status).toBe(404);
   });
 

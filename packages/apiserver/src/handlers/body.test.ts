@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { leaseSchema } from '@kevents/api';
 import { ApiError } from '../errors/api-error.js';
-import { decodeKind, mediaType, objectMediaTypes, parseBody, requireObjectMediaType } from './body.js';
+import { decodeKind, mediaType, objectMediaTypes, parseBody, requireObjectMediaType, summarizeBody } from './body.js';
 import { apiFailure } from '../testing/api-failure.js';
 
 const st = (e: ApiError): [number, string | undefined] => [e.code, e.status.message];
@@ -26,8 +26,12 @@ describe('mediaType and requireObjectMediaType', () => {
 
 describe('parseBody', () => {
   it('parses JSON from a string or a buffer, and reports duplicate keys', () => {
-    expect(parseBody('{"a":1}', 'application/json')).toEqual({ value: { a: 1 }, duplicates: [] });
-    expect(parseBody(Buffer.from('{"a":[1]}'), undefined)).toEqual({ value: { a: [1] }, duplicates: [] });
+    expect(parseBody('{"a":1}', 'application/json')).toEqual({ value: { a: 1 }, text: '{"a":1}', duplicates: [] });
+    expect(parseBody(Buffer.from('{"a":[1]}'), undefined)).toEqual({
+      value: { a: [1] },
+      text: '{"a":[1]}',
+      duplicates: [],
+    });
     expect(parseBody('{"a":1,"a":2}', 'application/json').duplicates).toEqual(['a']);
   });
   it("reads one client's escaped keys as JSON says after another client's body that would make Node 24's JSON.parse misread them (nodejs/node#63785)", () => {
@@ -56,12 +60,13 @@ describe('parseBody', () => {
   it('parses YAML; a YAML error is a 400', () => {
     expect(parseBody('a: 1\nb: [x]\n', 'application/yaml; charset=utf-8')).toEqual({
       value: { a: 1, b: ['x'] },
+      text: 'a: 1\nb: [x]\n',
       duplicates: [],
     });
     expect(parseBody('', 'application/yaml').value).toBeNull();
     const bad = apiFailure(() => parseBody('a: [', 'application/yaml'));
     expect(bad.code).toBe(400);
-    expect(bad.status.message).toMatch(/^error converting YAML to JSON: /);
+    expect(bad.status.message).toMatch(/^yaml: line 1: /);
   });
   it('keeps the last of repeated YAML keys; strict decoding names them as sigs.k8s.io/yaml does', () => {
     const text = 'kind: Lease\nmetadata:\n  name: a\n  name: b\nspec: {}\nx: 1\n';
@@ -69,7 +74,7 @@ describe('parseBody', () => {
     expect(parsed.value).toEqual({ kind: 'Lease', metadata: { name: 'b' }, spec: {}, x: 1 });
     const gv = { groupVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
     expect(decodeKind(parsed, leaseSchema, gv, 'Ignore').warnings).toEqual([]);
-    const yamlError = 'error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "name" already set in map';
+    const yamlError = 'yaml: unmarshal errors:\n  line 4: key "name" already set in map';
     expect(decodeKind(parsed, leaseSchema, gv, 'Warn').warnings).toEqual([yamlError, 'unknown field "x"']);
     expect(st(apiFailure(() => decodeKind(parsed, leaseSchema, gv, 'Strict')))).toEqual([
       400,
@@ -77,7 +82,7 @@ describe('parseBody', () => {
     ]);
     expect(st(apiFailure(() => parseBody('? [a]\n: x\n', 'application/yaml')))).toEqual([
       400,
-      'error converting YAML to JSON: yaml: invalid map key: []interface {}{"a"}',
+      'yaml: invalid map key: []interface {}{"a"}',
     ]);
   });
   it('never throws anything but a 400', () => {
@@ -96,7 +101,7 @@ describe('parseBody', () => {
 describe('decodeKind', () => {
   const gv = { groupVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
   const dec = (value: unknown, fv: 'Strict' | 'Warn' | 'Ignore' = 'Warn', duplicates: string[] = []) =>
-    decodeKind<Record<string, unknown>>({ value, duplicates }, leaseSchema, gv, fv);
+    decodeKind<Record<string, unknown>>({ value, text: '', duplicates }, leaseSchema, gv, fv);
 
   it('decodes an object', () => {
     const r = dec({
@@ -110,14 +115,36 @@ describe('decodeKind', () => {
     expect(dec({ kind: '', apiVersion: '', metadata: { name: 'a' } }).object['metadata']).toEqual({ name: 'a' });
     expect(dec({ metadata: { name: 'a' } }).warnings).toEqual([]);
   });
-  it('400 for something that is not an object', () => {
+  it('400 for something that is not an object, in the words of the kind lookup; null is an empty object', () => {
+    const findKind =
+      'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
     expect(st(apiFailure(() => dec([1])))).toEqual([
       400,
-      `Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal array into Go value of type ${leaseSchema.goType}`,
+      `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${findKind}`,
     ]);
     expect(apiFailure(() => dec('x')).status.message).toContain('json: cannot unmarshal string into Go value');
-    expect(apiFailure(() => dec(null)).status.message).toContain('json: cannot unmarshal object into Go value');
     expect(apiFailure(() => dec(3)).status.message).toContain('cannot unmarshal number');
+    expect(dec(null).object).toEqual({});
+  });
+  it('names the object provided as unrecognized, with the first 30 bytes, where kube create handlers do', () => {
+    const gv = { groupVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+    const unrecognized = { unrecognizedKind: 'Lease' };
+    const body = (text: string) =>
+      decodeKind(parseBody(text, 'application/json', unrecognized), leaseSchema, gv, 'Warn', unrecognized);
+    expect(apiFailure(() => body('{"metadata": {"name": "broken"')).status.message).toBe(
+      `the object provided is unrecognized (must be of type Lease): couldn't get version/kind; json parse error: unexpected end of JSON input ({"metadata": {"name": "broken")`,
+    );
+    expect(apiFailure(() => body('[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]')).status.message).toMatch(
+      /^the object provided is unrecognized \(must be of type Lease\): couldn't get version\/kind; json parse error: json: cannot unmarshal array into Go value of type struct .* \(5b312c20322c20332c20342c20352c20362c20372c20382c20392c203130 \.\.\.\)$/,
+    );
+    expect(apiFailure(() => body('{"apiVersion":"a/b/c"}')).status.message).toBe(
+      'the object provided is unrecognized (must be of type Lease): unexpected GroupVersion string: a/b/c ({"apiVersion":"a/b/c"})',
+    );
+    expect(apiFailure(() => parseBody('a: [', 'application/yaml', unrecognized)).status.message).toMatch(
+      /^the object provided is unrecognized \(must be of type Lease\): yaml: line 1: .* \(613a205b\)$/,
+    );
+    expect(summarizeBody('')).toBe('<empty>');
+    expect(summarizeBody(`{"a":"x${'é'.repeat(20)}"}`)).toBe(`{"a":"x${'é'.repeat(11)}\ufffd ...`);
   });
   it('400 for another kind or apiVersion', () => {
     expect(st(apiFailure(() => dec({ kind: 'Event' })))).toEqual([

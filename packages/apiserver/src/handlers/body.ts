@@ -1,4 +1,4 @@
-import { decodeObject, parseJson } from '@kevents/api';
+import { decodeObject, goJsonSyntaxError, parseJson } from '@kevents/api';
 import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
@@ -29,9 +29,15 @@ const goJSONType = (v: unknown): string | undefined =>
 
 const parseError = (message: string): string => `couldn't get version/kind; json parse error: ${message}`;
 
+/** The Go type `SimpleMetaFactory.Interpret` unmarshals a body into, as reflect prints it. */
+const findKindType =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
 /** A request body parsed, and what strict decoding finds in its text. */
 export interface ParsedBody {
   readonly value: unknown;
+  /** The body's text, as sent. */
+  readonly text: string;
   /** A JSON body's repeated keys, as dotted paths. */
   readonly duplicates: readonly string[];
   /**
@@ -42,8 +48,46 @@ export interface ParsedBody {
   readonly strictErrors?: readonly string[];
 }
 
-/** Parses a JSON (or YAML) request body; a syntax error is a 400 like Kubernetes'. */
-export function parseBody(raw: unknown, contentType: string | undefined): ParsedBody {
+/** How a create or update names a body it cannot read: the kind the handler decodes into. */
+export interface UnrecognizedBodyOptions {
+  /**
+   * The kind of the object the body should hold. When set, a body whose kind cannot be found
+   * (a syntax error, or a value that is not an object) is answered as kube's create and update
+   * handlers answer it (`transformDecodeError`): `the object provided is unrecognized (must be of
+   * type Event): <why> (<the body's first 30 bytes>)`. Without it, `<why>` alone.
+   */
+  readonly unrecognizedKind?: string;
+}
+
+/**
+ * kube's `summarizeData(body, 30)`: `<empty>`, a body that starts with `{` as text, anything
+ * else in hex; longer than 30 bytes cut there with ` ...`.
+ */
+export function summarizeBody(text: string, maxLength = 30): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length === 0) return '<empty>';
+  const cut = bytes.length > maxLength;
+  const head = cut ? bytes.subarray(0, maxLength) : bytes;
+  const shown = bytes[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return cut ? `${shown} ...` : shown;
+}
+
+/** The 400 for a body whose kind cannot be found, in the words {@link UnrecognizedBodyOptions} describes. */
+function unreadable(why: string, text: string, options: UnrecognizedBodyOptions): Error {
+  const kind = options.unrecognizedKind;
+  if (kind === undefined) return badRequest(why);
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeBody(text)})`);
+}
+
+/**
+ * Parses a JSON (or YAML) request body; a syntax error is a 400 in Go's words
+ * (`couldn't get version/kind; json parse error: unexpected end of JSON input`), as kube reads it.
+ */
+export function parseBody(
+  raw: unknown,
+  contentType: string | undefined,
+  options: UnrecognizedBodyOptions = {},
+): ParsedBody {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   const type = mediaType(contentType);
   if (type === 'application/yaml') {
@@ -52,26 +96,30 @@ export function parseBody(raw: unknown, contentType: string | undefined): Parsed
       read = readYaml(text);
     } catch (err) {
       if (!(err instanceof YamlInputError)) throw err;
-      if (err.kind === 'depth') throw badRequest(parseError(maxDepthMessage(err.char)));
-      throw badRequest(`error converting YAML to JSON: yaml: ${err.message}`);
+      if (err.kind === 'depth') throw unreadable(parseError(maxDepthMessage(err.char)), text, options);
+      // kube's serializer converts with `yaml.YAMLToJSON`, whose errors are goyaml's own.
+      throw unreadable(err.message, text, options);
     }
-    if (nestingDepth(read.value) > maxNestingDepth) throw badRequest(parseError(maxDepthMessage('{')));
+    if (nestingDepth(read.value) > maxNestingDepth) {
+      throw unreadable(parseError(maxDepthMessage('{')), text, options);
+    }
     return {
       value: read.value,
+      text,
       duplicates: [],
       ...(read.duplicateKeys.length > 0 && { strictErrors: [yamlStrictError(read.duplicateKeys)] }),
     };
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
-  if (deep !== undefined) throw badRequest(parseError(maxDepthMessage(deep)));
+  if (deep !== undefined) throw unreadable(parseError(maxDepthMessage(deep)), text, options);
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (err) {
-    throw badRequest(parseError((err as Error).message));
+    throw unreadable(parseError(goJsonSyntaxError(text) ?? (err as Error).message), text, options);
   }
-  return { value, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
+  return { value, text, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
 }
 
 /** Requires one of the object media types (415 otherwise). */
@@ -90,7 +138,7 @@ export interface DecodedBody<T> {
 }
 
 /** How {@link decodeKind} answers a body it cannot decode. */
-export interface DecodeKindOptions {
+export interface DecodeKindOptions extends UnrecognizedBodyOptions {
   /**
    * The error for a failure, given the decoder's own words (`detail`) and the 400 message kube's
    * create and update handlers make of them (`message`). By default that 400.
@@ -113,24 +161,32 @@ export function decodeKind<T>(
   const version = expected.groupVersion.split('/').pop();
   const cannotHandle = (detail: string): Error =>
     fail(detail, `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${detail}`);
-  const v = parsed.value;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw cannotHandle(
-      `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ${schema.goType}`,
-    );
+  // Kubernetes finds the kind first (`SimpleMetaFactory.Interpret`): it unmarshals the body into
+  // struct{APIVersion, Kind string}, which fails for anything but an object or null, and for an
+  // apiVersion or kind that is not a string (the first in the text deciding).
+  const uninterpretable = (why: string): Error => {
+    const detail = parseError(why);
+    return options.fail ? options.fail(detail, detail) : unreadable(detail, parsed.text, options);
+  };
+  // A null body decodes as an empty object, as Go's decoder leaves a struct unchanged on null.
+  const v = parsed.value === null ? {} : parsed.value;
+  if (typeof v !== 'object' || Array.isArray(v) || v === null) {
+    throw uninterpretable(`json: cannot unmarshal ${goJSONType(v) ?? 'string'} into Go value of type ${findKindType}`);
   }
   const raw = v as Record<string, unknown>;
-  // Kubernetes finds the kind by unmarshalling into struct{APIVersion, Kind string}: the first
-  // of them that is not a string (in the order of the text) fails that.
   if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
     for (const key of Object.keys(raw)) {
       if (key !== 'kind' && key !== 'apiVersion') continue;
       const t = goJSONType(raw[key]);
-      if (t !== undefined) {
-        const message = parseError(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`);
-        throw fail(message, message);
-      }
+      if (t !== undefined)
+        throw uninterpretable(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`);
     }
+  }
+  const apiVersion = raw['apiVersion'];
+  if (typeof apiVersion === 'string' && apiVersion !== '/' && apiVersion.split('/').length > 2) {
+    // `schema.ParseGroupVersion`'s error, returned by Interpret unwrapped.
+    const detail = `unexpected GroupVersion string: ${apiVersion}`;
+    throw options.fail ? options.fail(detail, detail) : unreadable(detail, parsed.text, options);
   }
   // A null reads as absent, as Go leaves a string unchanged on a JSON null.
   if (raw['kind'] != null && raw['kind'] !== '' && raw['kind'] !== expected.kind) {

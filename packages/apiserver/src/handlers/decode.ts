@@ -10,8 +10,10 @@ export function decodeObjectBody<T extends KubeObject>(
   req: RestRequest,
 ): { object: T; warnings: string[] } {
   requireObjectMediaType(req.headers['content-type']);
-  const parsed = parseBody(req.body, req.headers['content-type']);
-  const decoded = decodeKind<Record<string, unknown>>(parsed, view.schema, view, parseFieldValidation(req.query));
+  const unrecognized = { unrecognizedKind: view.kind };
+  const parsed = parseBody(req.body, req.headers['content-type'], unrecognized);
+  const fieldValidation = parseFieldValidation(req.query);
+  const decoded = decodeKind<Record<string, unknown>>(parsed, view.schema, view, fieldValidation, unrecognized);
   const object = view.toInternal(decoded.object);
   object.metadata = object.metadata ?? {};
   return { object, warnings: decoded.warnings };

@@ -44,7 +44,7 @@ async function mergingPatch<T extends KubeObject>(
     name,
     (current) => {
       const live = scope.fieldManager.external(current!);
-      const patch = readPatch(req.body);
+      const patch = readPatch(req.body, type, fieldValidation);
       refuseOverflowingNumbers(type, patch, fieldValidation);
       const patched = applyPatchBody(type, live, patch);
       const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation);
@@ -87,7 +87,7 @@ async function serverSideApply<T extends KubeObject>(
       }
       warnings = strictApplyWarnings(config, fieldValidation);
       const decoded = decodeKind<Record<string, unknown>>(
-        { value: applied, duplicates: [] },
+        { value: applied, text: '', duplicates: [] },
         view.schema,
         view,
         'Ignore',

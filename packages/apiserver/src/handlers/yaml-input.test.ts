@@ -76,7 +76,7 @@ describe('aliasingError (goyaml v2)', () => {
       lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     const err = refusal(lines.join('\n'));
-    expect([err.kind, err.message]).toEqual(['aliasing', 'document contains excessive aliasing']);
+    expect([err.kind, err.message]).toEqual(['aliasing', 'yaml: document contains excessive aliasing']);
   });
 
   it('refuses more than 4,000 aliases whatever their share (the yaml package resolves each by a scan)', () => {
@@ -87,12 +87,12 @@ describe('aliasingError (goyaml v2)', () => {
 
   it('refuses an alias inside its own anchor', () => {
     const err = refusal('labels: &x\n  a: *x\n');
-    expect([err.kind, err.message]).toEqual(['aliasing', "anchor 'x' value contains itself"]);
+    expect([err.kind, err.message]).toEqual(['aliasing', "yaml: anchor 'x' value contains itself"]);
   });
 
   it('refuses an alias to no anchor', () => {
     const err = refusal('a: *nowhere\n');
-    expect([err.kind, err.message]).toEqual(['aliasing', "unknown anchor 'nowhere' referenced"]);
+    expect([err.kind, err.message]).toEqual(['aliasing', "yaml: unknown anchor 'nowhere' referenced"]);
   });
 
   it('reports a syntax error', () => {
@@ -121,24 +121,24 @@ describe('readYaml', () => {
   });
 
   it('refuses a key that is a map or a list as goyaml does, whatever it nests (1 KiB of `? ` took 19 s)', () => {
-    expect(refusal('? a: 1\n: x\n').message).toBe('invalid map key: map[interface {}]interface {}{"a":1}');
+    expect(refusal('? a: 1\n: x\n').message).toBe('yaml: invalid map key: map[interface {}]interface {}{"a":1}');
     expect(refusal('? [b, 2, null, 1.5, true]\n: x\n').message).toBe(
-      'invalid map key: []interface {}{"b", 2, interface {}(nil), 1.5, true}',
+      'yaml: invalid map key: []interface {}{"b", 2, interface {}(nil), 1.5, true}',
     );
     expect(refusal('k: {? {z: 1, a: [x]} : v}\n').message).toBe(
-      'invalid map key: map[interface {}]interface {}{"a":[]interface {}{"x"}, "z":1}',
+      'yaml: invalid map key: map[interface {}]interface {}{"a":[]interface {}{"x"}, "z":1}',
     );
     expect(refusal('a: &m {x: y}\nb: {*m : 1}\n').message).toBe(
-      'invalid map key: map[interface {}]interface {}{"x":true}',
+      'yaml: invalid map key: map[interface {}]interface {}{"x":true}',
     );
     // goyaml fails on the innermost key first.
     const nested = refusal(`${'? '.repeat(600)}x\n`);
     expect([nested.kind, nested.message]).toEqual([
       'syntax',
-      'invalid map key: map[interface {}]interface {}{"x":interface {}(nil)}',
+      'yaml: invalid map key: map[interface {}]interface {}{"x":interface {}(nil)}',
     ]);
     const long = refusal(`? [${'"aaaaaaaaaa", '.repeat(500)}]\n: x\n`).message;
-    expect(long.length).toBe('invalid map key: '.length + maxInvalidKeyText + 3);
+    expect(long.length).toBe('yaml: invalid map key: '.length + maxInvalidKeyText + 3);
     expect(long.endsWith('...')).toBe(true);
   });
 

@@ -144,7 +144,10 @@ export function aliasingError(doc: Document): string | undefined {
   return excessive ? 'document contains excessive aliasing' : undefined;
 }
 
-/** What {@link readYaml} refuses: nesting past the bound (at `char`), a syntax error, excessive aliasing. */
+/**
+ * What {@link readYaml} refuses: nesting past the bound (at `char`), a syntax error, excessive
+ * aliasing. The message is `sigs.k8s.io/yaml.YAMLToJSON`'s error text (`yaml: line 3: ...`).
+ */
 export class YamlInputError extends Error {
   override readonly name = 'YamlInputError';
   readonly kind: 'depth' | 'syntax' | 'aliasing';
@@ -170,7 +173,7 @@ export interface YamlBody {
 
 /** `sigs.k8s.io/yaml.YAMLToJSONStrict`'s error for a document's repeated keys (goyaml's `unmarshal errors`). */
 export const yamlStrictError = (duplicateKeys: readonly string[]): string =>
-  `error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateKeys.join('\n  ')}`;
+  `yaml: unmarshal errors:\n  ${duplicateKeys.join('\n  ')}`;
 
 const stackOverflow = 'Maximum call stack size exceeded';
 
@@ -199,15 +202,16 @@ export function readYaml(text: string): YamlBody {
     if (first?.message.includes(stackOverflow)) {
       throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
     }
-    // goyaml's form: `line N: ...`.
+    // goyaml's form: `line N: ...`; its tag resolution errors name no line.
     const at = first?.pos[0];
-    const line = at === undefined ? '' : `line ${text.slice(0, at).split('\n').length}: `;
-    throw new YamlInputError('syntax', `${line}${first?.message ?? 'invalid YAML'}`);
+    const tagError = first?.code === 'TAG_RESOLVE_FAILED' && first.message.startsWith('cannot decode ');
+    const line = at === undefined || tagError ? '' : `line ${text.slice(0, at).split('\n').length}: `;
+    throw new YamlInputError('syntax', `yaml: ${line}${first?.message ?? 'invalid YAML'}`);
   }
   const aliasing = aliasingError(doc);
-  if (aliasing !== undefined) throw new YamlInputError('aliasing', aliasing);
+  if (aliasing !== undefined) throw new YamlInputError('aliasing', `yaml: ${aliasing}`);
   const keys = mapKeyFindings(doc, text);
-  if (keys.invalidKey !== undefined) throw new YamlInputError('syntax', keys.invalidKey);
+  if (keys.invalidKey !== undefined) throw new YamlInputError('syntax', `yaml: ${keys.invalidKey}`);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: -1 });
@@ -216,7 +220,7 @@ export function readYaml(text: string): YamlBody {
       throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
     }
     // Anything else the document's conversion refuses is the body's fault.
-    throw new YamlInputError('syntax', (err as Error).message);
+    throw new YamlInputError('syntax', `yaml: ${(err as Error).message}`);
   }
   return { value, duplicateKeys: keys.duplicates };
 }

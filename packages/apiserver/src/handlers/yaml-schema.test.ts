@@ -70,9 +70,9 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
   it('resolves explicit tags the same way and refuses another kind in goyaml words', () => {
     expect(readYaml('a: !!int "010"\nb: !!float 3\nc: !!bool "yes"\n').value).toEqual({ a: 8, b: 3, c: true });
     for (const [text, message] of [
-      ['a: !!int abc', 'line 1: cannot decode !!str `abc` as a !!int'],
-      ['a: !!int 1.5', 'line 1: cannot decode !!float `1.5` as a !!int'],
-      ['a: !!bool maybe', 'line 1: cannot decode !!str `maybe` as a !!bool'],
+      ['a: !!int abc', 'yaml: cannot decode !!str `abc` as a !!int'],
+      ['a: !!int 1.5', 'yaml: cannot decode !!float `1.5` as a !!int'],
+      ['a: !!bool maybe', 'yaml: cannot decode !!str `maybe` as a !!bool'],
     ]) {
       let err: unknown;
       try {

@@ -386,8 +386,10 @@ export function installSelfSubjectReviews(
         decoded = { object: decodeReviewProtobuf(body, { groupVersion, kind: k.kind }), warnings: [] };
       } else {
         requireObjectMediaType(req.headers['content-type']);
-        const parsed = parseBody(req.body, req.headers['content-type']);
-        decoded = decodeKind<Obj>(parsed, k.schema, { groupVersion, kind: k.kind }, parseFieldValidation(query));
+        const unrecognized = { unrecognizedKind: k.kind };
+        const parsed = parseBody(req.body, req.headers['content-type'], unrecognized);
+        const expected = { groupVersion, kind: k.kind };
+        decoded = decodeKind<Obj>(parsed, k.schema, expected, parseFieldValidation(query), unrecognized);
       }
       const review: Obj = { ...decoded.object, kind: k.kind, apiVersion: groupVersion };
       const out = await k.create(review, req.user);

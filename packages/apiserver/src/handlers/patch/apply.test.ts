@@ -104,7 +104,7 @@ describe('applyPatch', () => {
       expect(err.status.message).toMatch(/^error decoding patch: .+/);
     }
     expect(apiFailure(() => applyPatch('application/merge-patch+json', current, undefined)).status.message).toBe(
-      'error decoding patch: Unexpected end of JSON input',
+      'error decoding patch: unexpected end of JSON input',
     );
   });
 });

@@ -1,4 +1,5 @@
-import { parseJson } from '@kevents/api';
+import { goJsonSyntaxError, parseJson } from '@kevents/api';
+import type { FieldValidation } from '../../request/query.js';
 import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
 import { mediaType } from '../body.js';
 import { excessiveNesting, maxDepthMessage } from '../json-depth.js';
@@ -42,21 +43,33 @@ export interface PatchBody {
   readonly value: unknown;
 }
 
-/** Reads a patch body as JSON; a syntax error or nesting past the bound is a 400 `error decoding patch: ...`. */
-export function readPatch(raw: unknown): PatchBody {
+/**
+ * Reads a patch body as JSON. Nesting past the bound is a 400 `error decoding patch: ...`; a
+ * syntax error is a 400 in the words of the decoder kube reads that patch type with: Go's
+ * (`invalid character '}' looking for beginning of value`) for JSON and strategic merge patches,
+ * after `error decoding patch: ` for merge patches, whose `fieldValidation=Ignore` form kube
+ * leaves to json-patch (`Invalid JSON Patch`).
+ */
+export function readPatch(
+  raw: unknown,
+  type: MergingPatchType = 'application/merge-patch+json',
+  fieldValidation: FieldValidation = 'Warn',
+): PatchBody {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   try {
     return { text, value: parseJson(text) };
   } catch (err) {
-    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+    const why = goJsonSyntaxError(text) ?? (err as Error).message;
+    if (type !== 'application/merge-patch+json') throw badRequest(why);
+    throw badRequest(fieldValidation === 'Ignore' ? 'Invalid JSON Patch' : `error decoding patch: ${why}`);
   }
 }
 
 /** {@link applyPatchBody} of a raw body. */
 export function applyPatch(type: MergingPatchType, current: Record<string, unknown>, raw: unknown): unknown {
-  return applyPatchBody(type, current, readPatch(raw));
+  return applyPatchBody(type, current, readPatch(raw, type));
 }
 
 /**

@@ -32,5 +32,11 @@ export function decodePatched<T>(
     const value = type === 'application/strategic-merge-patch+json' ? goFormatValue(patch.value) : goJSON(patched);
     return invalid({ group: '', kind: '' }, '', [fieldInvalid('patch', value, detail)]);
   };
-  return decodeKind<T>({ value: patched, duplicates: [], strictErrors }, view.schema, view, fieldValidation, { fail });
+  return decodeKind<T>(
+    { value: patched, text: patch.text, duplicates: [], strictErrors },
+    view.schema,
+    view,
+    fieldValidation,
+    { fail },
+  );
 }

@@ -38,7 +38,7 @@ export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
   } catch (err) {
     if (!(err instanceof YamlInputError)) throw err;
     if (err.kind === 'depth') throw badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
-    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${err.message}`);
+    throw badRequest(`error decoding YAML: error converting YAML to JSON: ${err.message}`);
   }
   const { value, duplicateKeys } = read;
   if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
@@ -49,7 +49,11 @@ export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
     );
   }
   if (duplicateKeys.length === 0) return { object: value as JsonObject };
-  return { object: value as JsonObject, strictError: yamlStrictError(duplicateKeys) };
+  // `yaml.UnmarshalStrict` (sigs.k8s.io/yaml) puts its conversion's error after this prefix.
+  return {
+    object: value as JsonObject,
+    strictError: `error converting YAML to JSON: ${yamlStrictError(duplicateKeys)}`,
+  };
 }
 
 /**
