@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { aliasingError, excessiveYamlNesting, readYaml, YamlInputError } from './yaml-input.js';
-import { maxInvalidKeyText } from './yaml-map-keys.js';
+import { maxInvalidKeyText } from './yaml-decode.js';
 
 const refusal = (text: string): YamlInputError => {
   try {

@@ -1,9 +1,10 @@
-import { isAlias, isCollection, isDocument, isPair, parseDocument } from 'yaml';
+import { Composer, isAlias, isCollection, isPair, Parser } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { hasDuplicateKeys } from './json-duplicates.js';
-import { mapKeyFindings } from './yaml-map-keys.js';
+import { overflowingNumber } from './patch/number-overflow.js';
+import { decodeGoyaml, GoyamlDecodeError } from './yaml-decode.js';
 import { goyamlScalarTags } from './yaml-schema.js';
 
 const NEWLINE = 10;
@@ -178,51 +179,71 @@ export const yamlStrictError = (duplicateKeys: readonly string[]): string =>
 const stackOverflow = 'Maximum call stack size exceeded';
 
 /**
- * Parses a YAML body into its value as `sigs.k8s.io/yaml` converts it: flow nesting past
- * {@link maxNestingDepth} is refused before the parser runs (block nesting the parser cannot hold
- * is refused as too deep too), alias expansion as goyaml bounds it, a key that is a map or a list
- * as goyaml refuses it, syntax errors as they are found. A body that is JSON without repeated keys
- * (what kubectl and client libraries send) is read by the JSON parser, which gives the same value
- * several times faster.
+ * Parses a YAML body into its value as `sigs.k8s.io/yaml.YAMLToJSON` converts it (see
+ * yaml-decode.ts): only the first document counts, and nothing after its content, as goyaml
+ * reads only that; flow nesting past {@link maxNestingDepth} is refused before the parser runs
+ * (block nesting the parser cannot hold is refused as too deep too), alias expansion as goyaml
+ * bounds it, syntax errors as they are found. A body that is JSON without repeated keys or numbers
+ * past a double (what kubectl and client libraries send) is read by the JSON parser, which gives
+ * the same value several times faster.
  */
 export function readYaml(text: string): YamlBody {
   const json = readJsonText(text);
   if (json !== undefined) return { value: json.value, duplicateKeys: [] };
   const deep = excessiveYamlNesting(text);
   if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
-  const doc = parseDocument(text, {
-    uniqueKeys: false,
-    prettyErrors: false,
-    logLevel: 'error',
-    customTags: goyamlScalarTags,
-    merge: true,
-  });
-  if (!isDocument(doc) || doc.errors.length > 0) {
-    const first = doc.errors[0];
-    if (first?.message.includes(stackOverflow)) {
-      throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
-    }
+  const doc = firstDocument(text);
+  if (doc === undefined) return { value: null, duplicateKeys: [] };
+  if (doc.errors.some((e) => e.message.includes(stackOverflow))) {
+    throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
+  }
+  // goyaml reads one token past the first document's content, and no further: `[1]]` is `[1]`.
+  const range = (doc.contents as { range?: [number, number, number] } | null)?.range;
+  const trailing = (e: { code: string; pos: [number, number] }): boolean =>
+    e.code === 'UNEXPECTED_TOKEN' &&
+    range !== undefined &&
+    range[1] > range[0] &&
+    e.pos[0] >= range[1] &&
+    !scannerRefuses(text.slice(e.pos[0], e.pos[1]));
+  const first = doc.errors.find((e) => !trailing(e));
+  if (first !== undefined) {
     // goyaml's form: `line N: ...`; its tag resolution errors name no line.
-    const at = first?.pos[0];
-    const tagError = first?.code === 'TAG_RESOLVE_FAILED' && first.message.startsWith('cannot decode ');
-    const line = at === undefined || tagError ? '' : `line ${text.slice(0, at).split('\n').length}: `;
-    throw new YamlInputError('syntax', `yaml: ${line}${first?.message ?? 'invalid YAML'}`);
+    const tagError = first.code === 'TAG_RESOLVE_FAILED' && first.message.startsWith('cannot decode ');
+    const line = tagError ? '' : `line ${text.slice(0, first.pos[0]).split('\n').length}: `;
+    throw new YamlInputError('syntax', `yaml: ${line}${first.message}`);
   }
   const aliasing = aliasingError(doc);
   if (aliasing !== undefined) throw new YamlInputError('aliasing', `yaml: ${aliasing}`);
-  const keys = mapKeyFindings(doc, text);
-  if (keys.invalidKey !== undefined) throw new YamlInputError('syntax', `yaml: ${keys.invalidKey}`);
-  let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: -1 });
+    return decodeGoyaml(doc, text);
   } catch (err) {
     if (err instanceof RangeError && err.message.includes(stackOverflow)) {
       throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
     }
-    // Anything else the document's conversion refuses is the body's fault.
-    throw new YamlInputError('syntax', `yaml: ${(err as Error).message}`);
+    if (err instanceof GoyamlDecodeError) throw new YamlInputError('syntax', err.message);
+    throw err;
   }
-  return { value, duplicateKeys: keys.duplicates };
+}
+
+/** Whether goyaml's scanner fails on a token: a reserved first character, an unterminated quote. */
+function scannerRefuses(token: string): boolean {
+  const c = token.charAt(0);
+  if (c === '@' || c === '`') return true;
+  return (c === '"' || c === "'") && (token.length < 2 || token.charAt(token.length - 1) !== c);
+}
+
+/** The stream's first document, composed without reading the documents after it; undefined for none. */
+function firstDocument(text: string): Document | undefined {
+  try {
+    const composer = new Composer({ uniqueKeys: false, logLevel: 'error', customTags: goyamlScalarTags });
+    for (const doc of composer.compose(new Parser().parse(text), true)) return doc as Document;
+    return undefined;
+  } catch (err) {
+    if (err instanceof RangeError && err.message.includes(stackOverflow)) {
+      throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
+    }
+    throw err;
+  }
 }
 
 /**
@@ -236,6 +257,8 @@ function readJsonText(text: string): { value: unknown } | undefined {
   const c = text.charCodeAt(i);
   if (c !== 123 && c !== 91) return undefined;
   if (excessiveNesting(text) !== undefined) return undefined;
+  // goyaml reads `1e400` as a string: the YAML parser decides.
+  if (overflowingNumber(text) !== undefined) return undefined;
   let value: unknown;
   try {
     value = parseJson(text);

@@ -39,8 +39,6 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
       ['-.5', -0.5],
       ['1e3', 1000],
       ['1_0.5', 10.5],
-      ['.inf', Infinity],
-      ['-.Inf', -Infinity],
       ['1e400', '1e400'],
       ['.5_0', '.5_0'],
       ['.', '.'],
@@ -54,7 +52,20 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
       ['0o18', '0o18'],
     ];
     for (const [text, v] of cases) expect([text, value(text)]).toEqual([text, v]);
-    expect(Number.isNaN(value('.NaN'))).toBe(true);
+    // A double JSON cannot hold is refused when the value is made JSON (json.Marshal).
+    for (const [text, shown] of [
+      ['.inf', '+Inf'],
+      ['-.Inf', '-Inf'],
+      ['.NaN', 'NaN'],
+    ]) {
+      let err: unknown;
+      try {
+        value(text!);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as Error).message).toBe(`json: unsupported value: ${shown}`);
+    }
   });
 
   it('keeps quoted and explicitly string-tagged scalars as text; YAML 1.1 keys become booleans, as in kube', () => {
@@ -85,10 +96,61 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
     }
   });
 
-  it('merges `<<` keys, which are neither repeated keys nor refused', () => {
+  it('merges `<<` keys where they stand, as goyaml does: later keys win, a list merges its earlier maps last', () => {
     const read = readYaml('base: &b {x: 1, z: 2}\nr:\n  <<: *b\n  z: 3\n  <<: {w: 4}\n');
     expect(read.value).toEqual({ base: { x: 1, z: 2 }, r: { x: 1, z: 3, w: 4 } });
-    expect(read.duplicateKeys).toEqual([]);
-    expect(readYaml('a: <<\n').value).toEqual({ a: '<<' });
+    // goyaml's strict decoding sees z set twice (by the merge, then by the map).
+    expect(read.duplicateKeys).toEqual(['line 4: key "z" already set in map']);
+    expect(readYaml('c:\n  x: 2\n  <<: {x: 1}\n').value).toEqual({ c: { x: 1 } });
+    expect(readYaml('a: &a {k: 1}\nb: &b {k: 2, j: 3}\nc:\n  <<: [*a, *b]\n').value).toEqual({
+      a: { k: 1 },
+      b: { k: 2, j: 3 },
+      c: { k: 1, j: 3 },
+    });
+    expect(readYaml('a: <<\n"<<": {x: 1}\n').value).toEqual({ a: '<<', '<<': { x: 1 } });
+    let err: unknown;
+    try {
+      readYaml('a:\n  <<: 1\n');
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toBe('yaml: map merge requires map or sequence of maps as the value');
+  });
+
+  it('makes keys JSON names as sigs.k8s.io/yaml does, and refuses null and uint64 keys', () => {
+    expect(readYaml('1.5: a\n1e20: b\n3.14159265358979: c\n9007199254740993: d\n-0.0: e\n').value).toEqual({
+      '1.5': 'a',
+      '1e+20': 'b',
+      '3.1415927': 'c',
+      '9007199254740993': 'd',
+      '-0': 'e',
+    });
+    for (const [text, message] of [
+      ['~: v\n', 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "v"'],
+      [
+        '9223372036854775808: {a: 1}\n',
+        'unsupported map key of type: uint64, key: 0x8000000000000000, value: map[interface {}]interface {}{"a":1}',
+      ],
+    ]) {
+      let err: unknown;
+      try {
+        readYaml(text!);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as Error).message).toBe(message);
+    }
+  });
+
+  it('decodes !!binary, keeps !!timestamp as written, and reads only the first document', () => {
+    expect(readYaml('a: !!binary aGVsbG8=\nb: !!timestamp 2001-12-14\n').value).toEqual({
+      a: 'hello',
+      b: '2001-12-14',
+    });
+    expect(() => readYaml('a: !!binary "not base64!"\n')).toThrow('yaml: !!binary value contains invalid base64 data');
+    expect(readYaml('a: 1\n---\n').value).toEqual({ a: 1 });
+    expect(readYaml('a: 1\n---\nb: [\n').value).toEqual({ a: 1 });
+    expect(readYaml('[1, 2]]').value).toEqual([1, 2]);
+    expect(readYaml('# only a comment\n').value).toBeNull();
   });
 });

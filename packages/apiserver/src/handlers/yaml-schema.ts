@@ -23,13 +23,25 @@ export const goyamlScalarTags = (tags: Tags): Tags => [
   implicitTag('int', /^[-+0-9]/),
   implicitTag('float', /^\./),
   ...(['null', 'bool', 'int', 'float'] as const).map(explicitTag),
+  // Decoded by the conversion (yaml-decode.ts), as goyaml decodes them: kept as text here.
+  { tag: 'tag:yaml.org,2002:binary', default: false, resolve: (value: string) => value },
+  {
+    tag: 'tag:yaml.org,2002:timestamp',
+    default: false,
+    resolve: (value: string, onError: (message: string) => void) => {
+      if (!goTimestamp.test(value))
+        onError(`cannot decode !!${resolvePlain(value).kind} \`${value}\` as a !!timestamp`);
+      return value;
+    },
+  },
 ];
 
 /** The core schema's map, list and string tags stay. */
 const isKeptTag = (t: Tags[number]): boolean =>
   typeof t === 'object' && ((t as CollectionTag).collection !== undefined || t.tag === 'tag:yaml.org,2002:str');
 
-type Kind = 'null' | 'bool' | 'int' | 'float' | 'str';
+/** What goyaml resolves a scalar to; `uint` is an integer past int64 (Go's uint64). */
+export type Kind = 'null' | 'bool' | 'int' | 'uint' | 'float' | 'str';
 
 /** A plain scalar resolved by its text, for the scalars `test` selects. */
 const implicitTag = (kind: Kind, test: RegExp): ScalarTag => ({
@@ -49,15 +61,23 @@ const explicitTag = (kind: Kind): ScalarTag => ({
   tag: `tag:yaml.org,2002:${kind}`,
   resolve: (value, onError) => {
     const r = resolvePlain(value);
-    if (r.kind === kind || (kind === 'float' && r.kind === 'int')) return r.value;
+    if (r.kind === kind || (kind === 'int' && r.kind === 'uint') || (kind === 'float' && r.kind === 'int')) {
+      return r.value;
+    }
+    if (r.kind === 'uint') {
+      onError(`cannot decode !!int \`${value}\` as a !!${kind}`);
+      return value;
+    }
     onError(`cannot decode !!${r.kind} \`${value}\` as a !!${kind}`);
     return value;
   },
 });
 
-interface Resolved {
+/** A resolved scalar: its kind, its value, and for integers their exact decimal text. */
+export interface Resolved {
   readonly kind: Kind;
   readonly value: unknown;
+  readonly exact?: string;
 }
 
 const entry = (word: string, kind: Kind, value: unknown): [string, Resolved] => [word, { kind, value }];
@@ -71,6 +91,10 @@ const words: ReadonlyMap<string, Resolved> = new Map<string, Resolved>([
   ...['-.inf', '-.Inf', '-.INF'].map((w) => entry(w, 'float', -Infinity)),
 ]);
 
+/** The layouts goyaml's `parseTimestamp` accepts (`2006-1-2T15:4:5.999999999Z07:00`, with `t` or a space, `2006-1-2`). */
+const goTimestamp =
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?(?:Z|[-+][0-9]{2}:[0-9]{2})|[ ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?)?$/;
+
 /** Go's `strconv.ParseInt(s, 0, 64)` syntax (and `ParseUint`'s, without the sign). */
 const goInt = /^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|0([0-7]*)|([1-9][0-9]*))$/;
 const goyamlFloat = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
@@ -79,7 +103,7 @@ const int64Limit = 2n ** 63n;
 const uint64Max = 2n ** 64n - 1n;
 
 /** goyaml v2's `resolve` of a plain scalar: its kind and value (the text itself for a string). */
-function resolvePlain(text: string): Resolved {
+export function resolvePlain(text: string): Resolved {
   const first = text.charAt(0);
   const hint =
     text === ''
@@ -118,8 +142,8 @@ function resolvePlain(text: string): Resolved {
                 : BigInt(`0o${legacyOct}`)
               : BigInt(dec!);
     const n = sign === '-' ? -digits : digits;
-    if (n >= -int64Limit && n < int64Limit) return { kind: 'int', value: Number(n) };
-    if (sign === '' && n <= uint64Max) return { kind: 'int', value: Number(n) };
+    if (n >= -int64Limit && n < int64Limit) return { kind: 'int', value: Number(n), exact: n.toString() };
+    if (sign === '' && n <= uint64Max) return { kind: 'uint', value: Number(n), exact: n.toString() };
   }
   if (goyamlFloat.test(plain)) {
     const f = Number(plain);
