@@ -150,7 +150,8 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
   return { value, duplicateKeys: duplicates.map((d) => `line ${lineOf(d.at)}: key ${d.key} already set in map`) };
 }
 
-const isMergeKey = (key: unknown): boolean =>
+/** A `<<` key goyaml merges: plain, untagged (or tagged `!!merge`). */
+export const isMergeKey = (key: unknown): boolean =>
   isScalar(key) && key.type === 'PLAIN' && key.source === '<<' && (key.tag === undefined || key.tag === mergeTag);
 
 /** A scalar as goyaml resolves it: plain ones by their text, quoted and block ones as strings. */

@@ -4,7 +4,7 @@ import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { hasDuplicateKeys } from './json-duplicates.js';
 import { overflowingNumber } from './patch/number-overflow.js';
-import { decodeGoyaml, GoyamlDecodeError } from './yaml-decode.js';
+import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
 import { goyamlScalarTags } from './yaml-schema.js';
 
 const NEWLINE = 10;
@@ -89,59 +89,67 @@ function allowedAliasRatio(decodeCount: number): number {
 }
 
 /**
- * More alias nodes than this are refused as excessive aliasing whatever they expand to: the
- * `yaml` package resolves each alias by a scan of the document's anchors and aliases, so its
- * conversion costs their number squared (4,000: ~0.2 s).
- */
-const maxAliases = 4_000;
-
-/**
  * Why goyaml would refuse to decode `doc`'s aliases, in its words, or undefined: an alias to no
  * anchor (`unknown anchor 'x' referenced`), an alias inside its own anchor (`anchor 'x' value
- * contains itself`), or `document contains excessive aliasing`: more than 100 of its nodes
- * decoded inside alias expansions, more than 1,000 in all, and the share from aliases above
- * {@link allowedAliasRatio} (or more than {@link maxAliases} aliases). One pass in document order,
- * anchors looked up as they were last defined before each alias, each node's expanded size counted
- * once without expanding anything: time linear in the text, even for a billion laughs.
+ * contains itself`), or `document contains excessive aliasing`. The last follows goyaml v2's
+ * counters exactly: every node it decodes (the document, keys, values, alias nodes; not `<<`
+ * keys) counts once, and those decoded inside an alias's expansion count as aliased too; it fails
+ * when more than 100 are aliased, more than 1,000 decoded, and the aliased share passes
+ * {@link allowedAliasRatio}. One pass in document order, anchors looked up as they were last
+ * defined before each alias, an expansion added as its precomputed size (the condition only grows
+ * during one): time linear in the text, even for a billion laughs.
  */
 export function aliasingError(doc: Document): string | undefined {
   let contained: string | undefined;
   let unknown: string | undefined;
-  let aliases = 0;
+  let excessive = false;
+  let decoded = 1; // the document node
   let aliased = 0;
   const anchors = new Map<string, YamlNode>();
   const sizes = new Map<YamlNode, number>();
   const visiting = new Set<YamlNode>();
-  /** Nodes decoding `node` takes (keys, values and collections), its aliases expanded. */
-  const size = (node: unknown): number => {
+  const check = (): void => {
+    if (aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded)) excessive = true;
+  };
+  /** Visits a node once, in document order; answers how many nodes decoding it takes. */
+  const visit = (node: unknown): number => {
+    decoded++;
+    check();
     if (node === null || typeof node !== 'object') return 1;
     if (isAlias(node)) {
-      aliases++;
       const target = anchors.get(node.source);
       if (target === undefined) {
         unknown ??= node.source;
         return 1;
       }
       const s = visiting.has(target) ? Infinity : (sizes.get(target) ?? Infinity);
-      if (s === Infinity) contained ??= node.source;
+      if (s === Infinity) {
+        contained ??= node.source;
+        return 1;
+      }
+      decoded += s;
       aliased += s;
-      return s;
+      check();
+      return 1 + s;
     }
     const anchor = (node as { anchor?: string }).anchor;
     if (anchor !== undefined) anchors.set(anchor, node as YamlNode);
     visiting.add(node as YamlNode);
     let total = 1;
-    if (isCollection(node))
-      for (const item of node.items) total += isPair(item) ? size(item.key) + size(item.value) : size(item);
+    if (isCollection(node)) {
+      for (const item of node.items) {
+        if (!isPair(item)) total += visit(item);
+        else if (isMergeKey(item.key)) total += visit(item.value);
+        else total += visit(item.key) + visit(item.value);
+      }
+    }
     visiting.delete(node as YamlNode);
     sizes.set(node as YamlNode, total);
     return total;
   };
-  const decoded = size(doc.contents);
+  if (doc.contents !== null) visit(doc.contents);
   if (unknown !== undefined) return `unknown anchor '${unknown}' referenced`;
-  if (!Number.isFinite(decoded)) return `anchor '${contained ?? ''}' value contains itself`;
-  const excessive =
-    aliases > maxAliases || (aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded));
+  if (contained !== undefined) return `anchor '${contained}' value contains itself`;
   return excessive ? 'document contains excessive aliasing' : undefined;
 }
 
