@@ -49,16 +49,30 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
   const duplicates: { at: number; key: string }[] = [];
   let unsupportedKey: string | undefined;
   let unsupportedValue: string | undefined;
-  const resolve = (node: unknown): unknown => (isAlias(node) ? anchors.get(node.source) : node);
+  // An alias means the anchor defined last before it (goyaml links them as it parses): looked
+  // up at its first visit, in document order, and kept for the visits a merge makes later.
+  const targets = new Map<unknown, YamlNode | undefined>();
+  const registered = new Set<YamlNode>();
+  const resolve = (node: unknown): unknown => {
+    if (!isAlias(node)) return node;
+    if (!targets.has(node)) targets.set(node, anchors.get(node.source));
+    return targets.get(node);
+  };
+  const register = (node: unknown): void => {
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor === undefined || registered.has(node as YamlNode)) return;
+    registered.add(node as YamlNode);
+    anchors.set(anchor, node as YamlNode);
+  };
 
   const convert = (node: unknown, asKey = false): unknown => {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      const target = anchors.get(node.source);
+      const target = resolve(node) as YamlNode | undefined;
       return target === undefined ? null : converted.has(target) ? converted.get(target) : convert(target);
     }
     const anchor = (node as { anchor?: string }).anchor;
-    if (anchor !== undefined) anchors.set(anchor, node as YamlNode);
+    register(node);
     let value: unknown;
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -123,8 +137,7 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
 
   /** Decodes a map (inline, or an alias's) into `out`, as goyaml decodes a merged node in place. */
   const mergeMap = (node: unknown, out: Record<string, unknown>, seen: Set<string>): void => {
-    const anchor = isAlias(node) ? undefined : (node as { anchor?: string }).anchor;
-    if (anchor !== undefined) anchors.set(anchor, node as YamlNode);
+    if (!isAlias(node)) register(node);
     decodeMapInto(resolve(node) as YamlNode, out, seen);
   };
 

@@ -108,6 +108,14 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
       c: { k: 1, j: 3 },
     });
     expect(readYaml('a: <<\n"<<": {x: 1}\n').value).toEqual({ a: '<<', '<<': { x: 1 } });
+    // An alias means the anchor defined last before it, even when a merge walks its map again later.
+    expect(readYaml('a: &x 1\nb: &m {k: &x 2, j: *x}\nc: &x 3\nd: {<<: *m}\ne: *x\n').value).toEqual({
+      a: 1,
+      b: { k: 2, j: 2 },
+      c: 3,
+      d: { k: 2, j: 2 },
+      e: 3,
+    });
     let err: unknown;
     try {
       readYaml('a:\n  <<: 1\n');
