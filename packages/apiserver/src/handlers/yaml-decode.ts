@@ -115,14 +115,14 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
         throw new GoyamlDecodeError(`yaml: invalid map key: ${goSyntax(pair.key, resolve)}`);
       }
       convert(pair.key, true);
-      const key = isScalar(keyNode) ? resolvedScalar(keyNode) : { kind: 'null' as const, value: null };
+      const key = isScalar(keyNode) ? resolvedScalar(keyNode) : { kind: 'null' as const, value: null, id: 'nil' };
       const name = jsonName(key);
       if (name === undefined) {
         unsupportedKey ??= unsupportedKeyError(key, pair.value, resolve);
         convert(pair.value);
         continue;
       }
-      const id = `${key.kind}:${key.exact ?? String(key.value)}`;
+      const id = key.id;
       // A NaN key equals no other key in Go.
       if (seen.has(id) && !Number.isNaN(key.value)) {
         // goyaml's strict error names the line of the value.
@@ -167,8 +167,21 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
 export const isMergeKey = (key: unknown): boolean =>
   isScalar(key) && key.type === 'PLAIN' && key.source === '<<' && (key.tag === undefined || key.tag === mergeTag);
 
+const resolvedCache = new WeakMap<Scalar, Resolved & { id: string }>();
+
+/** A scalar as goyaml resolves it, once per node, with its identity as a Go map key. */
+function resolvedScalar(node: Scalar): Resolved & { id: string } {
+  let r = resolvedCache.get(node);
+  if (r === undefined) {
+    const resolved = resolveScalar(node);
+    r = { ...resolved, id: `${resolved.kind}:${resolved.exact ?? String(resolved.value)}` };
+    resolvedCache.set(node, r);
+  }
+  return r;
+}
+
 /** A scalar as goyaml resolves it: plain ones by their text, quoted and block ones as strings. */
-function resolvedScalar(node: Scalar): Resolved {
+function resolveScalar(node: Scalar): Resolved {
   const tag = node.tag;
   if (tag === undefined && node.type === 'PLAIN' && typeof node.source === 'string') return resolvePlain(node.source);
   if (tag === undefined || tag === 'tag:yaml.org,2002:str') return { kind: 'str', value: node.source ?? node.value };
@@ -299,7 +312,8 @@ const plainValue = (node: unknown): unknown => (isScalar(node) ? resolvedScalar(
 
 function goScalar(v: unknown): string {
   if (v === null || v === undefined) return 'interface {}(nil)';
-  if (typeof v === 'string') return goQuote(v);
+  // Only what can be shown is quoted: a key may be megabytes long.
+  if (typeof v === 'string') return goQuote(v.length > maxInvalidKeyText ? v.slice(0, maxInvalidKeyText + 1) : v);
   if (typeof v === 'number') return goFormatNumber(v);
   return String(v);
 }

@@ -192,3 +192,34 @@ describe('readYaml', () => {
     expect(warnings).toEqual([]);
   });
 });
+
+describe('readYaml bounds (found by fuzzing; each took minutes, or the heap, before)', () => {
+  const seconds = (f: () => void): number => {
+    const started = process.hrtime.bigint();
+    f();
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  };
+
+  it('prints at most 1,024 characters of a repeated key however long the key (4,000 uses of a 300 KB key ran out of heap)', () => {
+    const text = `a: &k ${'x'.repeat(300_000)}\nb:\n${'  *k : 1\n'.repeat(4000)}`;
+    let read: ReturnType<typeof readYaml> | undefined;
+    expect(seconds(() => (read = readYaml(text)))).toBeLessThan(20);
+    expect(read!.duplicateKeys).toHaveLength(3999);
+    expect(read!.duplicateKeys[0]!.length).toBeLessThan(1100);
+  });
+
+  it('resolves each scalar once, however many aliases use it (a 100,000-digit integer key)', () => {
+    const text = `a: &k 1${'2'.repeat(100_000)}\nb:\n${'- *k : 1\n'.repeat(4000)}`;
+    expect(seconds(() => readYaml(text))).toBeLessThan(20);
+  });
+
+  it('reads nothing past the first document: 1 MB of stray brackets after it is never parsed', () => {
+    let read: ReturnType<typeof readYaml> | undefined;
+    expect(seconds(() => (read = readYaml(`a: 1\n${']'.repeat(1_000_000)}`)))).toBeLessThan(20);
+    expect(read!.value).toEqual({ a: 1 });
+    // goyaml's scanner reads one token past the content: a token it cannot read fails the body.
+    expect(readYaml(`a: 1\n---\n'unterminated`).value).toEqual({ a: 1 });
+    expect(refusal(`[1]'unterminated`).message).toMatch(/^yaml: /);
+    expect(refusal('[1] @x').message).toMatch(/^yaml: /);
+  });
+});

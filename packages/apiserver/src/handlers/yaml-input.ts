@@ -1,4 +1,5 @@
 import { Composer, isAlias, isCollection, isPair, Parser } from 'yaml';
+import type { CST } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
@@ -196,6 +197,18 @@ const stackOverflow = 'Maximum call stack size exceeded';
  * the same value several times faster.
  */
 export function readYaml(text: string): YamlBody {
+  // The parser makes an error object for each fault it finds; their stacks would cost more than
+  // the parse (synchronous: no other code runs meanwhile).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return readYamlText(text);
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+function readYamlText(text: string): YamlBody {
   const json = readJsonText(text);
   if (json !== undefined) return { value: json.value, duplicateKeys: [] };
   const deep = excessiveYamlNesting(text);
@@ -240,11 +253,36 @@ function scannerRefuses(token: string): boolean {
   return (c === '"' || c === "'") && (token.length < 2 || token.charAt(token.length - 1) !== c);
 }
 
+/**
+ * The tokens of the stream up to its first document, and the one token after it when goyaml's
+ * scanner would refuse that: goyaml reads no further, and the `yaml` package would otherwise
+ * make an error object for every bad token of the rest (3 MiB of `]` took 44 s).
+ */
+function* firstDocumentTokens(tokens: Generator<CST.Token>): Generator<CST.Token> {
+  let done = false;
+  for (const token of tokens) {
+    if (!done) {
+      yield token;
+      done = token.type === 'document';
+      continue;
+    }
+    if (token.type === 'space' || token.type === 'newline' || token.type === 'comment') continue;
+    if (token.type === 'error' && scannerRefuses(token.source)) yield token;
+    return;
+  }
+}
+
 /** The stream's first document, composed without reading the documents after it; undefined for none. */
 function firstDocument(text: string): Document | undefined {
   try {
-    const composer = new Composer({ uniqueKeys: false, logLevel: 'error', customTags: goyamlScalarTags });
-    for (const doc of composer.compose(new Parser().parse(text), true)) return doc as Document;
+    const composer = new Composer({
+      uniqueKeys: false,
+      logLevel: 'error',
+      customTags: goyamlScalarTags,
+      // Explicit tags the schema lacks (`!!omap`) stay unresolved, as goyaml leaves them.
+      resolveKnownTags: false,
+    });
+    for (const doc of composer.compose(firstDocumentTokens(new Parser().parse(text)), true)) return doc as Document;
     return undefined;
   } catch (err) {
     if (err instanceof RangeError && err.message.includes(stackOverflow)) {

@@ -1,4 +1,4 @@
-import type { CollectionTag, ScalarTag, Tags } from 'yaml';
+import type { ScalarTag, Tags } from 'yaml';
 
 /**
  * How goyaml v2 (`resolve.go`, which `sigs.k8s.io/yaml` and so kube-apiserver decode YAML with)
@@ -36,9 +36,13 @@ export const goyamlScalarTags = (tags: Tags): Tags => [
   },
 ];
 
-/** The core schema's map, list and string tags stay. */
-const isKeptTag = (t: Tags[number]): boolean =>
-  typeof t === 'object' && ((t as CollectionTag).collection !== undefined || t.tag === 'tag:yaml.org,2002:str');
+/**
+ * The schema's map, list and string tags stay; YAML 1.1's `!!omap`, `!!pairs` and `!!set` do not
+ * (goyaml reads them as the list or map they are written as; the `yaml` package's `!!omap` checks
+ * its keys in quadratic time).
+ */
+const keptTags = new Set(['tag:yaml.org,2002:map', 'tag:yaml.org,2002:seq', 'tag:yaml.org,2002:str']);
+const isKeptTag = (t: Tags[number]): boolean => typeof t === 'object' && keptTags.has(t.tag);
 
 /** What goyaml resolves a scalar to; `uint` is an integer past int64 (Go's uint64). */
 export type Kind = 'null' | 'bool' | 'int' | 'uint' | 'float' | 'str';
@@ -102,6 +106,17 @@ const goDotFloat = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
 const int64Limit = 2n ** 63n;
 const uint64Max = 2n ** 64n - 1n;
 
+/** At least how many bits the digits of a {@link goInt} match need (leading zeros aside). */
+function significantBits(m: RegExpExecArray): number {
+  const [, , hex, oct, bin, legacyOct, dec] = m;
+  const digits = (d: string | undefined): number => (d ?? '').replace(/^0+/, '').length;
+  if (hex !== undefined) return digits(hex) * 4 - 3;
+  if (oct !== undefined) return digits(oct) * 3 - 2;
+  if (bin !== undefined) return digits(bin);
+  if (legacyOct !== undefined) return digits(legacyOct) * 3 - 2;
+  return Math.floor((digits(dec) - 1) * Math.log2(10)) + 1;
+}
+
 /** goyaml v2's `resolve` of a plain scalar: its kind and value (the text itself for a string). */
 export function resolvePlain(text: string): Resolved {
   const first = text.charAt(0);
@@ -127,7 +142,9 @@ export function resolvePlain(text: string): Resolved {
   if (hint !== 'D' && hint !== 'S') return { kind: 'str', value: text };
   const plain = text.replaceAll('_', '');
   const m = goInt.exec(plain);
-  if (m !== null) {
+  // Past 64 bits in any base the integer is neither an int64 nor a uint64 (and BigInt would take
+  // time for nothing).
+  if (m !== null && significantBits(m) <= 64) {
     const [, sign, hex, oct, bin, legacyOct, dec] = m;
     const digits =
       hex !== undefined
