@@ -349,6 +349,23 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
     await live();
   });
 
+  it('a large YAML body is read off the event loop: other requests are answered meanwhile', async () => {
+    const dense = `a: {${',\n'.repeat(500_000)}}`;
+    const post = request(ev(), { method: 'POST', body: dense, headers: { 'content-type': 'application/yaml' } }).then(
+      (r) => ({ r, at: Date.now() }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const get = await request(`${srv.url}/healthz`);
+    const gotAt = Date.now();
+    const { r, at } = await post;
+    expect(get.status).toBe(200);
+    expect(gotAt).toBeLessThan(at);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(
+      /^the object provided is unrecognized \(must be of type Event\): yaml: line 1: Unexpected , in flow map \(/,
+    );
+  });
+
   it('YAML keys cost linear time: 600 nested `? ` keys (19 s before) are a 400, 100,000 labels are one create', async () => {
     const yaml = { 'content-type': 'application/yaml' };
     const keys = await request(ev(), { method: 'POST', body: `${'? '.repeat(600)}x\n`, headers: yaml });

@@ -5,6 +5,7 @@ import { badRequest, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from './json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
+import { readYamlOffLoop } from './yaml-thread.js';
 import type { YamlBody } from './yaml-input.js';
 import type { FieldValidation } from '../request/query.js';
 
@@ -88,27 +89,15 @@ export function parseBody(
   contentType: string | undefined,
   options: UnrecognizedBodyOptions = {},
 ): ParsedBody {
-  const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
-  const type = mediaType(contentType);
-  if (type === 'application/yaml') {
+  const text = bodyText(raw);
+  if (mediaType(contentType) === 'application/yaml') {
     let read: YamlBody;
     try {
       read = readYaml(text);
     } catch (err) {
-      if (!(err instanceof YamlInputError)) throw err;
-      if (err.kind === 'depth') throw unreadable(parseError(maxDepthMessage(err.char)), text, options);
-      // kube's serializer converts with `yaml.YAMLToJSON`, whose errors are goyaml's own.
-      throw unreadable(err.message, text, options);
+      throw yamlFailure(err, text, options);
     }
-    if (nestingDepth(read.value) > maxNestingDepth) {
-      throw unreadable(parseError(maxDepthMessage('{')), text, options);
-    }
-    return {
-      value: read.value,
-      text,
-      duplicates: [],
-      ...(read.duplicateKeys.length > 0 && { strictErrors: [yamlStrictError(read.duplicateKeys)] }),
-    };
+    return yamlParsed(read, text, options);
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
@@ -120,6 +109,47 @@ export function parseBody(
     throw unreadable(parseError(goJsonSyntaxError(text) ?? (err as Error).message), text, options);
   }
   return { value, text, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
+}
+
+/**
+ * {@link parseBody} that reads a large YAML body on the YAML thread (yaml-thread.ts), so that it
+ * never holds the event loop; what it answers is the same.
+ */
+export async function parseBodyOffLoop(
+  raw: unknown,
+  contentType: string | undefined,
+  options: UnrecognizedBodyOptions = {},
+): Promise<ParsedBody> {
+  if (mediaType(contentType) !== 'application/yaml') return parseBody(raw, contentType, options);
+  const text = bodyText(raw);
+  let read: YamlBody;
+  try {
+    read = await readYamlOffLoop(text);
+  } catch (err) {
+    throw yamlFailure(err, text, options);
+  }
+  return yamlParsed(read, text, options);
+}
+
+const bodyText = (raw: unknown): string =>
+  typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+
+/** The 400 for a YAML body {@link readYaml} refused. */
+function yamlFailure(err: unknown, text: string, options: UnrecognizedBodyOptions): unknown {
+  if (!(err instanceof YamlInputError)) return err;
+  if (err.kind === 'depth') return unreadable(parseError(maxDepthMessage(err.char)), text, options);
+  // kube's serializer converts with `yaml.YAMLToJSON`, whose errors are goyaml's own.
+  return unreadable(err.message, text, options);
+}
+
+function yamlParsed(read: YamlBody, text: string, options: UnrecognizedBodyOptions): ParsedBody {
+  if (nestingDepth(read.value) > maxNestingDepth) throw unreadable(parseError(maxDepthMessage('{')), text, options);
+  return {
+    value: read.value,
+    text,
+    duplicates: [],
+    ...(read.duplicateKeys.length > 0 && { strictErrors: [yamlStrictError(read.duplicateKeys)] }),
+  };
 }
 
 /** Requires one of the object media types (415 otherwise). */

@@ -11,7 +11,9 @@ import { isPretty, sendObject, sendSerialized } from '../encoding/respond.js';
 export const createHandler: Handler = async (scope, req, reply) => {
   const namespace = req.params.namespace ?? '';
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'CreateOptions' });
-  const { object, warnings } = decodeObjectBody(scope.view, req);
+  const body = decodeObjectBody(scope.view, req);
+  // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
+  const { object, warnings } = body instanceof Promise ? await body : body;
   scope.fieldManager.update(undefined, object, managerOrUserAgent(fieldManager, req.headers['user-agent']));
   const stored = await scope.store.create(object, namespace, dryRun);
   const pretty = isPretty(req.query);

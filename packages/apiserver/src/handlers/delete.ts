@@ -1,6 +1,6 @@
 import { deleteOptionsSchema, makeStatus } from '@kevents/api';
 import type { Preconditions } from '@kevents/storage';
-import { decodeKind, mediaType, parseBody } from './body.js';
+import { decodeKind, mediaType, parseBodyOffLoop } from './body.js';
 import type { Handler } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { buildPredicate } from './predicate.js';
@@ -46,12 +46,12 @@ function validateDeleteOptions(options: { propagationPolicy?: string; orphanDepe
  * `orphanDependents` (kube decodes the query only when there is no body), and validates them;
  * `dryRun` may come from the query or the body.
  */
-function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; dryRun: boolean } {
+async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Preconditions; dryRun: boolean }> {
   const raw = typeof req.body === 'string' ? req.body : '';
   let body: DeleteOptionsBody = {};
   if (raw.trim() !== '') {
     const yaml = mediaType(req.headers['content-type']) === 'application/yaml';
-    const parsed = parseBody(raw, yaml ? 'application/yaml' : 'application/json');
+    const parsed = await parseBodyOffLoop(raw, yaml ? 'application/yaml' : 'application/json');
     const v = parsed.value as Record<string, unknown>;
     const gv = typeof v?.['apiVersion'] === 'string' ? (v['apiVersion'] as string) : 'v1';
     const expected = { groupVersion: gv, kind: 'DeleteOptions' };
@@ -77,7 +77,7 @@ function readDeleteOptions(req: RestRequest): { preconditions?: Preconditions; d
  */
 export const deleteHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
-  const { preconditions, dryRun } = readDeleteOptions(req);
+  const { preconditions, dryRun } = await readDeleteOptions(req);
   const result = await scope.store.delete(namespace, name, { ...(preconditions ? { preconditions } : {}), dryRun });
   if (!result.deleted) return sendObject(reply, 200, scope.view, result.object, isPretty(req.query));
   const view = scope.view;
@@ -98,7 +98,7 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
 export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
   const opts = parseListOptions(req.query, false);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
-  const deleteOptions = readDeleteOptions(req);
+  const deleteOptions = await readDeleteOptions(req);
   const listOptions = {
     predicate,
     resourceVersion: opts.resourceVersion,

@@ -8,7 +8,7 @@ import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/
 import type { MergingPatchType } from './patch/apply.js';
 import { refuseOverflowingNumbers } from './patch/number-overflow.js';
 import { decodePatched } from './patch/patch-decode.js';
-import { applyError, readApplyConfiguration, strictApplyWarnings } from './patch/server-side-apply.js';
+import { applyError, readApplyConfigurationOffLoop, strictApplyWarnings } from './patch/server-side-apply.js';
 import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
 import { parseWriteOptions } from '../request/write-options.js';
@@ -73,7 +73,7 @@ async function serverSideApply<T extends KubeObject>(
 ): Promise<unknown> {
   const { namespace = '', name = '' } = req.params;
   const view = scope.view;
-  const config = readApplyConfiguration(req.body);
+  const config = await readApplyConfigurationOffLoop(req.body);
   let warnings: string[] = [];
   const result = await scope.store.update(
     namespace,

@@ -11,7 +11,9 @@ import { isPretty, sendObject } from '../encoding/respond.js';
 export const updateHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'UpdateOptions' });
-  const { object, warnings } = decodeObjectBody(scope.view, req);
+  const body = decodeObjectBody(scope.view, req);
+  // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
+  const { object, warnings } = body instanceof Promise ? await body : body;
   const manager = managerOrUserAgent(fieldManager, req.headers['user-agent']);
   const result = await scope.store.update(
     namespace,

@@ -209,8 +209,8 @@ export function readYaml(text: string): YamlBody {
 }
 
 function readYamlText(text: string): YamlBody {
-  const json = readJsonText(text);
-  if (json !== undefined) return { value: json.value, duplicateKeys: [] };
+  const json = readYamlJson(text);
+  if (json !== undefined) return json;
   const deep = excessiveYamlNesting(text);
   if (deep !== undefined) throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, deep);
   const doc = firstDocument(text);
@@ -290,6 +290,12 @@ function firstDocument(text: string): Document | undefined {
     }
     throw err;
   }
+}
+
+/** {@link readYaml} of a body that is JSON without repeated keys or numbers past a double; undefined for others. */
+export function readYamlJson(text: string): YamlBody | undefined {
+  const json = readJsonText(text);
+  return json === undefined ? undefined : { value: json.value, duplicateKeys: [] };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { FieldError } from '@kevents/validation';
 import { badRequest, invalid, methodNotAllowed, notAcceptable } from '../errors/api-error.js';
 import { acceptsJSON } from '../openapi/accept.js';
 import { fieldSelectorRequirements, labelSelectorRequirements } from '../filters/authorization.js';
-import { decodeKind, mediaType, parseBody, requireObjectMediaType } from '../handlers/body.js';
+import { decodeKind, mediaType, parseBodyOffLoop, requireObjectMediaType } from '../handlers/body.js';
 import { isPretty, sendJSONText } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { parseFieldValidation } from '../request/query.js';
@@ -387,7 +387,7 @@ export function installSelfSubjectReviews(
       } else {
         requireObjectMediaType(req.headers['content-type']);
         const unrecognized = { unrecognizedKind: k.kind };
-        const parsed = parseBody(req.body, req.headers['content-type'], unrecognized);
+        const parsed = await parseBodyOffLoop(req.body, req.headers['content-type'], unrecognized);
         const expected = { groupVersion, kind: k.kind };
         decoded = decodeKind<Obj>(parsed, k.schema, expected, parseFieldValidation(query), unrecognized);
       }

@@ -4,6 +4,7 @@ import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
 import { maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
+import { readYamlOffLoop } from '../yaml-thread.js';
 import type { YamlBody } from '../yaml-input.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
@@ -31,15 +32,33 @@ const jsonType = (v: unknown): string =>
  * allowed (the last one wins) and reported as {@link ApplyConfiguration.strictError}.
  */
 export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
-  const text = bodyText(raw);
   let read: YamlBody;
   try {
-    read = readYaml(text);
+    read = readYaml(bodyText(raw));
   } catch (err) {
-    if (!(err instanceof YamlInputError)) throw err;
-    if (err.kind === 'depth') throw badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
-    throw badRequest(`error decoding YAML: error converting YAML to JSON: ${err.message}`);
+    throw applyReadFailure(err);
   }
+  return applyConfigurationOf(read);
+}
+
+/** {@link readApplyConfiguration} that reads a large YAML body on the YAML thread (yaml-thread.ts). */
+export async function readApplyConfigurationOffLoop(raw: unknown): Promise<ApplyConfiguration> {
+  let read: YamlBody;
+  try {
+    read = await readYamlOffLoop(bodyText(raw));
+  } catch (err) {
+    throw applyReadFailure(err);
+  }
+  return applyConfigurationOf(read);
+}
+
+function applyReadFailure(err: unknown): unknown {
+  if (!(err instanceof YamlInputError)) return err;
+  if (err.kind === 'depth') return badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
+  return badRequest(`error decoding YAML: error converting YAML to JSON: ${err.message}`);
+}
+
+function applyConfigurationOf(read: YamlBody): ApplyConfiguration {
   const { value, duplicateKeys } = read;
   if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
   if (value === null || value === undefined) return { object: {} };

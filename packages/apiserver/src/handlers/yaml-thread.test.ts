@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { readYaml, YamlInputError } from './yaml-input.js';
+import { inlineYamlLimit, readYamlOffLoop } from './yaml-thread.js';
+
+const big = (entries: number): string =>
+  Array.from({ length: entries }, (_, i) => `k${i}: {on: ${i}, v: &a${i} [x, "y"], w: *a${i}}`).join('\n');
+
+describe('readYamlOffLoop', () => {
+  it('reads a large body on the YAML thread, answering what readYaml answers', async () => {
+    const text = `${big(3000)}\n"__proto__": {polluted: yes}\nk1: again\n`;
+    expect(text.length).toBeGreaterThan(inlineYamlLimit);
+    const read = await readYamlOffLoop(text);
+    expect(read).toEqual(readYaml(text));
+    const value = read.value as Record<string, unknown>;
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(read.duplicateKeys).toEqual([`line 3002: key "k1" already set in map`]);
+  });
+
+  it('answers refusals as YamlInputError, keeps the event loop free meanwhile, and reads in order', async () => {
+    const dense = `a: {${',\n'.repeat(400_000)}}`;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = Date.now();
+    const [refused, fine] = await Promise.allSettled([readYamlOffLoop(dense), readYamlOffLoop(big(2000))]);
+    clearInterval(timer);
+    const elapsed = Date.now() - started;
+    expect(refused.status).toBe('rejected');
+    const err = (refused as PromiseRejectedResult).reason as YamlInputError;
+    expect(err).toBeInstanceOf(YamlInputError);
+    expect([err.kind, err.message]).toEqual(['syntax', 'yaml: line 1: Unexpected , in flow map']);
+    expect(fine.status).toBe('fulfilled');
+    // The timer kept running while the thread read: at least a tick for every 50 ms that passed.
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50));
+  });
+
+  it('reads JSON and small bodies here, without the thread', async () => {
+    expect(await readYamlOffLoop('{"a": [1, 2]}')).toEqual({ value: { a: [1, 2] }, duplicateKeys: [] });
+    await expect(readYamlOffLoop('a: [')).rejects.toBeInstanceOf(YamlInputError);
+  });
+});

@@ -1,0 +1,104 @@
+import { Worker } from 'node:worker_threads';
+import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
+import type { YamlBody } from './yaml-input.js';
+
+/**
+ * Bodies up to this many characters are read on the event loop: the worst YAML reads at about
+ * 2 µs a character (dense syntax errors), so this holds it under ~70 ms.
+ */
+export const inlineYamlLimit = 32 * 1024;
+
+/** A body sent to the YAML thread. */
+export interface YamlThreadRequest {
+  readonly id: number;
+  readonly text: string;
+}
+
+/** The YAML thread's answer: the body read, refused as {@link YamlInputError}, or a failure of the thread's own. */
+export type YamlThreadReply =
+  | { readonly id: number; readonly value: unknown; readonly duplicateKeys: string[] }
+  | { readonly id: number; readonly refused: { kind: YamlInputError['kind']; message: string; char: string } }
+  | { readonly id: number; readonly failed: string };
+
+/**
+ * The worker's script: beside this module once built; from the sources (the tests run them
+ * through a transform, and a worker runs plain JavaScript) the built one.
+ */
+const workerScript = import.meta.url.endsWith('.ts')
+  ? new URL('../../dist/handlers/yaml-worker.js', import.meta.url)
+  : new URL('./yaml-worker.js', import.meta.url);
+
+interface Waiting {
+  readonly resolve: (read: YamlBody) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/**
+ * One thread that reads large YAML bodies, one at a time in the order they come, so that the
+ * `yaml` package's parse (1.4 s for 3 MiB of plain YAML, up to 6 s for 3 MiB of dense syntax
+ * errors) never holds the event loop: kube-apiserver reads them on a goroutine of their own. Started
+ * on first use; it holds the process open only while a body is being read; a thread that dies
+ * fails what it was reading, and the next body starts a new one.
+ */
+class YamlThread {
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+
+  read(text: string): Promise<YamlBody> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise<YamlBody>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      if (this.waiting.size === 1) worker.ref();
+      worker.postMessage({ id, text } satisfies YamlThreadRequest);
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = new Worker(workerScript);
+    worker.on('message', (reply: YamlThreadReply) => this.answer(reply));
+    worker.on('error', (err) => this.fail(worker, err));
+    worker.on('exit', (code) => this.fail(worker, new Error(`the YAML thread exited (code ${code})`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private answer(reply: YamlThreadReply): void {
+    const waiting = this.waiting.get(reply.id);
+    if (waiting === undefined) return;
+    this.waiting.delete(reply.id);
+    if (this.waiting.size === 0) this.worker?.unref();
+    if ('refused' in reply) {
+      waiting.reject(new YamlInputError(reply.refused.kind, reply.refused.message, reply.refused.char));
+    } else if ('failed' in reply) {
+      waiting.reject(new Error(reply.failed));
+    } else {
+      waiting.resolve({ value: reply.value, duplicateKeys: reply.duplicateKeys });
+    }
+  }
+
+  private fail(worker: Worker, err: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(err);
+  }
+}
+
+const thread = new YamlThread();
+
+/**
+ * {@link readYaml} without holding the event loop: JSON texts (the JSON parser reads them in
+ * milliseconds) and bodies up to {@link inlineYamlLimit} are read here, larger YAML on the YAML
+ * thread.
+ */
+export async function readYamlOffLoop(text: string): Promise<YamlBody> {
+  const json = readYamlJson(text);
+  if (json !== undefined) return json;
+  if (text.length <= inlineYamlLimit) return readYaml(text);
+  return thread.read(text);
+}
