@@ -187,48 +187,50 @@ export function decodeKind<T>(
   fieldValidation: FieldValidation,
   options: DecodeKindOptions = {},
 ): DecodedBody<T> {
-  const fail = options.fail ?? ((_detail: string, message: string) => badRequest(message));
-  const version = expected.groupVersion.split('/').pop();
-  const cannotHandle = (detail: string): Error =>
-    fail(detail, `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${detail}`);
   // Kubernetes finds the kind first (`SimpleMetaFactory.Interpret`): it unmarshals the body into
   // struct{APIVersion, Kind string}, which fails for anything but an object or null, and for an
   // apiVersion or kind that is not a string (the first in the text deciding).
-  const uninterpretable = (why: string): Error => {
-    const detail = parseError(why);
-    return options.fail ? options.fail(detail, detail) : unreadable(detail, parsed.text, options);
-  };
   // A null body decodes as an empty object, as Go's decoder leaves a struct unchanged on null.
   const v = parsed.value === null ? {} : parsed.value;
   if (typeof v !== 'object' || Array.isArray(v) || v === null) {
-    throw uninterpretable(`json: cannot unmarshal ${goJSONType(v) ?? 'string'} into Go value of type ${findKindType}`);
+    const t = goJSONType(v) ?? 'string';
+    throw uninterpretable(
+      parsed,
+      options,
+      parseError(`json: cannot unmarshal ${t} into Go value of type ${findKindType}`),
+    );
   }
   const raw = v as Record<string, unknown>;
   if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
     for (const key of Object.keys(raw)) {
       if (key !== 'kind' && key !== 'apiVersion') continue;
       const t = goJSONType(raw[key]);
-      if (t !== undefined)
-        throw uninterpretable(`json: cannot unmarshal ${t} into Go struct field .${key} of type string`);
+      if (t === undefined) continue;
+      const why = `json: cannot unmarshal ${t} into Go struct field .${key} of type string`;
+      throw uninterpretable(parsed, options, parseError(why));
     }
   }
   const apiVersion = raw['apiVersion'];
   if (typeof apiVersion === 'string' && apiVersion !== '/' && apiVersion.split('/').length > 2) {
     // `schema.ParseGroupVersion`'s error, returned by Interpret unwrapped.
-    const detail = `unexpected GroupVersion string: ${apiVersion}`;
-    throw options.fail ? options.fail(detail, detail) : unreadable(detail, parsed.text, options);
+    throw uninterpretable(parsed, options, `unexpected GroupVersion string: ${apiVersion}`);
   }
   // A null reads as absent, as Go leaves a string unchanged on a JSON null.
   if (raw['kind'] != null && raw['kind'] !== '' && raw['kind'] !== expected.kind) {
     const message = `the kind in the data (${String(raw['kind'])}) does not match the expected kind (${expected.kind})`;
-    throw fail(message, message);
+    throw decodeFailure(options, message, message);
   }
   if (raw['apiVersion'] != null && raw['apiVersion'] !== '' && raw['apiVersion'] !== expected.groupVersion) {
     const message = `the API version in the data (${String(raw['apiVersion'])}) does not match the expected API version (${expected.groupVersion})`;
-    throw fail(message, message);
+    throw decodeFailure(options, message, message);
   }
   const decoded = decodeObject<T>(raw, schema);
-  if (decoded.errors.length) throw cannotHandle(decoded.errors[0]!);
+  if (decoded.errors.length) {
+    const detail = decoded.errors[0]!;
+    const version = expected.groupVersion.split('/').pop();
+    const message = `${expected.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${detail}`;
+    throw decodeFailure(options, detail, message);
+  }
   const early = parsed.strictErrors ?? [];
   if (decoded.unknownFields.length === 0 && parsed.duplicates.length === 0 && early.length === 0)
     return { object: decoded.value, warnings: [] };
@@ -239,7 +241,17 @@ export function decodeKind<T>(
   ];
   if (fieldValidation === 'Strict') {
     const message = `strict decoding error: ${problems.join(', ')}`;
-    throw fail(message, message);
+    throw decodeFailure(options, message, message);
   }
   return { object: decoded.value, warnings: fieldValidation === 'Warn' ? problems : [] };
+}
+
+/** A decoding failure: the caller's error for it, or the 400 kube's create and update handlers give. */
+function decodeFailure(options: DecodeKindOptions, detail: string, message: string): Error {
+  return options.fail ? options.fail(detail, message) : badRequest(message);
+}
+
+/** A body whose kind cannot be found: the caller's error for it, or {@link unreadable}'s. */
+function uninterpretable(parsed: ParsedBody, options: DecodeKindOptions, detail: string): Error {
+  return options.fail ? options.fail(detail, detail) : unreadable(detail, parsed.text, options);
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import { decodeKind, mediaType, parseBody, parseBodyOffLoop, requireObjectMediaType } from './body.js';
-import type { ParsedBody } from './body.js';
+import type { ParsedBody, UnrecognizedBodyOptions } from './body.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { parseFieldValidation } from '../request/query.js';
 
@@ -24,17 +24,19 @@ export function decodeObjectBody<T extends KubeObject>(
   requireObjectMediaType(contentType);
   const unrecognized = { unrecognizedKind: view.kind };
   if (mediaType(contentType) === 'application/yaml') {
-    return parseBodyOffLoop(req.body, contentType, unrecognized).then((parsed) => decodeParsed(view, req, parsed));
+    return parseBodyOffLoop(req.body, contentType, unrecognized).then((parsed) =>
+      decodeParsed(view, req, parsed, unrecognized),
+    );
   }
-  return decodeParsed(view, req, parseBody(req.body, contentType, unrecognized));
+  return decodeParsed(view, req, parseBody(req.body, contentType, unrecognized), unrecognized);
 }
 
 function decodeParsed<T extends KubeObject>(
   view: VersionedView<T>,
   req: RestRequest,
   parsed: ParsedBody,
+  unrecognized: UnrecognizedBodyOptions,
 ): DecodedObjectBody<T> {
-  const unrecognized = { unrecognizedKind: view.kind };
   const fieldValidation = parseFieldValidation(req.query);
   const decoded = decodeKind<Record<string, unknown>>(parsed, view.schema, view, fieldValidation, unrecognized);
   const object = view.toInternal(decoded.object);
