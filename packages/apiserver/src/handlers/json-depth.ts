@@ -1,3 +1,5 @@
+import { endOfJsonString } from './json-scan.js';
+
 /**
  * Nesting limits of request bodies. Go's JSON scanner (which kube-apiserver decodes with) refuses
  * more than 10,000 nested arrays and objects; kevents refuses past {@link maxNestingDepth}, a
@@ -10,7 +12,6 @@
 export const maxNestingDepth = 1000;
 
 const QUOTE = 34;
-const BACKSLASH = 92;
 
 /**
  * The character at which a JSON text first nests deeper than `limit` (`{` or `[`), or undefined
@@ -24,11 +25,7 @@ export function excessiveNesting(text: string, limit = maxNestingDepth): string 
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
+      i = endOfJsonString(text, i);
     } else if (c === 123 || c === 91) {
       if (++depth > limit) return text[i];
     } else if (c === 125 || c === 93) {

@@ -4,7 +4,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth } from './json-depth.js';
 import { hasDuplicateKeys } from './json-duplicates.js';
-import { overflowingNumber } from './patch/number-overflow.js';
+import { overflowingNumber } from './json-scan.js';
 import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
 import { goyamlScalarTags } from './yaml-schema.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { apiFailure } from '../../testing/api-failure.js';
 import { readPatch } from './apply.js';
-import { overflowingNumber, refuseOverflowingNumbers } from './number-overflow.js';
+import { overflowingNumber } from '../json-scan.js';
+import { refuseOverflowingNumbers } from './number-overflow.js';
 
 describe('overflowingNumber', () => {
   it('finds the first literal past a double, skipping strings', () => {

@@ -1,37 +1,7 @@
 import { badRequest } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
 import type { MergingPatchType, PatchBody } from './apply.js';
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const MINUS = 45;
-
-const isNumberChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || c === 46 || c === 43 || c === MINUS || c === 101 || c === 69;
-
-/**
- * The first number literal of a valid JSON text that a float64 cannot hold (`1e400`), or
- * undefined. Strings are skipped; one pass over the text.
- */
-export function overflowingNumber(text: string): string | undefined {
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
-    } else if (c === MINUS || (c >= 48 && c <= 57)) {
-      const start = i;
-      while (i + 1 < n && isNumberChar(text.charCodeAt(i + 1))) i++;
-      const literal = text.slice(start, i + 1);
-      if (!Number.isFinite(Number(literal))) return literal;
-    }
-  }
-  return undefined;
-}
+import { overflowingNumber } from '../json-scan.js';
 
 /**
  * Refuses a merge or strategic merge patch holding a number past a float64, as kube does before
