@@ -48,7 +48,7 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
   const converted = new Map<YamlNode, unknown>();
   const duplicates: { at: number; key: string }[] = [];
   let unsupportedKey: string | undefined;
-  let unsupportedValue: string | undefined;
+  let nonFinite = false;
   // An alias means the anchor defined last before it (goyaml links them as it parses): looked
   // up at its first visit, in document order, and kept for the visits a merge makes later.
   const targets = new Map<unknown, YamlNode | undefined>();
@@ -92,9 +92,7 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
       ) {
         value = value.slice(0, -1);
       }
-      if (!asKey && typeof value === 'number' && !Number.isFinite(value)) {
-        unsupportedValue ??= `json: unsupported value: ${goFormatNumber(value)}`;
-      }
+      if (!asKey && typeof value === 'number' && !Number.isFinite(value)) nonFinite = true;
     } else {
       value = null;
     }
@@ -147,7 +145,8 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
       mergeMap(value, out, seen);
       return;
     }
-    if (isSeq(source) && source.items.every((item) => isMap(resolve(item)))) {
+    // An alias must name a map; only a list written in place may list maps.
+    if (!isAlias(value) && isSeq(source) && source.items.every((item) => isMap(resolve(item)))) {
       if (!isAlias(value) && (value as { anchor?: string }).anchor !== undefined) convert(value);
       for (let i = source.items.length - 1; i >= 0; i--) mergeMap(source.items[i], out, seen);
       return;
@@ -157,10 +156,36 @@ export function decodeGoyaml(doc: Document, text: string): GoyamlDecoded {
 
   const value = convert(doc.contents);
   if (unsupportedKey !== undefined) throw new GoyamlDecodeError(unsupportedKey);
-  if (unsupportedValue !== undefined) throw new GoyamlDecodeError(unsupportedValue);
+  // json.Marshal refuses a double JSON cannot hold, where one is left in the value.
+  const unsupported = nonFinite ? firstNonFinite(value) : undefined;
+  if (unsupported !== undefined) throw new GoyamlDecodeError(`json: unsupported value: ${goFormatNumber(unsupported)}`);
   if (duplicates.length === 0) return { value, duplicateKeys: [] };
   const lineOf = lineFinder(text);
   return { value, duplicateKeys: duplicates.map((d) => `line ${lineOf(d.at)}: key ${d.key} already set in map`) };
+}
+
+/**
+ * The first ±Infinity or NaN in a decoded value, walked as json.Marshal walks it (map keys in
+ * order); each object once, since aliases share them.
+ */
+function firstNonFinite(value: unknown): number | undefined {
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return v;
+    } else if (v !== null && typeof v === 'object' && !seen.has(v)) {
+      seen.add(v);
+      const items = Array.isArray(v)
+        ? v
+        : Object.keys(v)
+            .sort()
+            .map((k) => (v as Record<string, unknown>)[k]);
+      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+    }
+  }
+  return undefined;
 }
 
 /** A `<<` key goyaml merges: plain, untagged (or tagged `!!merge`). */
