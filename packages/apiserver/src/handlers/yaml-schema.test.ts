@@ -52,6 +52,8 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
       ['0o18', '0o18'],
     ];
     for (const [text, v] of cases) expect([text, value(text)]).toEqual([text, v]);
+    // ...unless a later key of the same name replaced it before.
+    expect(readYaml('a: .nan\na: 1\n').value).toEqual({ a: 1 });
     // A double JSON cannot hold is refused when the value is made JSON (json.Marshal).
     for (const [text, shown] of [
       ['.inf', '+Inf'],
@@ -123,6 +125,11 @@ describe('goyamlScalarTags (plain scalars as goyaml v2 resolves them)', () => {
       err = e;
     }
     expect((err as Error).message).toBe('yaml: map merge requires map or sequence of maps as the value');
+    // Only a list written in place may list maps: an alias must name a map.
+    expect(() => readYaml('l: &l [{a: 1}]\nm:\n  <<: *l\n')).toThrow(
+      'yaml: map merge requires map or sequence of maps as the value',
+    );
+    expect(readYaml('m:\n  <<: [{a: 1}]\n').value).toEqual({ m: { a: 1 } });
   });
 
   it('makes keys JSON names as sigs.k8s.io/yaml does, and refuses null and uint64 keys', () => {
