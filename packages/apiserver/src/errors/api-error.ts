@@ -145,6 +145,10 @@ export const invalid = (kind: { group: string; kind: string }, name: string, err
   return new ApiError(422, 'Invalid', `${gk} "${name}" is invalid: ${aggregateMessage(errs)}`, details);
 };
 
+/** `errors.NewTooManyRequests`: 429 with `retryAfterSeconds` in the details and a `Retry-After` header. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number): ApiError =>
+  new ApiError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+
 /** A 422 with a free-text message (`NewGenericServerResponse(422, ...)`), as patch application errors use. */
 export const unprocessable = (message: string): ApiError => new ApiError(422, 'Invalid', message, {});
 

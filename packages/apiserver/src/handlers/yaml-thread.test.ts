@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readYaml, YamlInputError } from './yaml-input.js';
-import { inlineYamlLimit, readYamlOffLoop } from './yaml-thread.js';
+import { ApiError } from '../errors/api-error.js';
+import { parseBodyOffLoop } from './body.js';
+import { inlineYamlLimit, maxQueuedYamlBodies, readYamlOffLoop, YamlThreadBusyError } from './yaml-thread.js';
 
 const big = (entries: number): string =>
   Array.from({ length: entries }, (_, i) => `k${i}: {on: ${i}, v: &a${i} [x, "y"], w: *a${i}}`).join('\n');
@@ -37,5 +39,25 @@ describe('readYamlOffLoop', () => {
   it('reads JSON and small bodies here, without the thread', async () => {
     expect(await readYamlOffLoop('{"a": [1, 2]}')).toEqual({ value: { a: [1, 2] }, duplicateKeys: [] });
     await expect(readYamlOffLoop('a: [')).rejects.toBeInstanceOf(YamlInputError);
+  });
+
+  it(`refuses a body while ${maxQueuedYamlBodies} wait, as 429 with Retry-After, and takes bodies again once they are read`, async () => {
+    const body = big(1500);
+    expect(body.length).toBeGreaterThan(inlineYamlLimit);
+    const reads = Array.from({ length: maxQueuedYamlBodies + 3 }, () => readYamlOffLoop(body));
+    const settled = await Promise.allSettled(reads);
+    const refused = settled.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(3);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(YamlThreadBusyError);
+    const many = Array.from({ length: maxQueuedYamlBodies + 1 }, () => parseBodyOffLoop(body, 'application/yaml'));
+    const last = await Promise.allSettled(many);
+    const busy = (last.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as ApiError;
+    expect([
+      busy.code,
+      busy.status.reason,
+      busy.status.details?.retryAfterSeconds,
+      busy.headers?.['Retry-After'],
+    ]).toEqual([429, 'TooManyRequests', 1, '1']);
+    expect((await readYamlOffLoop(body)).duplicateKeys).toEqual([]);
   });
 });

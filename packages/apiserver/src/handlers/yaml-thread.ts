@@ -8,6 +8,17 @@ import type { YamlBody } from './yaml-input.js';
  */
 export const inlineYamlLimit = 32 * 1024;
 
+/**
+ * The most bodies waiting for (or being read on) the YAML thread; one more is refused with 429
+ * and `Retry-After: 1`, so the wait, and the bodies held meanwhile, stay bounded.
+ */
+export const maxQueuedYamlBodies = 8;
+
+/** A body refused because {@link maxQueuedYamlBodies} are waiting already. */
+export class YamlThreadBusyError extends Error {
+  override readonly name = 'YamlThreadBusyError';
+}
+
 /** A body sent to the YAML thread. */
 export interface YamlThreadRequest {
   readonly id: number;
@@ -46,6 +57,9 @@ class YamlThread {
   private nextId = 1;
 
   read(text: string): Promise<YamlBody> {
+    if (this.waiting.size >= maxQueuedYamlBodies) {
+      return Promise.reject(new YamlThreadBusyError(`${maxQueuedYamlBodies} YAML bodies are being read`));
+    }
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<YamlBody>((resolve, reject) => {
