@@ -366,6 +366,24 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
     );
   });
 
+  it('a small YAML body whose aliases expand past the body limit is a 400 (127 KB decoded to 200 MB and ran the server out of heap)', async () => {
+    const labels = Array.from({ length: 2000 }, (_, i) => `    k${i}: *s\n`).join('');
+    const body = `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: boom\n  labels:\n    k: &s ${'x'.repeat(100_000)}\n${labels}`;
+    for (const [method, url, type] of [
+      ['POST', `${srv.url}/apis/coordination.k8s.io/v1/namespaces/r/leases`, 'application/yaml'],
+      [
+        'PATCH',
+        `${srv.url}/apis/coordination.k8s.io/v1/namespaces/r/leases/boom?fieldManager=m`,
+        'application/apply-patch+yaml',
+      ],
+    ] as const) {
+      const r = await request(url, { method, body, headers: { 'content-type': type } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toContain('yaml: document contains excessive aliasing');
+    }
+    await live();
+  });
+
   it('YAML keys cost linear time: 600 nested `? ` keys (19 s before) are a 400, 100,000 labels are one create', async () => {
     const yaml = { 'content-type': 'application/yaml' };
     const keys = await request(ev(), { method: 'POST', body: `${'? '.repeat(600)}x\n`, headers: yaml });

@@ -334,6 +334,19 @@ describe('Status errors', () => {
       'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
     );
     expect((await request(`${ns('del')}/keep`)).status).toBe(200);
+    // A body in a media type kube does not read is a 415, and nothing is deleted.
+    const plain = await request(`${ns('del')}/keep`, {
+      method: 'DELETE',
+      body: '{"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":"x"}}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectStatus(
+      plain.body,
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+    expect((await request(`${ns('del')}/keep`)).status).toBe(200);
     // A policy kube accepts deletes.
     expect((await request(`${ns('del')}/keep?propagationPolicy=Background`, { method: 'DELETE' })).status).toBe(200);
     expect((await request(`${ns('del')}/keep`)).status).toBe(404);

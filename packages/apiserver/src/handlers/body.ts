@@ -3,7 +3,7 @@ import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
 import { badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
-import { excessiveNesting, maxDepthMessage, maxNestingDepth, nestingDepth } from './json-depth.js';
+import { excessiveNesting, maxDepthMessage } from './json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError } from './yaml-thread.js';
 import type { YamlBody } from './yaml-input.js';
@@ -97,7 +97,7 @@ export function parseBody(
     } catch (err) {
       throw yamlFailure(err, text, options);
     }
-    return yamlParsed(read, text, options);
+    return yamlParsed(read, text);
   }
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
@@ -128,7 +128,7 @@ export async function parseBodyOffLoop(
   } catch (err) {
     throw yamlFailure(err, text, options);
   }
-  return yamlParsed(read, text, options);
+  return yamlParsed(read, text);
 }
 
 const bodyText = (raw: unknown): string =>
@@ -143,8 +143,7 @@ function yamlFailure(err: unknown, text: string, options: UnrecognizedBodyOption
   return unreadable(err.message, text, options);
 }
 
-function yamlParsed(read: YamlBody, text: string, options: UnrecognizedBodyOptions): ParsedBody {
-  if (nestingDepth(read.value) > maxNestingDepth) throw unreadable(parseError(maxDepthMessage('{')), text, options);
+function yamlParsed(read: YamlBody, text: string): ParsedBody {
   return {
     value: read.value,
     text,

@@ -1,6 +1,6 @@
 import { deleteOptionsSchema, makeStatus } from '@kevents/api';
 import type { Preconditions } from '@kevents/storage';
-import { decodeKind, mediaType, parseBodyOffLoop } from './body.js';
+import { decodeKind, mediaType, parseBodyOffLoop, requireObjectMediaType } from './body.js';
 import type { Handler } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { buildPredicate } from './predicate.js';
@@ -50,6 +50,8 @@ async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Pr
   const raw = typeof req.body === 'string' ? req.body : '';
   let body: DeleteOptionsBody = {};
   if (raw.trim() !== '') {
+    // A body in another media type is a 415, as kube's input negotiation answers.
+    requireObjectMediaType(req.headers['content-type']);
     const yaml = mediaType(req.headers['content-type']) === 'application/yaml';
     const parsed = await parseBodyOffLoop(raw, yaml ? 'application/yaml' : 'application/json');
     const v = parsed.value as Record<string, unknown>;

@@ -93,6 +93,16 @@ describe('aliasingError (goyaml v2)', () => {
     expect(aliasingError(parseDocument(late))).toBe('document contains excessive aliasing');
   });
 
+  it('refuses a document whose scalars pass the body limit once aliases are expanded (goyaml counts nodes only)', () => {
+    const labels = (n: number): string =>
+      `labels:\n  k: &s ${'x'.repeat(100_000)}\n${Array.from({ length: n }, (_, i) => `  k${i}: *s\n`).join('')}`;
+    expect(aliasingError(parseDocument(labels(20)))).toBeUndefined();
+    expect(aliasingError(parseDocument(labels(40)))).toBe('document contains excessive aliasing');
+    // 127 KB that decoded to 200 MB and ran the server out of heap.
+    const err = refusal(labels(2000));
+    expect([err.kind, err.message]).toEqual(['aliasing', 'yaml: document contains excessive aliasing']);
+  });
+
   it('refuses an alias inside its own anchor', () => {
     const err = refusal('labels: &x\n  a: *x\n');
     expect([err.kind, err.message]).toEqual(['aliasing', "yaml: anchor 'x' value contains itself"]);
@@ -201,15 +211,19 @@ describe('readYaml bounds (found by fuzzing; each took minutes, or the heap, bef
   };
 
   it('prints at most 1,024 characters of a repeated key however long the key (4,000 uses of a 300 KB key ran out of heap)', () => {
-    const text = `a: &k ${'x'.repeat(300_000)}\nb:\n${'  *k : 1\n'.repeat(4000)}`;
+    // Within the expansion budget: 1,000 uses of a 3,000-character key.
+    const text = `a: &k ${'x'.repeat(3000)}\nb:\n${'  *k : 1\n'.repeat(1000)}`;
     let read: ReturnType<typeof readYaml> | undefined;
     expect(seconds(() => (read = readYaml(text)))).toBeLessThan(20);
-    expect(read!.duplicateKeys).toHaveLength(3999);
+    expect(read!.duplicateKeys).toHaveLength(999);
     expect(read!.duplicateKeys[0]!.length).toBeLessThan(1100);
+    // Past it, the document is refused before anything is quoted.
+    const huge = `a: &k ${'x'.repeat(300_000)}\nb:\n${'  *k : 1\n'.repeat(4000)}`;
+    expect(seconds(() => expect(refusal(huge).kind).toBe('aliasing'))).toBeLessThan(20);
   });
 
-  it('resolves each scalar once, however many aliases use it (a 100,000-digit integer key)', () => {
-    const text = `a: &k 1${'2'.repeat(100_000)}\nb:\n${'- *k : 1\n'.repeat(4000)}`;
+  it('resolves each scalar once, however many aliases use it (4,000 uses of a 300,000-digit integer key took 145 s)', () => {
+    const text = `a: &k 1${'2'.repeat(700)}\nb:\n${'- *k : 1\n'.repeat(4000)}`;
     expect(seconds(() => readYaml(text))).toBeLessThan(20);
   });
 

@@ -1,8 +1,8 @@
-import { Composer, isAlias, isCollection, isPair, Parser } from 'yaml';
+import { Composer, isAlias, isCollection, isPair, isScalar, Parser } from 'yaml';
 import type { CST } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
-import { excessiveNesting, maxNestingDepth } from './json-depth.js';
+import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
 import { hasDuplicateKeys } from './json-duplicates.js';
 import { overflowingNumber } from './json-scan.js';
 import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
@@ -90,13 +90,22 @@ function allowedAliasRatio(decodeCount: number): number {
 }
 
 /**
+ * The most scalar text a YAML body may decode to, aliases expanded: the body limit. goyaml counts
+ * nodes only, so a 127 KB body of 2,000 aliases to one 100 KB string decodes to 200 MB (a
+ * validation error quoting each value ran the server out of heap); a JSON body cannot hold more
+ * than this, and kube's storage (etcd's 1.5 MiB) could not keep it anyway.
+ */
+export const maxExpandedScalarBytes = 3 * 1024 * 1024;
+
+/**
  * Why goyaml would refuse to decode `doc`'s aliases, in its words, or undefined: an alias to no
  * anchor (`unknown anchor 'x' referenced`), an alias inside its own anchor (`anchor 'x' value
  * contains itself`), or `document contains excessive aliasing`. The last follows goyaml v2's
  * counters exactly: every node it decodes (the document, keys, values, alias nodes; not `<<`
  * keys) counts once, and those decoded inside an alias's expansion count as aliased too; it fails
  * when more than 100 are aliased, more than 1,000 decoded, and the aliased share passes
- * {@link allowedAliasRatio}. One pass in document order, anchors looked up as they were last
+ * {@link allowedAliasRatio}; kevents also refuses, in the same words, a document whose scalars
+ * add up to more than {@link maxExpandedScalarBytes} once aliases are expanded. One pass in document order, anchors looked up as they were last
  * defined before each alias, an expansion added as its precomputed size (the condition only grows
  * during one): time linear in the text, even for a billion laughs.
  */
@@ -106,8 +115,10 @@ export function aliasingError(doc: Document): string | undefined {
   let excessive = false;
   let decoded = 1; // the document node
   let aliased = 0;
+  let bytes = 0;
   const anchors = new Map<string, YamlNode>();
   const sizes = new Map<YamlNode, number>();
+  const byteSizes = new Map<YamlNode, number>();
   const visiting = new Set<YamlNode>();
   const check = (): void => {
     if (aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded)) excessive = true;
@@ -117,6 +128,11 @@ export function aliasingError(doc: Document): string | undefined {
     decoded++;
     check();
     if (node === null || typeof node !== 'object') return 1;
+    if (isScalar(node)) {
+      const length = typeof node.source === 'string' ? node.source.length : 0;
+      bytes += length;
+      byteSizes.set(node as YamlNode, length);
+    }
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (target === undefined) {
@@ -130,6 +146,7 @@ export function aliasingError(doc: Document): string | undefined {
       }
       decoded += s;
       aliased += s;
+      bytes += byteSizes.get(target) ?? 0;
       check();
       return 1 + s;
     }
@@ -137,6 +154,7 @@ export function aliasingError(doc: Document): string | undefined {
     if (anchor !== undefined) anchors.set(anchor, node as YamlNode);
     visiting.add(node as YamlNode);
     let total = 1;
+    const bytesBefore = bytes;
     if (isCollection(node)) {
       for (const item of node.items) {
         if (!isPair(item)) total += visit(item);
@@ -146,12 +164,13 @@ export function aliasingError(doc: Document): string | undefined {
     }
     visiting.delete(node as YamlNode);
     sizes.set(node as YamlNode, total);
+    if (isCollection(node)) byteSizes.set(node as YamlNode, bytes - bytesBefore);
     return total;
   };
   if (doc.contents !== null) visit(doc.contents);
   if (unknown !== undefined) return `unknown anchor '${unknown}' referenced`;
   if (contained !== undefined) return `anchor '${contained}' value contains itself`;
-  return excessive ? 'document contains excessive aliasing' : undefined;
+  return excessive || bytes > maxExpandedScalarBytes ? 'document contains excessive aliasing' : undefined;
 }
 
 /**
@@ -235,8 +254,9 @@ function readYamlText(text: string): YamlBody {
   }
   const aliasing = aliasingError(doc);
   if (aliasing !== undefined) throw new YamlInputError('aliasing', `yaml: ${aliasing}`);
+  let read: YamlBody;
   try {
-    return decodeGoyaml(doc, text);
+    read = decodeGoyaml(doc, text);
   } catch (err) {
     if (err instanceof RangeError && err.message.includes(stackOverflow)) {
       throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
@@ -244,6 +264,11 @@ function readYamlText(text: string): YamlBody {
     if (err instanceof GoyamlDecodeError) throw new YamlInputError('syntax', err.message);
     throw err;
   }
+  // Block nesting the flow pre-scan does not see, measured on the value (aliases can nest too).
+  if (nestingDepth(read.value) > maxNestingDepth) {
+    throw new YamlInputError('depth', `exceeded max depth of ${maxNestingDepth}`, '{');
+  }
+  return read;
 }
 
 /** Whether goyaml's scanner fails on a token: a reserved first character, an unterminated quote. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { parseJson } from '@kevents/api';
 import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
 import type { YamlBody } from './yaml-input.js';
 
@@ -19,6 +20,9 @@ export class YamlThreadBusyError extends Error {
   override readonly name = 'YamlThreadBusyError';
 }
 
+/** How long the YAML thread may sit idle before it ends, giving its memory back. */
+export const yamlThreadIdleMs = 5_000;
+
 /** A body sent to the YAML thread. */
 export interface YamlThreadRequest {
   readonly id: number;
@@ -27,7 +31,7 @@ export interface YamlThreadRequest {
 
 /** The YAML thread's answer: the body read, refused as {@link YamlInputError}, or a failure of the thread's own. */
 export type YamlThreadReply =
-  | { readonly id: number; readonly value: unknown; readonly duplicateKeys: string[] }
+  | { readonly id: number; readonly json: string; readonly duplicateKeys: string[] }
   | { readonly id: number; readonly refused: { kind: YamlInputError['kind']; message: string; char: string } }
   | { readonly id: number; readonly failed: string };
 
@@ -48,11 +52,13 @@ interface Waiting {
  * One thread that reads large YAML bodies, one at a time in the order they come, so that the
  * `yaml` package's parse (1.4 s for 3 MiB of plain YAML, up to 6 s for 3 MiB of dense syntax
  * errors) never holds the event loop: kube-apiserver reads them on a goroutine of their own. Started
- * on first use; it holds the process open only while a body is being read; a thread that dies
+ * on first use; it holds the process open only while a body is being read, and ends after
+ * {@link yamlThreadIdleMs} without one; a thread that dies
  * fails what it was reading, and the next body starts a new one.
  */
 class YamlThread {
   private worker: Worker | undefined;
+  private idle: NodeJS.Timeout | undefined;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
 
@@ -61,6 +67,7 @@ class YamlThread {
       return Promise.reject(new YamlThreadBusyError(`${maxQueuedYamlBodies} YAML bodies are being read`));
     }
     const worker = this.start();
+    clearTimeout(this.idle);
     const id = this.nextId++;
     return new Promise<YamlBody>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -84,14 +91,30 @@ class YamlThread {
     const waiting = this.waiting.get(reply.id);
     if (waiting === undefined) return;
     this.waiting.delete(reply.id);
-    if (this.waiting.size === 0) this.worker?.unref();
+    if (this.waiting.size === 0) this.rest();
     if ('refused' in reply) {
       waiting.reject(new YamlInputError(reply.refused.kind, reply.refused.message, reply.refused.char));
     } else if ('failed' in reply) {
       waiting.reject(new Error(reply.failed));
     } else {
-      waiting.resolve({ value: reply.value, duplicateKeys: reply.duplicateKeys });
+      waiting.resolve({ value: parseJson(reply.json), duplicateKeys: reply.duplicateKeys });
     }
+  }
+
+  /**
+   * Unrefs the idle thread, and ends it after {@link yamlThreadIdleMs} without work: its heap
+   * holds what the last body took (up to gigabytes for 3 MiB of dense YAML) until it ends.
+   */
+  private rest(): void {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    worker.unref();
+    this.idle = setTimeout(() => {
+      if (this.worker !== worker || this.waiting.size > 0) return;
+      this.worker = undefined;
+      void worker.terminate();
+    }, yamlThreadIdleMs);
+    this.idle.unref();
   }
 
   private fail(worker: Worker, err: Error): void {

@@ -2,7 +2,7 @@ import { ApplyBadRequestError, ConflictsError, conflictStatus, FieldManagerError
 import type { JsonObject } from '@kevents/managed-fields';
 import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
-import { maxDepthMessage, maxNestingDepth, nestingDepth } from '../json-depth.js';
+import { maxDepthMessage } from '../json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError } from '../yaml-thread.js';
 import { yamlBusy } from '../body.js';
@@ -62,7 +62,6 @@ function applyReadFailure(err: unknown): unknown {
 
 function applyConfigurationOf(read: YamlBody): ApplyConfiguration {
   const { value, duplicateKeys } = read;
-  if (nestingDepth(value) > maxNestingDepth) throw badRequest(`error decoding YAML: ${maxDepthMessage('{')}`);
   if (value === null || value === undefined) return { object: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest(
