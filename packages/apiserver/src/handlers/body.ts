@@ -1,11 +1,11 @@
 import { decodeObject, goJsonSyntaxError, parseJson } from '@kevents/api';
 import { goQuote } from '@kevents/validation';
 import type { ObjectSchema } from '@kevents/api';
-import { badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
+import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
-import { readYamlOffLoop, YamlThreadBusyError } from './yaml-thread.js';
+import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError, yamlThreadHeapMb } from './yaml-thread.js';
 import type { YamlBody } from './yaml-input.js';
 import type { FieldValidation } from '../request/query.js';
 
@@ -137,6 +137,7 @@ const bodyText = (raw: unknown): string =>
 /** The 400 for a YAML body {@link readYaml} refused. */
 function yamlFailure(err: unknown, text: string, options: UnrecognizedBodyOptions): unknown {
   if (err instanceof YamlThreadBusyError) return yamlBusy();
+  if (err instanceof YamlThreadOutOfMemoryError) return yamlTooLarge();
   if (!(err instanceof YamlInputError)) return err;
   if (err.kind === 'depth') return unreadable(parseError(maxDepthMessage(err.char)), text, options);
   // kube's serializer converts with `yaml.YAMLToJSON`, whose errors are goyaml's own.
@@ -151,6 +152,14 @@ function yamlParsed(read: YamlBody, text: string): ParsedBody {
     ...(read.duplicateKeys.length > 0 && { strictErrors: [yamlStrictError(read.duplicateKeys)] }),
   };
 }
+
+/** The 413 for a YAML body the YAML thread runs out of heap reading. */
+export const yamlTooLarge = (): Error =>
+  new ApiError(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: reading the YAML body needs more than ${yamlThreadHeapMb} MiB; send it as JSON`,
+  );
 
 /** The 429 for a large YAML body while the YAML thread has as many waiting as it takes. */
 export const yamlBusy = (): Error => tooManyRequests('Too many YAML bodies are being read, please try again later.', 1);

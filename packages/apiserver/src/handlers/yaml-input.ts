@@ -90,7 +90,7 @@ function allowedAliasRatio(decodeCount: number): number {
 }
 
 /**
- * The most scalar text a YAML body may decode to, aliases expanded: the body limit. goyaml counts
+ * The most scalar text a YAML body's aliases may add when expanded: the body limit. goyaml counts
  * nodes only, so a 127 KB body of 2,000 aliases to one 100 KB string decodes to 200 MB (a
  * validation error quoting each value ran the server out of heap); a JSON body cannot hold more
  * than this, and kube's storage (etcd's 1.5 MiB) could not keep it anyway.
@@ -104,8 +104,8 @@ export const maxExpandedScalarBytes = 3 * 1024 * 1024;
  * counters exactly: every node it decodes (the document, keys, values, alias nodes; not `<<`
  * keys) counts once, and those decoded inside an alias's expansion count as aliased too; it fails
  * when more than 100 are aliased, more than 1,000 decoded, and the aliased share passes
- * {@link allowedAliasRatio}; kevents also refuses, in the same words, a document whose scalars
- * add up to more than {@link maxExpandedScalarBytes} once aliases are expanded. One pass in document order, anchors looked up as they were last
+ * {@link allowedAliasRatio}; kevents also refuses, in the same words, a document whose aliases
+ * expand to more than {@link maxExpandedScalarBytes} of scalar text. One pass in document order, anchors looked up as they were last
  * defined before each alias, an expansion added as its precomputed size (the condition only grows
  * during one): time linear in the text, even for a billion laughs.
  */
@@ -116,6 +116,7 @@ export function aliasingError(doc: Document): string | undefined {
   let decoded = 1; // the document node
   let aliased = 0;
   let bytes = 0;
+  let aliasedBytes = 0;
   const anchors = new Map<string, YamlNode>();
   const sizes = new Map<YamlNode, number>();
   const byteSizes = new Map<YamlNode, number>();
@@ -146,7 +147,9 @@ export function aliasingError(doc: Document): string | undefined {
       }
       decoded += s;
       aliased += s;
-      bytes += byteSizes.get(target) ?? 0;
+      const expanded = byteSizes.get(target) ?? 0;
+      bytes += expanded;
+      aliasedBytes += expanded;
       check();
       return 1 + s;
     }
@@ -170,7 +173,7 @@ export function aliasingError(doc: Document): string | undefined {
   if (doc.contents !== null) visit(doc.contents);
   if (unknown !== undefined) return `unknown anchor '${unknown}' referenced`;
   if (contained !== undefined) return `anchor '${contained}' value contains itself`;
-  return excessive || bytes > maxExpandedScalarBytes ? 'document contains excessive aliasing' : undefined;
+  return excessive || aliasedBytes > maxExpandedScalarBytes ? 'document contains excessive aliasing' : undefined;
 }
 
 /**

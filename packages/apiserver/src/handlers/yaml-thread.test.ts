@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { readYaml, YamlInputError } from './yaml-input.js';
 import { ApiError } from '../errors/api-error.js';
 import { parseBodyOffLoop } from './body.js';
-import { inlineYamlLimit, maxQueuedYamlBodies, readYamlOffLoop, YamlThreadBusyError } from './yaml-thread.js';
+import {
+  inlineYamlLimit,
+  maxQueuedYamlBodies,
+  readYamlOffLoop,
+  YamlThreadBusyError,
+  YamlThreadOutOfMemoryError,
+} from './yaml-thread.js';
 
 const big = (entries: number): string =>
   Array.from({ length: entries }, (_, i) => `k${i}: {on: ${i}, v: &a${i} [x, "y"], w: *a${i}}`).join('\n');
@@ -60,4 +66,15 @@ describe('readYamlOffLoop', () => {
     ]).toEqual([429, 'TooManyRequests', 1, '1']);
     expect((await readYamlOffLoop(body)).duplicateKeys).toEqual([]);
   });
+
+  it('refuses a body the thread runs out of heap reading (3 MB of `{},` peaked at 1.7 GB), and reads the next on a new thread', async () => {
+    const dense = `pad: [${'{},'.repeat(1_000_000)}{}]\n`;
+    const [huge, behind] = await Promise.allSettled([readYamlOffLoop(dense), readYamlOffLoop(big(1500))]);
+    expect((huge as PromiseRejectedResult).reason).toBeInstanceOf(YamlThreadOutOfMemoryError);
+    expect((behind as PromiseRejectedResult).reason).toBeInstanceOf(YamlThreadBusyError);
+    const next = await readYamlOffLoop(big(1500));
+    expect(next.duplicateKeys).toEqual([]);
+    const status = (await parseBodyOffLoop(dense, 'application/yaml').catch((err: unknown) => err)) as ApiError;
+    expect([status.code, status.status.reason]).toEqual([413, 'RequestEntityTooLarge']);
+  }, 60_000);
 });

@@ -20,6 +20,18 @@ export class YamlThreadBusyError extends Error {
   override readonly name = 'YamlThreadBusyError';
 }
 
+/**
+ * The YAML thread's old-generation heap, in MiB. The `yaml` package holds about 1.7 KB a node: 3 MiB
+ * of plain YAML (200,000 keys) peaks near 650 MB, 3 MiB of `{},` near 1.7 GB. A body that needs
+ * more is refused (413) instead of growing the process until the host kills it.
+ */
+export const yamlThreadHeapMb = 1024;
+
+/** A body the YAML thread ran out of heap reading. */
+export class YamlThreadOutOfMemoryError extends Error {
+  override readonly name = 'YamlThreadOutOfMemoryError';
+}
+
 /** How long the YAML thread may sit idle before it ends, giving its memory back. */
 export const yamlThreadIdleMs = 5_000;
 
@@ -78,7 +90,7 @@ class YamlThread {
 
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(workerScript);
+    const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: yamlThreadHeapMb } });
     worker.on('message', (reply: YamlThreadReply) => this.answer(reply));
     worker.on('error', (err) => this.fail(worker, err));
     worker.on('exit', (code) => this.fail(worker, new Error(`the YAML thread exited (code ${code})`)));
@@ -117,12 +129,22 @@ class YamlThread {
     this.idle.unref();
   }
 
+  /**
+   * The thread died: out of heap, the body it was reading (the oldest waiting) is refused as too
+   * large and those behind it are asked to come again (429); anything else fails them all.
+   */
   private fail(worker: Worker, err: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    clearTimeout(this.idle);
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const w of waiting) w.reject(err);
+    const outOfMemory = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    waiting.forEach((w, i) => {
+      if (!outOfMemory) w.reject(err);
+      else if (i === 0) w.reject(new YamlThreadOutOfMemoryError(err.message));
+      else w.reject(new YamlThreadBusyError('the YAML thread restarts'));
+    });
   }
 }
 

@@ -4,8 +4,8 @@ import { ApiError, badRequest, internalError } from '../../errors/api-error.js';
 import type { FieldValidation } from '../../request/query.js';
 import { maxDepthMessage } from '../json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
-import { readYamlOffLoop, YamlThreadBusyError } from '../yaml-thread.js';
-import { yamlBusy } from '../body.js';
+import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError } from '../yaml-thread.js';
+import { yamlBusy, yamlTooLarge } from '../body.js';
 import type { YamlBody } from '../yaml-input.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
@@ -55,6 +55,7 @@ export async function readApplyConfigurationOffLoop(raw: unknown): Promise<Apply
 
 function applyReadFailure(err: unknown): unknown {
   if (err instanceof YamlThreadBusyError) return yamlBusy();
+  if (err instanceof YamlThreadOutOfMemoryError) return yamlTooLarge();
   if (!(err instanceof YamlInputError)) return err;
   if (err.kind === 'depth') return badRequest(`error decoding YAML: ${maxDepthMessage(err.char)}`);
   return badRequest(`error decoding YAML: error converting YAML to JSON: ${err.message}`);
