@@ -131,7 +131,8 @@ export async function parseBodyOffLoop(
   return yamlParsed(read, text);
 }
 
-const bodyText = (raw: unknown): string =>
+/** A request body as text: a string as it is, a buffer as UTF-8, anything else empty. */
+export const bodyText = (raw: unknown): string =>
   typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
 
 /** The 400 for a YAML body {@link readYaml} refused. */
@@ -223,7 +224,8 @@ export function decodeKind<T>(
     }
   }
   const apiVersion = raw['apiVersion'];
-  if (typeof apiVersion === 'string' && apiVersion !== '/' && apiVersion.split('/').length > 2) {
+  // More than one `/` (no array made: this runs on every create).
+  if (typeof apiVersion === 'string' && apiVersion.indexOf('/') !== apiVersion.lastIndexOf('/')) {
     // `schema.ParseGroupVersion`'s error, returned by Interpret unwrapped.
     throw uninterpretable(parsed, options, `unexpected GroupVersion string: ${apiVersion}`);
   }

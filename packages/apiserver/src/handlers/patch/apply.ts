@@ -1,7 +1,7 @@
 import { goJsonSyntaxError, parseJson } from '@kevents/api';
 import type { FieldValidation } from '../../request/query.js';
 import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
-import { mediaType } from '../body.js';
+import { bodyText, mediaType } from '../body.js';
 import { excessiveNesting, maxDepthMessage } from '../json-depth.js';
 import { applyJSONPatch, decodeJSONPatch } from './json-patch.js';
 import { cloneTree } from './json-tree.js';
@@ -55,7 +55,7 @@ export function readPatch(
   type: MergingPatchType = 'application/merge-patch+json',
   fieldValidation: FieldValidation = 'Warn',
 ): PatchBody {
-  const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+  const text = bodyText(raw);
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   try {

@@ -5,7 +5,7 @@ import type { FieldValidation } from '../../request/query.js';
 import { maxDepthMessage } from '../json-depth.js';
 import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError } from '../yaml-thread.js';
-import { yamlBusy, yamlTooLarge } from '../body.js';
+import { bodyText, yamlBusy, yamlTooLarge } from '../body.js';
 import type { YamlBody } from '../yaml-input.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
@@ -18,9 +18,6 @@ export interface ApplyConfiguration {
    */
   readonly strictError?: string;
 }
-
-const bodyText = (raw: unknown): string =>
-  typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
 
 /** Go's name of a decoded value's JSON type (`json: cannot unmarshal <type> into ...`). */
 const jsonType = (v: unknown): string =>
