@@ -2,21 +2,22 @@ import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from '../scope/rest-scope.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject, sendSerialized } from '../encoding/respond.js';
+import { sendSerialized } from '../encoding/respond.js';
+import { isPlain, negotiateWrite, sendObjectAs } from './represent.js';
 
 /**
- * POST a new object to a collection: 201 with the stored object. Its managedFields get an
+ * POST a new object to a collection: 201 with the stored object (as negotiated). Its managedFields get an
  * `Update` entry for the fields it sets, under `fieldManager` or the User-Agent's first segment.
  */
 export const createHandler: Handler = async (scope, req, reply) => {
   const namespace = req.params.namespace ?? '';
+  const negotiated = negotiateWrite(req, scope, 'object');
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'CreateOptions' });
   const body = decodeObjectBody(scope.view, req);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
   const { object, warnings } = body instanceof Promise ? await body : body;
   scope.fieldManager.update(undefined, object, managerOrUserAgent(fieldManager, req.headers['user-agent']));
   const stored = await scope.store.create(object, namespace, dryRun);
-  const pretty = isPretty(req.query);
-  if (dryRun || pretty) return sendObject(reply, 201, scope.view, stored, pretty, warnings);
+  if (dryRun || !isPlain(negotiated, req)) return sendObjectAs(scope, req, reply, 201, stored, negotiated, warnings);
   return sendSerialized(reply, 201, scope.texts.storedJSON(stored), warnings);
 };

@@ -9,7 +9,8 @@ import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
 import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
 import { queryBool } from '../request/request-info.js';
-import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
+import { isPretty, sendJSON } from '../encoding/respond.js';
+import { negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
 
 interface DeleteOptionsBody {
   preconditions?: Preconditions;
@@ -79,9 +80,10 @@ async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Pr
  */
 export const deleteHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
+  const negotiated = negotiateWrite(req, scope, 'status-or-object');
   const { preconditions, dryRun } = await readDeleteOptions(req);
   const result = await scope.store.delete(namespace, name, { ...(preconditions ? { preconditions } : {}), dryRun });
-  if (!result.deleted) return sendObject(reply, 200, scope.view, result.object, isPretty(req.query));
+  if (!result.deleted) return sendObjectAs(scope, req, reply, 200, result.object, negotiated);
   const view = scope.view;
   const details = {
     name,
@@ -89,7 +91,7 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
     kind: view.resource,
     uid: result.object.metadata.uid ?? '',
   };
-  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), isPretty(req.query));
+  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), negotiated.pretty || isPretty(req.query));
 };
 
 /**
@@ -98,6 +100,7 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
  * options are read (and refused) before the DeleteOptions, in kube's order.
  */
 export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
+  const negotiated = negotiateWrite(req, scope, 'list');
   const opts = parseListOptions(req.query, false);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
   const deleteOptions = await readDeleteOptions(req);
@@ -111,16 +114,5 @@ export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
     listOptions,
     deleteOptions,
   );
-  const view = scope.view;
-  return sendJSON(
-    reply,
-    200,
-    {
-      kind: view.listKind,
-      apiVersion: view.groupVersion,
-      metadata: { resourceVersion },
-      items: items.map((o) => view.toListItem(o)),
-    },
-    isPretty(req.query),
-  );
+  return sendListAs(scope, req, reply, items, { resourceVersion }, negotiated);
 };

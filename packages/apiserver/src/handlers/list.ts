@@ -4,7 +4,12 @@ import type { FastifyReply } from 'fastify';
 import type { Replied } from '../encoding/turn-end-send.js';
 import type { JSONPage } from '../encoding/object-texts.js';
 import type { VersionedView } from '../registry/view.js';
-import { negotiate } from '../table/negotiate.js';
+import { negotiateOutput, negotiateWatch } from '../encoding/negotiate.js';
+import {
+  partialMetadataMismatch,
+  partialObjectMetadata,
+  partialObjectMetadataList,
+} from '../encoding/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from '../scope/rest-scope.js';
 import { buildPredicate } from './predicate.js';
@@ -13,6 +18,7 @@ import { chunkStream, jsonListChunks, listStreamMinItems } from '../encoding/lis
 import type { JSONListShape } from '../encoding/list-stream.js';
 import { isPretty, sendJSON, sendJSONStream, sendJSONText } from '../encoding/respond.js';
 import { serveWatch } from './watch.js';
+import { isPlain } from './represent.js';
 
 /**
  * GET a collection: a list, or a watch when RequestInfo says `watch` (`?watch=true` or a legacy
@@ -21,11 +27,12 @@ import { serveWatch } from './watch.js';
  * buffered answer, but other requests are served meanwhile and memory holds one chunk.
  */
 export const listHandler: Handler = async (scope, req, reply) => {
+  const negotiated = negotiateOutput(req.headers.accept);
   const opts = parseListOptions(req.query, req.requestInfo.verb === 'watch');
-  const rep = negotiate(req.headers.accept);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
-  if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, rep);
-  const pretty = isPretty(req.query);
+  if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, negotiateWatch(req.headers.accept));
+  const rep = negotiated.representation;
+  const pretty = negotiated.pretty || isPretty(req.query);
   const view = scope.view;
   const read = {
     resourceVersion: opts.resourceVersion,
@@ -33,7 +40,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
     limit: opts.limit,
     continue: opts.continue,
   };
-  if (predicate === undefined && rep.as !== 'Table' && !pretty) {
+  if (predicate === undefined && isPlain(negotiated, req)) {
     const texts = await scope.texts.listJSON(req.params.namespace, read);
     if (texts !== undefined) return sendItemTexts(reply, view, texts);
   }
@@ -41,6 +48,21 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const meta = listMeta(page);
   const items = page.items;
   const stream = items.length >= listStreamMinItems;
+  if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
+  if (rep.as === 'PartialObjectMetadataList') {
+    const list = partialObjectMetadataList(view, items, meta, rep.version);
+    if (!stream) return sendJSON(reply, 200, list, pretty);
+    const partials = (from: number, to: number): unknown[] =>
+      items.slice(from, to).map((o) => partialObjectMetadata(view, o, rep.version));
+    const shape: JSONListShape = {
+      envelope: { ...list, items: [] },
+      arrayKey: 'items',
+      length: items.length,
+      values: partials,
+      items: (from, to) => partials(from, to).map((p) => JSON.stringify(p)),
+    };
+    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
+  }
   if (rep.as === 'Table') {
     const include = parseIncludeObject(q(req.query, 'includeObject'));
     const tableOpts = { version: rep.version, include, nowMs: Date.now() };

@@ -13,7 +13,8 @@ import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
 import { parseWriteOptions } from '../request/write-options.js';
 import type { WriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject } from '../encoding/respond.js';
+import { negotiateWrite, sendObjectAs } from './represent.js';
+import type { Negotiated } from '../encoding/negotiate.js';
 
 /**
  * PATCH with a JSON, merge or strategic merge patch (a missing object is a 404), or a
@@ -21,16 +22,18 @@ import { isPretty, sendObject } from '../encoding/respond.js';
  */
 export const patchHandler: Handler = async (scope, req, reply) => {
   const type = patchTypeOf(req.headers['content-type']);
+  const negotiated = negotiateWrite(req, scope, 'object');
   const options = parseWriteOptions(req.query, { kind: 'PatchOptions', apply: type === applyPatchType });
   const fieldValidation = parseFieldValidation(req.query);
-  if (type === applyPatchType) return serverSideApply(scope, req, reply, options, fieldValidation);
-  return mergingPatch(scope, req, reply, type, options, fieldValidation);
+  if (type === applyPatchType) return serverSideApply(scope, req, reply, negotiated, options, fieldValidation);
+  return mergingPatch(scope, req, reply, negotiated, type, options, fieldValidation);
 };
 
 async function mergingPatch<T extends KubeObject>(
   scope: RestScope<T>,
   req: RestRequest,
   reply: FastifyReply,
+  negotiated: Negotiated,
   type: MergingPatchType,
   options: WriteOptions,
   fieldValidation: FieldValidation,
@@ -56,7 +59,7 @@ async function mergingPatch<T extends KubeObject>(
     },
     { allowCreate: false, dryRun: options.dryRun },
   );
-  return sendObject(reply, 200, view, result.object, isPretty(req.query), warnings);
+  return sendObjectAs(scope, req, reply, 200, result.object, negotiated, warnings);
 }
 
 /**
@@ -68,6 +71,7 @@ async function serverSideApply<T extends KubeObject>(
   scope: RestScope<T>,
   req: RestRequest,
   reply: FastifyReply,
+  negotiated: Negotiated,
   options: WriteOptions,
   fieldValidation: FieldValidation,
 ): Promise<unknown> {
@@ -98,5 +102,5 @@ async function serverSideApply<T extends KubeObject>(
     },
     { allowCreate: true, dryRun: options.dryRun },
   );
-  return sendObject(reply, result.created ? 201 : 200, view, result.object, isPretty(req.query), warnings);
+  return sendObjectAs(scope, req, reply, result.created ? 201 : 200, result.object, negotiated, warnings);
 }

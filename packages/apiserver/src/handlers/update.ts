@@ -2,7 +2,7 @@ import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from '../scope/rest-scope.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
-import { isPretty, sendObject } from '../encoding/respond.js';
+import { negotiateWrite, sendObjectAs } from './represent.js';
 
 /**
  * PUT: replace, or create when the strategy allows create-on-update. 200, or 201 when created.
@@ -10,6 +10,7 @@ import { isPretty, sendObject } from '../encoding/respond.js';
  */
 export const updateHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
+  const negotiated = negotiateWrite(req, scope, 'object');
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'UpdateOptions' });
   const body = decodeObjectBody(scope.view, req);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
@@ -25,5 +26,5 @@ export const updateHandler: Handler = async (scope, req, reply) => {
     },
     { allowCreate: scope.strategy.allowCreateOnUpdate, dryRun },
   );
-  return sendObject(reply, result.created ? 201 : 200, scope.view, result.object, isPretty(req.query), warnings);
+  return sendObjectAs(scope, req, reply, result.created ? 201 : 200, result.object, negotiated, warnings);
 };

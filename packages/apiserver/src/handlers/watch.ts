@@ -4,7 +4,8 @@ import { hasRevisionReads, isStorageError } from '@kevents/storage';
 import type { Predicate, StorageWatchEvent, Watcher, WatchOptions } from '@kevents/storage';
 import type { FastifyReply } from 'fastify';
 import { fromStorageError } from '../errors/api-error.js';
-import type { Representation } from '../table/negotiate.js';
+import type { Negotiated } from '../encoding/negotiate.js';
+import { partialObjectMetadata } from '../encoding/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
@@ -45,8 +46,15 @@ export async function serveWatch<T extends KubeObject>(
   reply: FastifyReply,
   opts: ListRequestOptions,
   predicate: Predicate<T> | undefined,
-  rep: Representation,
+  negotiated: Negotiated,
 ): Promise<void> {
+  // PartialObjectMetadataList asked of a watch's single objects fails kube's conversion, which
+  // then sends the objects themselves (`watchEmbeddedEncoder`).
+  const rep =
+    negotiated.representation.as === 'PartialObjectMetadataList'
+      ? { as: 'object' as const }
+      : negotiated.representation;
+  const converted = rep.as !== 'object';
   const include = rep.as === 'Table' ? parseIncludeObject(q(req.query, 'includeObject')) : 'Metadata';
   const namespace = req.params.namespace;
   const abort = new AbortController();
@@ -84,9 +92,10 @@ export async function serveWatch<T extends KubeObject>(
   // Until the watch is live its ADDED events are mostly initial events: the same stored states
   // for every watch of the view that starts with them, decoded by each (see EncodedEventCache.revision).
   let live = false;
-  const revisionsShared = rep.as !== 'Table' && hasRevisionReads(ctx.store.storage);
+  const revisionsShared = !converted && hasRevisionReads(ctx.store.storage);
   const encode = (type: WatchEvent['type'], e: T): unknown => {
-    if (rep.as !== 'Table' || type === 'ERROR') return ctx.view.toExternal(e);
+    if (rep.as === 'object' || type === 'ERROR') return ctx.view.toExternal(e);
+    if (rep.as === 'PartialObjectMetadata') return partialObjectMetadata(ctx.view, e, rep.version);
     const t = toTable(
       ctx,
       type === 'BOOKMARK' ? [] : [e],
@@ -103,8 +112,7 @@ export async function serveWatch<T extends KubeObject>(
         `${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', bookmarkObject(ctx, ev.resourceVersion, annotations)) })}\n`,
       );
     }
-    if (rep.as === 'Table')
-      return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
+    if (converted) return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
     const { type, object } = ev;
     const line = (): Buffer => Buffer.from(`{"type":"${type}","object":${ctx.texts.storedJSON(object)}}\n`);
     if (type === 'ADDED' && !live && revisionsShared) return ctx.encoded.revision(Number(ev.resourceVersion), line);
@@ -144,9 +152,10 @@ export async function serveWatch<T extends KubeObject>(
   const hub = ctx.watches;
   const linesOf = (batch: readonly StorageWatchEvent<T>[]): readonly Buffer[] => batch.map(lineOf);
   // A JSON line depends only on its event and the view, so the watches of a view woken with the
-  // same batch share its lines (Table rows carry per-watch column headers).
-  const encodeBatch =
-    rep.as === 'Table' ? linesOf : (batch: readonly StorageWatchEvent<T>[]) => ctx.encoded.linesOf(batch, linesOf);
+  // same batch share its lines (Table rows carry per-watch column headers; conversions are not shared).
+  const encodeBatch = converted
+    ? linesOf
+    : (batch: readonly StorageWatchEvent<T>[]) => ctx.encoded.linesOf(batch, linesOf);
   // The client did not get back under the backlog limits in time: end the watch (it watches
   // again or relists) and free its output, as kube-apiserver's cacher terminates a blocked watcher.
   const judge = (caughtUp: boolean): void => {

@@ -15,6 +15,8 @@ export interface SchemaViewOptions {
   readonly storageVersionHash?: string;
   readonly schema: ObjectSchema;
   readonly listSchema: ObjectSchema;
+  /** The Go type kube-apiserver holds the resource in ({@link VersionedView.goType}). */
+  readonly goType?: string;
   /** Field labels this version accepts beyond `metadata.name` and `metadata.namespace` (they map to themselves). */
   readonly fieldLabels?: readonly string[];
 }
@@ -42,6 +44,7 @@ export function schemaView<T extends KubeObject>(o: SchemaViewOptions): Versione
     ...(o.shortNames ? { shortNames: o.shortNames } : {}),
     ...(o.categories ? { categories: o.categories } : {}),
     ...(o.storageVersionHash ? { storageVersionHash: o.storageVersionHash } : {}),
+    ...(o.goType ? { goType: o.goType } : {}),
     gr: { group: o.group, resource: o.resource },
     schema: o.schema,
     listSchema: o.listSchema,

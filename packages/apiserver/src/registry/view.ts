@@ -26,6 +26,11 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
   readonly listSchema: ObjectSchema;
   /** `/apis/<group>/<version>` or `/api/v1`. */
   readonly pathPrefix: string;
+  /**
+   * The Go type kube-apiserver holds the resource in (`core.Event`, `coordination.Lease`), named
+   * where its messages print an object's type; `unstructured.Unstructured` (a custom resource's) when unset.
+   */
+  readonly goType?: string;
   /** Converts a decoded external object to the stored form (taking ownership of it). */
   toInternal(external: Record<string, unknown>): T;
   /** The wire JSON of a stored object, with kind and apiVersion. */

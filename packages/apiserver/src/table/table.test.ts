@@ -1,9 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import fc from 'fast-check';
-import { ApiError } from '../errors/api-error.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import { humanDuration } from './human-duration.js';
-import { negotiate } from './negotiate.js';
 import { age, defaultTableConvertor, nameColumn, parseIncludeObject, toTable } from './table.js';
 import { widgetView } from '../testing/widget-resource.js';
 import type { Widget as W } from '../testing/widget-resource.js';
@@ -48,64 +45,6 @@ describe('humanDuration (duration.HumanDuration)', () => {
       [20 * 365 * d + 100 * d, '20y'],
     ];
     for (const [ms, want] of cases) expect([ms, humanDuration(ms)]).toEqual([ms, want]);
-  });
-});
-
-describe('negotiate', () => {
-  it('picks the object or a Table in the client’s order', () => {
-    expect(negotiate(undefined)).toEqual({ as: 'object' });
-    expect(negotiate('')).toEqual({ as: 'object' });
-    expect(negotiate('application/json')).toEqual({ as: 'object' });
-    expect(negotiate('*/*')).toEqual({ as: 'object' });
-    expect(negotiate('application/*')).toEqual({ as: 'object' });
-    expect(negotiate('APPLICATION/JSON')).toEqual({ as: 'object' });
-    expect(negotiate('application/json;as=Table;v=v1;g=meta.k8s.io')).toEqual({ as: 'Table', version: 'v1' });
-    expect(negotiate('application/json; as=Table; v=v1beta1; g=meta.k8s.io')).toEqual({
-      as: 'Table',
-      version: 'v1beta1',
-    });
-    expect(
-      negotiate(
-        'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
-      ),
-    ).toEqual({ as: 'Table', version: 'v1' });
-    expect(negotiate('application/json;as=Table;v=v2;g=meta.k8s.io, application/json')).toEqual({ as: 'object' });
-    expect(negotiate('application/json;as=Table;v=v1;g=other, application/json')).toEqual({ as: 'object' });
-    expect(negotiate('application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json')).toEqual({
-      as: 'object',
-    });
-    expect(negotiate('text/html, application/json')).toEqual({ as: 'object' });
-  });
-
-  it('406 when nothing is acceptable', () => {
-    for (const a of [
-      'text/html',
-      'application/json;as=Table;v=v9;g=meta.k8s.io',
-      'application/yaml',
-      'application/json;as;v=v1',
-    ]) {
-      let err: unknown;
-      try {
-        negotiate(a);
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).code).toBe(406);
-      expect((err as ApiError).status.message).toContain('application/json;stream=watch');
-    }
-  });
-
-  it('never throws anything but a 406', () => {
-    fc.assert(
-      fc.property(fc.string(), (a) => {
-        try {
-          negotiate(a);
-        } catch (e) {
-          expect((e as ApiError).code).toBe(406);
-        }
-      }),
-    );
   });
 });
 

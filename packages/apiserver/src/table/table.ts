@@ -4,6 +4,7 @@ import { badRequest } from '../errors/api-error.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import type { TableConvertor } from '../registry/strategy.js';
 import { humanDuration } from './human-duration.js';
+import { partialObjectMetadata } from '../encoding/partial-metadata.js';
 
 /** `includeObject`: None, Metadata (default) or Object. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -16,14 +17,16 @@ export function parseIncludeObject(v: string | undefined): IncludeObject {
   );
 }
 
-function rowObject<T extends KubeObject>(scope: RestScope<T>, obj: T, include: IncludeObject): unknown {
+/** A row's object: none, the object, or (the default) its PartialObjectMetadata in the Table's version. */
+function rowObject<T extends KubeObject>(
+  scope: RestScope<T>,
+  obj: T,
+  include: IncludeObject,
+  version: 'v1' | 'v1beta1',
+): unknown {
   if (include === 'None') return undefined;
   if (include === 'Object') return scope.view.toExternal(obj);
-  return {
-    kind: 'PartialObjectMetadata',
-    apiVersion: 'meta.k8s.io/v1',
-    metadata: scope.view.toListItem(obj)['metadata'],
-  };
+  return partialObjectMetadata(scope.view, obj, version);
 }
 
 /** Converts objects to a server-side Table (`meta.k8s.io/<version>`) with the strategy's columns. */
@@ -37,7 +40,7 @@ export function toTable<T extends KubeObject>(
   const table = scope.strategy.table;
   const rows: TableRow[] = items.map((obj) => {
     const row: TableRow = { cells: table.cells(obj, now) };
-    const o = rowObject(scope, obj, opts.include);
+    const o = rowObject(scope, obj, opts.include, opts.version);
     if (o !== undefined) row.object = o;
     return row;
   });

