@@ -83,10 +83,21 @@ function negotiateClauses(accept: string | undefined): Negotiated | undefined {
  * header (no header is JSON). Nothing acceptable is a 406 listing the media types written.
  */
 export function negotiateOutput(accept: string | undefined): Negotiated {
-  const chosen = negotiateClauses(accept);
+  if (accept === undefined || accept.length === 0) return plainJSON;
+  let chosen = recent.get(accept);
+  if (chosen === undefined) {
+    chosen = negotiateClauses(accept) ?? null;
+    if (recent.size >= recentLimit) recent.clear();
+    if (accept.length <= recentKeyMaxLength) recent.set(accept, chosen);
+  }
   if (!chosen) throw notAcceptable(outputMediaTypes);
   return chosen;
 }
+
+/** The outcomes of recent Accept headers (clients send the same few over and over), bounded. */
+const recent = new Map<string, Negotiated | null>();
+const recentLimit = 256;
+const recentKeyMaxLength = 512;
 
 /**
  * A watch's negotiation: {@link negotiateOutput}, then the chosen serializer must stream
