@@ -55,6 +55,8 @@ describeRender('chart rendering: aggregation', () => {
         '--group-domain=kevents.io',
         '--authentication-kubeconfig=/etc/kevents/config/cluster.kubeconfig',
         '--authorization-kubeconfig=/etc/kevents/config/cluster.kubeconfig',
+        // The cluster's namespace, garbage-collector and quota controllers leave kevents' history alone.
+        '--discovery-omit-verbs=delete,deletecollection',
       ]),
     );
     const config = byKind(r, 'ConfigMap').get('test-kevents-server-config') as any;
@@ -112,5 +114,13 @@ describeRender('chart rendering: aggregation', () => {
       .containers[0].args;
     expect(server.some((a) => a.startsWith('--client-ca-file'))).toBe(false);
     expect(byKind(alone, 'ClusterRole').has('test-kevents-controller-kevents')).toBe(false);
+  });
+
+  it('lists every verb in discovery with aggregation.hideDeleteVerbs false, and without aggregation', async () => {
+    const serverArgs = (r: Awaited<ReturnType<typeof renderChart>>): string[] =>
+      (byKind(r, 'Deployment').get('test-kevents-server') as any).spec.template.spec.containers[0].args;
+    const shown = await renderChart({ valuesFiles: [values], values: { aggregation: { hideDeleteVerbs: false } } });
+    expect(serverArgs(shown).some((a) => a.startsWith('--discovery-omit-verbs'))).toBe(false);
+    expect(serverArgs(await renderChart({})).some((a) => a.startsWith('--discovery-omit-verbs'))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 import { loadConfigFile } from '@kevents/config';
 import type { ConfigKind } from '@kevents/api';
 import { FlagError } from '@kevents/cli';
+import { servedVerbs } from '@kevents/apiserver';
 import { parseApiserverFlags, usage } from './flags.js';
 import { formatConfigErrors, runValidateConfig } from '../validate-config/index.js';
 import { startApiserver } from '../server/start.js';
@@ -35,6 +36,13 @@ async function main(argv: string[]): Promise<number> {
     [options.egressSelectorConfigFile, 'EgressSelectorConfiguration'],
     [options.tracingConfigFile, 'TracingConfiguration'],
   ];
+  const unknownVerbs = options.discoveryOmitVerbs.filter((v) => !(servedVerbs as readonly string[]).includes(v));
+  if (unknownVerbs.length > 0) {
+    io.stderr(
+      `Error: invalid argument "${options.discoveryOmitVerbs.join(',')}" for "--discovery-omit-verbs" flag: unknown verb "${unknownVerbs[0]}" (served verbs: ${servedVerbs.join(', ')})\nRun 'kevents-apiserver --help' for usage.\n`,
+    );
+    return 2;
+  }
   if (options.authorizationConfig && changed.has('authorization-mode')) {
     io.stderr(
       'kevents-apiserver: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined\n',

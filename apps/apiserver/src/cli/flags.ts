@@ -67,6 +67,12 @@ export const apiserverFlags = {
     default: 'k8s.io',
     help: 'API group domain: serves events.<domain> and coordination.<domain>; config kinds are apiserver.config.<domain>.',
   },
+  discoveryOmitVerbs: {
+    name: 'discovery-omit-verbs',
+    type: 'stringSlice',
+    default: '',
+    help: "Comma-separated verbs (of create, delete, deletecollection, get, list, patch, update, watch) left out of every resource's discovery entry; the requests are still served. kube-controller-manager's garbage collector, namespace and resource-quota controllers act only on resources whose discovery lists delete: with delete,deletecollection left out, an aggregated kevents keeps a deleted namespace's history and the cluster's controllers do not watch it (docs/operations.md).",
+  },
   authenticationConfig: {
     name: 'authentication-config',
     type: 'string',

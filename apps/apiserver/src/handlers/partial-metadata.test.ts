@@ -152,11 +152,8 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       metadata: { resourceVersion: bookmark!.object.metadata.resourceVersion, creationTimestamp: null },
     });
     await create('pm5', 'b');
-    const full = await watchLines(
-      `${ns('pm5')}?watch=true`,
-      1,
-      { accept: metadataListAccept.split(',')[1]! },
-      () => Promise.resolve(),
+    const full = await watchLines(`${ns('pm5')}?watch=true`, 1, { accept: metadataListAccept.split(',')[1]! }, () =>
+      Promise.resolve(),
     );
     expect(full.lines[0].object.kind).toBe('Event');
   });

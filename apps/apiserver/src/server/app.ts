@@ -34,6 +34,8 @@ export interface ServerOptions {
   readonly storeOptions?: ApiServerOptions['storeOptions'];
   /** Spans of each request (`--tracing-config-file`). */
   readonly tracing?: ApiServerOptions['tracing'];
+  /** Verbs left out of discovery (`--discovery-omit-verbs`). */
+  readonly discoveryOmittedVerbs?: ApiServerOptions['discoveryOmittedVerbs'];
   /** Connection bounds of the listener (`--max-connections`, `--http2-max-streams-per-connection`, `--request-timeout`). */
   readonly limits?: ApiServerOptions['limits'];
 }
@@ -72,6 +74,7 @@ export function buildServer(options: ServerOptions): KeventsServer {
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.discoveryOmittedVerbs?.length ? { discoveryOmittedVerbs: options.discoveryOmittedVerbs } : {}),
   });
   return serveWebView(server);
 }

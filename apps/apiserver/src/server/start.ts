@@ -1,4 +1,4 @@
-import type { ConfigKind } from '@kevents/api';
+import type { ConfigKind, OpenAPIVerb } from '@kevents/api';
 import { buildServer } from './app.js';
 import { createLogger, youngGenerationSummary } from '@kevents/cli';
 import type { KeventsServer } from './app.js';
@@ -94,6 +94,7 @@ export async function startApiserver(
     authorizer,
     ...(authn.authenticator ? { authenticator: authn.authenticator } : {}),
     groupDomain: options.groupDomain,
+    discoveryOmittedVerbs: options.discoveryOmitVerbs as readonly OpenAPIVerb[],
     minRequestTimeoutSeconds: options.minRequestTimeout,
     watches,
     metrics,
@@ -132,6 +133,10 @@ export async function startApiserver(
   log.info({}, tracing.summary);
   log.info({}, authn.summary);
   log.info({}, authz.summary);
+  if (options.discoveryOmitVerbs.length > 0) {
+    const verbs = options.discoveryOmitVerbs.join(',');
+    log.info({ verbs }, `discovery leaves out the verbs ${verbs} (still served)`);
+  }
   for (const { url } of servers) log.info({ url }, `serving ${served} on ${url}`);
   const streams = limits.http2MaxStreamsPerConnection || 100;
   const cap = limits.maxConnections > 0 ? `${limits.maxConnections} connections per listener` : 'no connection cap';

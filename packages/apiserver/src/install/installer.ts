@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
-import type { APIResource, KubeObject, OpenAPIResource } from '@kevents/api';
+import type { APIResource, KubeObject, OpenAPIResource, OpenAPIVerb } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import { methodNotAllowed } from '../errors/api-error.js';
 import type { RestScope } from '../scope/rest-scope.js';
@@ -31,6 +31,8 @@ export interface InstallContext {
   readonly onWatchAbandoned?: (req: FastifyRequest) => void;
   /** The `onResponse` hook of a resource's routes (its metrics), made once per resource view. */
   readonly onResponse?: (rest: RestRouteConfig['rest']) => onResponseHookHandler;
+  /** Verbs served but left out of discovery's `verbs` (OpenAPI still describes them). */
+  readonly discoveryOmittedVerbs?: readonly OpenAPIVerb[];
 }
 
 /** Route config of a resource route: read by the metrics filter. */
@@ -68,6 +70,8 @@ export function installResources(
   ctx: InstallContext,
 ): InstalledView[] {
   const installed: InstalledView[] = [];
+  const omitted = new Set(ctx.discoveryOmittedVerbs ?? []);
+  const discoveryVerbs = servedVerbs.filter((v) => !omitted.has(v));
   for (const def of resources) {
     const fieldManagers = fieldManagersOf(def);
     for (const view of def.views) {
@@ -91,7 +95,7 @@ export function installResources(
           singularName: view.singularName,
           namespaced: def.strategy.namespaced,
           kind: view.kind,
-          verbs: [...servedVerbs],
+          verbs: [...discoveryVerbs],
           ...(view.shortNames?.length ? { shortNames: [...view.shortNames] } : {}),
           ...(view.categories?.length ? { categories: [...view.categories] } : {}),
           ...(view.storageVersionHash ? { storageVersionHash: view.storageVersionHash } : {}),

@@ -1,5 +1,5 @@
 import { maxRequestBodyBytes, timeNow } from '@kevents/api';
-import type { Authenticator, Authorizer, VersionInfo } from '@kevents/api';
+import type { Authenticator, Authorizer, OpenAPIVerb, VersionInfo } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DiscoveredResource } from '../discovery/discovery.js';
@@ -41,6 +41,12 @@ export interface ApiServerOptions {
   readonly resources: readonly ResourceDefinition<any>[];
   /** Resources listed in discovery but not served (no verbs), so clients can resolve their names. */
   readonly listedResources?: readonly DiscoveredResource[];
+  /**
+   * Verbs left out of every served resource's discovery entry; the requests are still served.
+   * kube-controller-manager's garbage collector, namespace and resource-quota controllers act
+   * only on resources whose discovery lists `delete` (see docs/operations.md).
+   */
+  readonly discoveryOmittedVerbs?: readonly OpenAPIVerb[];
   /** Serve core/v1 namespaces, implicit (any DNS label is an Active namespace), read-only. Default true. */
   readonly namespaces?: boolean;
   /**
@@ -144,6 +150,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
     ...requestMetricsFilter(metrics),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
+    ...(options.discoveryOmittedVerbs ? { discoveryOmittedVerbs: options.discoveryOmittedVerbs } : {}),
   });
   // kube-apiserver always serves the self-subject reviews (`kubectl auth can-i`, `auth whoami`).
   const reviews = installSelfSubjectReviews(app, options.authorizer ? { authorizer: options.authorizer } : {});
