@@ -156,9 +156,26 @@ describe('health, version, metrics, namespaces', () => {
     );
   });
 
-  it('pretty-prints with ?pretty=true', async () => {
-    const r = await request(`${srv.url}/version?pretty=true`);
-    expect(r.text).toMatch(/^\{\n {2}"major": "1",/);
+  it('writes /version indented, as kube-apiserver’s WriteRawJSON does', async () => {
+    const r = await request(`${srv.url}/version`);
+    expect(r.text).toMatch(/^\{\n {2}"major": "1",[^]*\n\}$/);
+    expect(r.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('pretty-prints as kube’s isPrettyPrint: ?pretty as strconv.ParseBool reads it, else for curl, Wget and browsers', async () => {
+    const path = `${srv.url}/api/v1/namespaces/default`;
+    const indented = (r: { text: string }): boolean => r.text.startsWith('{\n  "');
+    expect(indented(await request(path))).toBe(false);
+    expect(indented(await request(`${path}?pretty=true`))).toBe(true);
+    expect(indented(await request(`${path}?pretty=T`))).toBe(true);
+    expect(indented(await request(`${path}?pretty=yes`))).toBe(false);
+    for (const ua of ['curl/8.5.0', 'Wget/1.21', 'Mozilla/5.0 (X11; Linux x86_64)']) {
+      expect(indented(await request(path, { headers: { 'user-agent': ua } }))).toBe(true);
+      expect(indented(await request(`${path}?pretty=`, { headers: { 'user-agent': ua } }))).toBe(true);
+      expect(indented(await request(`${path}?pretty=false`, { headers: { 'user-agent': ua } }))).toBe(false);
+    }
+    expect(indented(await request(path, { headers: { 'user-agent': 'kubectl/v1.35.0 (linux/amd64)' } }))).toBe(false);
+    expect(indented(await request(path, { headers: { accept: 'application/json;pretty=1' } }))).toBe(true);
   });
 });
 

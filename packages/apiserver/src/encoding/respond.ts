@@ -10,11 +10,26 @@ import { tracedAuditId } from '../request/audit-id.js';
 import { sendAtTurnEnd } from './turn-end-send.js';
 import type { Replied } from './turn-end-send.js';
 
-/** Whether `?pretty` asks for indented JSON. */
-export const isPretty = (query: Query): boolean => {
-  const v = q(query, 'pretty');
-  return v !== undefined && v !== 'false' && v !== '0';
-};
+/** `strconv.ParseBool`'s true values (anything else, false included, reads as false). */
+const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+
+/** The parts of a request {@link isPretty} reads. */
+export interface PrettyRequest {
+  readonly query?: unknown;
+  readonly headers: { readonly 'user-agent'?: string | undefined };
+}
+
+/**
+ * kube-apiserver's `isPrettyPrint`: a non-empty `pretty` query parameter decides, as
+ * `strconv.ParseBool` reads it (`pretty=yes` is not pretty); without one, curl, Wget and browsers
+ * (`User-Agent` starting `curl`, `Wget` or `Mozilla/5.0`) get indented JSON.
+ */
+export function isPretty(req: PrettyRequest): boolean {
+  const v = q((req.query ?? {}) as Query, 'pretty');
+  if (v !== undefined && v !== '') return goTrue.has(v);
+  const ua = req.headers['user-agent'];
+  return ua !== undefined && (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0'));
+}
 
 /** Serializes like Go's json.Encoder: compact (or two-space indented) plus a newline. */
 export const toJSON = (value: unknown, pretty: boolean): string =>
@@ -63,6 +78,15 @@ export function sendSerialized(
   warnings: readonly string[] = [],
 ): Replied {
   return sendLine(reply, code, `${json}\n`, warnings, 'application/json', 'no-cache, private');
+}
+
+/** Sends a value as kube-apiserver's `WriteRawJSON` does (`/version`): indented, with no newline after it. */
+export function sendRawJSON(reply: FastifyReply, code: number, value: unknown): FastifyReply {
+  return reply
+    .code(code)
+    .header('content-type', 'application/json')
+    .serializer(asIs)
+    .send(JSON.stringify(value, null, 2));
 }
 
 /** Sends a newline-terminated JSON text with Kubernetes' headers, at the end of the loop's turn ({@link sendAtTurnEnd}). */

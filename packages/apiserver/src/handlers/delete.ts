@@ -91,7 +91,7 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
     kind: view.resource,
     uid: result.object.metadata.uid ?? '',
   };
-  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), negotiated.pretty || isPretty(req.query));
+  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), negotiated.pretty || isPretty(req));
 };
 
 /**

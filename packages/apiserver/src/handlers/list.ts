@@ -32,7 +32,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
   if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, negotiateWatch(req.headers.accept));
   const rep = negotiated.representation;
-  const pretty = negotiated.pretty || isPretty(req.query);
+  const pretty = negotiated.pretty || isPretty(req);
   const view = scope.view;
   const read = {
     resourceVersion: opts.resourceVersion,

@@ -44,7 +44,7 @@ export const isPlain = (negotiated: Negotiated, req: RestRequest): boolean =>
   negotiated.mediaType === 'application/json' &&
   negotiated.representation.as === 'object' &&
   !negotiated.pretty &&
-  !isPretty(req.query);
+  !isPretty(req);
 
 /**
  * Sends one object as negotiated: itself (compact or indented), a Table of one row, or its
@@ -59,7 +59,7 @@ export function sendObjectAs<T extends KubeObject>(
   negotiated: Negotiated,
   warnings: readonly string[] = [],
 ): Replied {
-  const pretty = negotiated.pretty || isPretty(req.query);
+  const pretty = negotiated.pretty || isPretty(req);
   const rep = negotiated.representation;
   switch (rep.as) {
     case 'object':
@@ -88,7 +88,7 @@ export function sendListAs<T extends KubeObject>(
   meta: ListMeta,
   negotiated: Negotiated,
 ): Replied {
-  const pretty = negotiated.pretty || isPretty(req.query);
+  const pretty = negotiated.pretty || isPretty(req);
   const rep = negotiated.representation;
   const view = scope.view;
   switch (rep.as) {

@@ -394,7 +394,7 @@ export function installSelfSubjectReviews(
       const review: Obj = { ...decoded.object, kind: k.kind, apiVersion: groupVersion };
       const out = await k.create(review, req.user);
       let text = serializeObject(out, k.schema);
-      if (isPretty(query)) text = JSON.stringify(JSON.parse(text), null, 2);
+      if (isPretty(req)) text = JSON.stringify(JSON.parse(text), null, 2);
       return sendJSONText(reply, 201, text, decoded.warnings);
     };
     for (const method of allMethods) {

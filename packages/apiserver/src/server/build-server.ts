@@ -1,4 +1,5 @@
 import { maxRequestBodyBytes, timeNow } from '@kevents/api';
+import { sendRawJSON } from '../encoding/respond.js';
 import type { Authenticator, Authorizer, OpenAPIVerb, VersionInfo } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -9,14 +10,12 @@ import { installImpersonation } from '../filters/impersonation.js';
 import { installRequestInfo } from '../filters/request-info.js';
 import { installTracingAuthenticated, installTracingAuthorized, installTracingStart } from '../filters/tracing.js';
 import type { ServerTracing } from '../filters/tracing.js';
-import { isPretty, sendJSON } from '../encoding/respond.js';
 import { installResources } from '../install/installer.js';
 import type { InstalledView } from '../install/installer.js';
 import { openAPIInputFromViews } from '../openapi/input.js';
 import { registerOpenAPI } from '../openapi/register.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { StoreOptions } from '../registry/store.js';
-import type { Query } from '../request/query.js';
 import { installSelfSubjectReviews } from '../reviews/reviews.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -165,7 +164,7 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
   installDiscoveryRoutes(app, [...served, ...(options.listedResources ?? [])]);
 
   const version = options.version ?? defaultVersionInfo();
-  app.get('/version', async (req, reply) => sendJSON(reply, 200, version, isPretty((req.query ?? {}) as Query)));
+  app.get('/version', async (_req, reply) => sendRawJSON(reply, 200, version));
   app.get('/metrics', async (_req, reply) =>
     reply.header('Content-Type', metrics.contentType).send(await metrics.text()),
   );

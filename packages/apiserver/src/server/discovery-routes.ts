@@ -9,7 +9,6 @@ import {
 import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
 import { isPretty, sendJSON, sendJSONText } from '../encoding/respond.js';
-import type { Query } from '../request/query.js';
 
 /** One aggregated discovery document, encoded once, and its ETag. */
 interface AggregatedDocument {
@@ -27,7 +26,7 @@ export function installDiscoveryRoutes(app: FastifyInstance, resources: readonly
   const index = new DiscoveryIndex();
   for (const d of resources) index.add(d);
 
-  const pretty = (req: FastifyRequest): boolean => isPretty((req.query ?? {}) as Query);
+  const pretty = (req: FastifyRequest): boolean => isPretty(req);
   const send = (body: unknown) => async (req: FastifyRequest, reply: FastifyReply) =>
     sendJSON(reply, 200, body, pretty(req));
   const aggregated = new Map<string, AggregatedDocument>();

@@ -8,7 +8,6 @@ import {
 } from '../errors/api-error.js';
 import { frameworkErrorStatus } from '../errors/framework-errors.js';
 import { isPretty, sendJSON } from '../encoding/respond.js';
-import type { Query } from '../request/query.js';
 
 /** Options of {@link installErrorHandlers}. */
 export interface ErrorHandlerOptions {
@@ -39,9 +38,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
       apiErr = internalError(err);
     }
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
-    return sendJSON(reply, apiErr.code, apiErr.status, isPretty((req.query ?? {}) as Query));
+    return sendJSON(reply, apiErr.code, apiErr.status, isPretty(req));
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendJSON(reply, 404, pathNotFound().status, isPretty((req.query ?? {}) as Query)),
-  );
+  app.setNotFoundHandler((req, reply) => sendJSON(reply, 404, pathNotFound().status, isPretty(req)));
 }

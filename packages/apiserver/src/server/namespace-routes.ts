@@ -3,7 +3,7 @@ import type { APIResource } from '@kevents/api';
 import type { Storage } from '@kevents/storage';
 import { notFound } from '../errors/api-error.js';
 import { isPretty, sendJSON } from '../encoding/respond.js';
-import type { Query } from '../request/query.js';
+import { negotiateOutput } from '../encoding/negotiate.js';
 import { listNamespaces, synthesizeNamespace } from './namespaces.js';
 
 /** Options of {@link installNamespaceRoutes}. */
@@ -36,13 +36,14 @@ export const namespacesAPIResource = (): APIResource => ({
 export function installNamespaceRoutes(app: FastifyInstance, options: NamespaceRoutesOptions): void {
   const { storage, namespacedResources, uidSeed, createdAt } = options;
   const nsGR = { group: '', resource: 'namespaces' };
-  const pretty = (query: unknown): boolean => isPretty((query ?? {}) as Query);
   app.get<{ Params: { name: string } }>('/api/v1/namespaces/:name', async (req, reply) => {
+    const pretty = negotiateOutput(req.headers.accept).pretty || isPretty(req);
     const ns = synthesizeNamespace(req.params.name, createdAt, uidSeed);
     if (!ns) throw notFound(nsGR, req.params.name);
-    return sendJSON(reply, 200, ns, pretty(req.query));
+    return sendJSON(reply, 200, ns, pretty);
   });
-  app.get('/api/v1/namespaces', async (req, reply) =>
-    sendJSON(reply, 200, await listNamespaces(storage, namespacedResources, createdAt, uidSeed), pretty(req.query)),
-  );
+  app.get('/api/v1/namespaces', async (req, reply) => {
+    const pretty = negotiateOutput(req.headers.accept).pretty || isPretty(req);
+    return sendJSON(reply, 200, await listNamespaces(storage, namespacedResources, createdAt, uidSeed), pretty);
+  });
 }
