@@ -30,16 +30,16 @@ const step = 64;
 
 /**
  * The JSON text of `shape`, in pieces of about {@link listStreamChunkChars}, as Go's
- * `json.Encoder` writes the whole object: compact, or indented by two spaces for `?pretty`,
- * plus a newline. Joined, the pieces are byte for byte what `JSON.stringify(object[, null, 2])`
- * followed by a newline gives, so a client cannot tell a streamed list from a buffered one; only
+ * serializer writes the whole object: compact plus a newline (`json.Encoder`), or indented by
+ * two spaces for `?pretty` with no newline (`json.MarshalIndent`). Joined, the pieces are byte
+ * for byte what `JSON.stringify(object)` and a newline, or `JSON.stringify(object, null, 2)`, give, so a client cannot tell a streamed list from a buffered one; only
  * one piece is held at a time.
  */
 export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generator<string, void, undefined> {
   const { envelope, arrayKey, length } = shape;
   const empty = pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
   if (length === 0) {
-    yield `${empty}\n`;
+    yield pretty ? empty : `${empty}\n`;
     return;
   }
   // The envelope's text ends with the empty array and the closing brace: `[]}` or `[]\n}`.
@@ -50,7 +50,7 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
   const head = empty.slice(0, empty.length - close.length);
   const open = pretty ? '[\n    ' : '[';
   const sep = pretty ? ',\n    ' : ',';
-  const tail = pretty ? '\n  ]\n}\n' : ']}\n';
+  const tail = pretty ? '\n  ]\n}' : ']}\n';
   let parts: string[] = [head, open];
   let size = head.length + open.length;
   for (let from = 0; from < length; from += step) {

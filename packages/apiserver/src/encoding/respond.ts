@@ -31,9 +31,12 @@ export function isPretty(req: PrettyRequest): boolean {
   return ua !== undefined && (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0'));
 }
 
-/** Serializes like Go's json.Encoder: compact (or two-space indented) plus a newline. */
+/**
+ * Serializes as kube's JSON serializer does: compact plus a newline (`json.Encoder`), or indented
+ * by two spaces with no newline (`json.MarshalIndent`, for `pretty`).
+ */
 export const toJSON = (value: unknown, pretty: boolean): string =>
-  `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+  pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
 
 /**
  * Sends a JSON body with Kubernetes' headers. Warnings become RFC 7234 `Warning: 299 - "..."`

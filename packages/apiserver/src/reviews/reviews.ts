@@ -16,7 +16,7 @@ import { badRequest, invalid, methodNotAllowed, notAcceptable } from '../errors/
 import { acceptsJSON } from '../openapi/accept.js';
 import { fieldSelectorRequirements, labelSelectorRequirements } from '../filters/authorization.js';
 import { decodeKind, mediaType, parseBodyOffLoop, requireObjectMediaType } from '../handlers/body.js';
-import { isPretty, sendJSONText } from '../encoding/respond.js';
+import { isPretty, sendJSON, sendJSONText } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
 import { parseFieldValidation } from '../request/query.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
@@ -393,8 +393,8 @@ export function installSelfSubjectReviews(
       }
       const review: Obj = { ...decoded.object, kind: k.kind, apiVersion: groupVersion };
       const out = await k.create(review, req.user);
-      let text = serializeObject(out, k.schema);
-      if (isPretty(req)) text = JSON.stringify(JSON.parse(text), null, 2);
+      const text = serializeObject(out, k.schema);
+      if (isPretty(req)) return sendJSON(reply, 201, JSON.parse(text), true, decoded.warnings);
       return sendJSONText(reply, 201, text, decoded.warnings);
     };
     for (const method of allMethods) {
