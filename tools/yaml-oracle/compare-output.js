@@ -37,94 +37,99 @@ export function askOracle(texts) {
     .map((l) => JSON.parse(l));
 }
 
-const handPicked = handPickedCases();
-const inputs = [...new Set([...handPicked, ...generatedCases(generated, seed)])];
-const answers = askOracle(inputs);
+if (import.meta.url === `file://${process.argv[1]}`) main();
 
-const blur = (line) =>
-  line
-    .replace(/\p{L}+/gu, 'a')
-    .replace(/\p{N}+/gu, '0')
-    .replace(/ {2,}/g, '  ')
-    .slice(0, 60);
-const classes = new Map();
-const note = (cls, text, go, kv) => {
-  if (!classes.has(cls)) classes.set(cls, []);
-  classes.get(cls).push({ text, go, kv });
-};
-// goyaml sorts a map's keys, which Go hands it in random order, with a comparison that is not
-// transitive for some keys (v1, v2, v10, v1beta1): its output then varies from run to run. Texts
-// whose outputs differ are asked again to tell those apart.
-const again = (() => {
-  const differing = inputs.filter((t, i) => answers[i].err === null && answers[i].yaml !== tryYaml(t));
-  const seen = new Map(differing.map((t) => [t, new Set()]));
-  for (let r = 0; r < 12 && differing.length > 0; r++) {
-    askOracle(differing).forEach((a, j) => seen.get(differing[j]).add(a.yaml));
-  }
-  return seen;
-})();
-function tryYaml(text) {
-  try {
-    return jsonToYaml(text);
-  } catch {
-    return undefined;
-  }
-}
+function main() {
+  const handPicked = handPickedCases();
+  const inputs = [...new Set([...handPicked, ...generatedCases(generated, seed)])];
+  const answers = askOracle(inputs);
 
-let same = 0;
-let goErrors = 0;
-let varying = 0;
-inputs.forEach((text, i) => {
-  const go = answers[i];
-  let kv;
-  try {
-    kv = jsonToYaml(text);
-  } catch (err) {
-    return note(`kevents throws: ${err.name}`, text, go.yaml ?? go.err, err.message);
+  const blur = (line) =>
+    line
+      .replace(/\p{L}+/gu, 'a')
+      .replace(/\p{N}+/gu, '0')
+      .replace(/ {2,}/g, '  ')
+      .slice(0, 60);
+  const classes = new Map();
+  const note = (cls, text, go, kv) => {
+    if (!classes.has(cls)) classes.set(cls, []);
+    classes.get(cls).push({ text, go, kv });
+  };
+  // goyaml sorts a map's keys, which Go hands it in random order, with a comparison that is not
+  // transitive for some keys (v1, v2, v10, v1beta1): its output then varies from run to run. Texts
+  // whose outputs differ are asked again to tell those apart.
+  const again = (() => {
+    const differing = inputs.filter((t, i) => answers[i].err === null && answers[i].yaml !== tryYaml(t));
+    const seen = new Map(differing.map((t) => [t, new Set()]));
+    for (let r = 0; r < 12 && differing.length > 0; r++) {
+      askOracle(differing).forEach((a, j) => seen.get(differing[j]).add(a.yaml));
+    }
+    return seen;
+  })();
+  function tryYaml(text) {
+    try {
+      return jsonToYaml(text);
+    } catch {
+      return undefined;
+    }
   }
-  if (go.err !== null) {
-    goErrors++;
-    return note(`goyaml refuses: ${go.err.replace(/line \d+/, 'line N').replace(/`.*`/s, '`…`')}`, text, go.err, kv);
-  }
-  if (go.yaml === kv) return same++;
-  const outputs = again.get(text);
-  if (outputs !== undefined && outputs.size > 1) {
-    varying++;
-    if (outputs.has(kv)) return note('goyaml varies (key order), kevents writes one of its outputs', text, go.yaml, kv);
-    return note(`goyaml varies (key order), kevents writes none of ${outputs.size} seen`, text, go.yaml, kv);
-  }
-  const gl = go.yaml.split('\n');
-  const kl = kv.split('\n');
-  const unlisted = (lines) =>
-    lines
-      .map((l) => l.replace(/^((?:  |- )*)- /, (m, pre) => pre.replaceAll('- ', '  ') + '  '))
-      .toSorted()
-      .join('\n');
-  if (gl.length === kl.length && unlisted(gl) === unlisted(kl)) {
-    // Letters and digits that Go's Unicode tables (13.0 in Go 1.19, 15.0 from Go 1.21) and
-    // Node's ICU disagree about sort differently.
-    return note('the same lines in another order (key order)', text, go.yaml, kv);
-  }
-  let k = 0;
-  while (k < gl.length && gl[k] === kl[k]) k++;
-  note(
-    `differs at: ${JSON.stringify(blur(gl[k] ?? '<end>'))} vs ${JSON.stringify(blur(kl[k] ?? '<end>'))}`,
-    text,
-    go.yaml,
-    kv,
-  );
-});
 
-console.log(
-  `${inputs.length} JSON texts (${handPicked.length} hand-picked, seed ${seed}): ${same} the same, ` +
-    `${goErrors} refused by goyaml, ${varying} where goyaml varies, ${inputs.length - same - goErrors - varying} different`,
-);
-for (const [cls, list] of [...classes].sort((a, b) => b[1].length - a[1].length)) {
-  list.sort((a, b) => a.text.length - b.text.length);
-  console.log(`\n${cls}: ${list.length}`);
-  for (const d of list.slice(0, examples)) {
-    console.log(
-      `  ${JSON.stringify(d.text)}\n    kube:    ${JSON.stringify(d.go)}\n    kevents: ${JSON.stringify(d.kv)}`,
+  let same = 0;
+  let goErrors = 0;
+  let varying = 0;
+  inputs.forEach((text, i) => {
+    const go = answers[i];
+    let kv;
+    try {
+      kv = jsonToYaml(text);
+    } catch (err) {
+      return note(`kevents throws: ${err.name}`, text, go.yaml ?? go.err, err.message);
+    }
+    if (go.err !== null) {
+      goErrors++;
+      return note(`goyaml refuses: ${go.err.replace(/line \d+/, 'line N').replace(/`.*`/s, '`…`')}`, text, go.err, kv);
+    }
+    if (go.yaml === kv) return same++;
+    const outputs = again.get(text);
+    if (outputs !== undefined && outputs.size > 1) {
+      varying++;
+      if (outputs.has(kv))
+        return note('goyaml varies (key order), kevents writes one of its outputs', text, go.yaml, kv);
+      return note(`goyaml varies (key order), kevents writes none of ${outputs.size} seen`, text, go.yaml, kv);
+    }
+    const gl = go.yaml.split('\n');
+    const kl = kv.split('\n');
+    const unlisted = (lines) =>
+      lines
+        .map((l) => l.replace(/^((?:  |- )*)- /, (m, pre) => pre.replaceAll('- ', '  ') + '  '))
+        .toSorted()
+        .join('\n');
+    if (gl.length === kl.length && unlisted(gl) === unlisted(kl)) {
+      // Letters and digits that Go's Unicode tables (13.0 in Go 1.19, 15.0 from Go 1.21) and
+      // Node's ICU disagree about sort differently.
+      return note('the same lines in another order (key order)', text, go.yaml, kv);
+    }
+    let k = 0;
+    while (k < gl.length && gl[k] === kl[k]) k++;
+    note(
+      `differs at: ${JSON.stringify(blur(gl[k] ?? '<end>'))} vs ${JSON.stringify(blur(kl[k] ?? '<end>'))}`,
+      text,
+      go.yaml,
+      kv,
     );
+  });
+
+  console.log(
+    `${inputs.length} JSON texts (${handPicked.length} hand-picked, seed ${seed}): ${same} the same, ` +
+      `${goErrors} refused by goyaml, ${varying} where goyaml varies, ${inputs.length - same - goErrors - varying} different`,
+  );
+  for (const [cls, list] of [...classes].sort((a, b) => b[1].length - a[1].length)) {
+    list.sort((a, b) => a.text.length - b.text.length);
+    console.log(`\n${cls}: ${list.length}`);
+    for (const d of list.slice(0, examples)) {
+      console.log(
+        `  ${JSON.stringify(d.text)}\n    kube:    ${JSON.stringify(d.go)}\n    kevents: ${JSON.stringify(d.kv)}`,
+      );
+    }
   }
 }
