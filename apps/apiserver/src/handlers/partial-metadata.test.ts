@@ -156,6 +156,13 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       Promise.resolve(),
     );
     expect(full.lines[0].object.kind).toBe('Event');
+    const yaml = await request(`${ns('pm5')}?watch=true`, {
+      headers: { accept: 'application/yaml, application/json;q=0.5' },
+    });
+    expect(yaml.status).toBe(406);
+    expect(yaml.text).toContain(
+      "message: 'only the following media types are accepted: application/json;stream=watch'",
+    );
   });
 
   it('writes answer as negotiated, and a conversion their answer cannot take is refused before writing', async () => {

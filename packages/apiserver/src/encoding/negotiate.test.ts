@@ -47,11 +47,13 @@ describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => 
 });
 
 describe('negotiateOutput', () => {
-  it('serves JSON by default, in goautoneg’s order', () => {
+  it('serves JSON by default, YAML when asked, in goautoneg’s order', () => {
     expect(chosen(undefined)).toEqual({ mediaType: 'application/json', as: 'object' });
     expect(chosen('')).toEqual({ mediaType: 'application/json', as: 'object' });
     expect(chosen('*/*')).toEqual({ mediaType: 'application/json', as: 'object' });
     expect(chosen('application/*')).toEqual({ mediaType: 'application/json', as: 'object' });
+    expect(chosen('application/yaml')).toEqual({ mediaType: 'application/yaml', as: 'object' });
+    expect(chosen('application/json;q=0.5, application/yaml')).toEqual({ mediaType: 'application/yaml', as: 'object' });
     expect(chosen('application/vnd.kubernetes.protobuf, application/json')).toEqual({
       mediaType: 'application/json',
       as: 'object',
@@ -65,6 +67,11 @@ describe('negotiateOutput', () => {
     expect(chosen('application/json; as=Table; v=v1beta1; g=meta.k8s.io')).toMatchObject({
       as: 'Table',
       version: 'v1beta1',
+    });
+    expect(chosen('application/yaml;as=Table;v=v1;g=meta.k8s.io')).toEqual({
+      mediaType: 'application/yaml',
+      as: 'Table',
+      version: 'v1',
     });
     // client-go's metadata client, as it asks for lists and for single objects and watches.
     expect(
@@ -108,15 +115,21 @@ describe('negotiateOutput', () => {
       expect(err.status).toMatchObject({
         code: 406,
         reason: 'NotAcceptable',
-        message: 'only the following media types are accepted: application/json',
+        message: 'only the following media types are accepted: application/json, application/yaml',
       });
     }
   });
 
-  it('a watch takes the same conversions', () => {
+  it('a watch needs a streaming serializer: YAML chosen is a 406 listing the watch media types', () => {
     expect(negotiateWatch('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1').representation).toEqual({
       as: 'PartialObjectMetadata',
       version: 'v1',
+    });
+    // kube does not go on to the next clause once YAML is chosen.
+    const err = refusal(() => negotiateWatch('application/yaml, application/json;q=0.5'));
+    expect(err.status).toMatchObject({
+      code: 406,
+      message: 'only the following media types are accepted: application/json;stream=watch',
     });
   });
 

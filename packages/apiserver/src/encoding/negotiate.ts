@@ -28,6 +28,7 @@ export interface Negotiated {
 /** The serializers in kube's order; only JSON streams (watches). */
 const serializers: readonly { readonly mediaType: OutputMediaType; readonly streams: boolean }[] = [
   { mediaType: 'application/json', streams: true },
+  { mediaType: 'application/yaml', streams: false },
 ];
 
 /** Media types a 406 lists: kube's `MediaTypesForSerializer` over what kevents writes. */
@@ -98,6 +99,25 @@ export function negotiateOutput(accept: string | undefined): Negotiated {
 const recent = new Map<string, Negotiated | null>();
 const recentLimit = 256;
 const recentKeyMaxLength = 512;
+
+/**
+ * How a Status error is written (`ErrorNegotiated`): negotiated with kube's default endpoint
+ * restrictions (no conversions, no `sv`), and JSON when nothing is acceptable, since an error is
+ * never hidden behind a 406.
+ */
+export function negotiateStatus(accept: string | undefined): Negotiated {
+  if (accept === undefined || accept.length === 0) return plainJSON;
+  for (const clause of parseAccept(accept)) {
+    const p = clause.params;
+    if (p.has('as') || p.has('g') || p.has('v') || (p.get('sv') ?? '') !== '') continue;
+    for (const serializer of serializers) {
+      if (!clauseMatches(clause, serializer.mediaType)) continue;
+      const chosen = options(clause, serializer);
+      if (chosen) return chosen;
+    }
+  }
+  return plainJSON;
+}
 
 /**
  * A watch's negotiation: {@link negotiateOutput}, then the chosen serializer must stream

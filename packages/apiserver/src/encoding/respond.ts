@@ -9,6 +9,9 @@ import { warningHeaders } from '../warning/recorder.js';
 import { tracedAuditId } from '../request/audit-id.js';
 import { sendAtTurnEnd } from './turn-end-send.js';
 import type { Replied } from './turn-end-send.js';
+import { jsonToYaml } from './yaml-output.js';
+import { negotiateStatus } from './negotiate.js';
+import type { Negotiated } from './negotiate.js';
 
 /** `strconv.ParseBool`'s true values (anything else, false included, reads as false). */
 const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
@@ -50,6 +53,43 @@ export function sendJSON(
   warnings: readonly string[] = [],
 ): Replied {
   return sendLine(reply, code, toJSON(body, pretty), warnings, 'application/json', 'no-cache, private');
+}
+
+/** Sends JSON text (Go's `json.Marshal` of the answer) as YAML, as kube's YAML serializer writes it (`JSONToYAML`). */
+export function sendYAML(
+  reply: FastifyReply,
+  code: number,
+  jsonText: string,
+  warnings: readonly string[] = [],
+): Replied {
+  return sendLine(reply, code, jsonToYaml(jsonText), warnings, 'application/yaml', 'no-cache, private');
+}
+
+/**
+ * Sends a value in the negotiated media type: JSON (indented for `pretty`) or YAML.
+ * `jsonText`, when given, is the value's compact JSON already serialized.
+ */
+export function sendNegotiated(
+  reply: FastifyReply,
+  code: number,
+  negotiated: Negotiated,
+  value: unknown,
+  pretty: boolean,
+  warnings: readonly string[] = [],
+): Replied {
+  if (negotiated.mediaType === 'application/yaml') return sendYAML(reply, code, JSON.stringify(value), warnings);
+  return sendJSON(reply, code, value, pretty, warnings);
+}
+
+/** Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it first. */
+export function sendStatus(
+  reply: FastifyReply,
+  req: PrettyRequest & { readonly headers: { readonly accept?: string | undefined } },
+  code: number,
+  status: unknown,
+): Replied {
+  const negotiated = negotiateStatus(req.headers.accept);
+  return sendNegotiated(reply, code, negotiated, status, negotiated.pretty || isPretty(req));
 }
 
 /** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isPretty, sendJSON } from '../encoding/respond.js';
+import { sendStatus } from '../encoding/respond.js';
 import { requestInfoOf } from '../request/request-info.js';
 import type { RequestInfo, RequestQuery } from '../request/request-info.js';
 import { parseRequestTarget } from '../request/request-target.js';
@@ -57,6 +57,6 @@ export function installRequestInfo(app: FastifyInstance): void {
     const error = requestTargetOf(req).error;
     if (!error) return done();
     if (req.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
-    void sendJSON(reply, error.code, error.status, isPretty(req));
+    void sendStatus(reply, req, error.code, error.status);
   });
 }

@@ -9,7 +9,7 @@ import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
 import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
 import { queryBool } from '../request/request-info.js';
-import { isPretty, sendJSON } from '../encoding/respond.js';
+import { isPretty, sendNegotiated } from '../encoding/respond.js';
 import { negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
 
 interface DeleteOptionsBody {
@@ -91,7 +91,8 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
     kind: view.resource,
     uid: result.object.metadata.uid ?? '',
   };
-  return sendJSON(reply, 200, makeStatus({ status: 'Success', details }), negotiated.pretty || isPretty(req));
+  const status = makeStatus({ status: 'Success', details });
+  return sendNegotiated(reply, 200, negotiated, status, negotiated.pretty || isPretty(req));
 };
 
 /**

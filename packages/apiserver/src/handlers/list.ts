@@ -5,6 +5,10 @@ import type { Replied } from '../encoding/turn-end-send.js';
 import type { JSONPage } from '../encoding/object-texts.js';
 import type { VersionedView } from '../registry/view.js';
 import { negotiateOutput, negotiateWatch } from '../encoding/negotiate.js';
+import type { Representation } from '../encoding/negotiate.js';
+import type { RestScope } from '../scope/rest-scope.js';
+import type { RestRequest } from '../request/rest-request.js';
+import type { KubeObject } from '@kevents/api';
 import {
   partialMetadataMismatch,
   partialObjectMetadata,
@@ -16,7 +20,7 @@ import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSON, sendJSONStream, sendJSONText } from '../encoding/respond.js';
+import { isPretty, sendJSON, sendJSONStream, sendJSONText, sendYAML } from '../encoding/respond.js';
 import { serveWatch } from './watch.js';
 import { isPlain } from './represent.js';
 
@@ -49,6 +53,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const items = page.items;
   const stream = items.length >= listStreamMinItems;
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
+  if (negotiated.mediaType === 'application/yaml') return sendYAML(reply, 200, listJSONText(scope, req, rep, page));
   if (rep.as === 'PartialObjectMetadataList') {
     const list = partialObjectMetadataList(view, items, meta, rep.version);
     if (!stream) return sendJSON(reply, 200, list, pretty);
@@ -105,6 +110,29 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
   return sendJSONText(reply, 200, `${head}${items.map((o) => view.toJSON(o, false)).join(',')}]}`);
 };
+
+/** The compact JSON of a page as negotiated (the object list, a Table, or a PartialObjectMetadataList), for YAML. */
+function listJSONText<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  rep: Representation,
+  page: { items: readonly T[]; resourceVersion: string; continue?: string; remainingItemCount?: number },
+): string {
+  const view = scope.view;
+  const meta = listMeta(page);
+  switch (rep.as) {
+    case 'Table': {
+      const include = parseIncludeObject(q(req.query, 'includeObject'));
+      return JSON.stringify(toTable(scope, page.items, meta, { version: rep.version, include }));
+    }
+    case 'PartialObjectMetadataList':
+      return JSON.stringify(partialObjectMetadataList(view, page.items, meta, rep.version));
+    default: {
+      const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
+      return `${head}${page.items.map((o) => view.toJSON(o, false)).join(',')}]}`;
+    }
+  }
+}
 
 /** The list metadata of a page. */
 function listMeta(page: { resourceVersion: string; continue?: string; remainingItemCount?: number }): ListMeta {

@@ -11,7 +11,7 @@ import {
   partialObjectMetadata,
   partialObjectMetadataList,
 } from '../encoding/partial-metadata.js';
-import { isPretty, sendJSON, sendObject } from '../encoding/respond.js';
+import { isPretty, sendNegotiated, sendObject, sendYAML } from '../encoding/respond.js';
 import type { Replied } from '../encoding/turn-end-send.js';
 
 /**
@@ -63,14 +63,24 @@ export function sendObjectAs<T extends KubeObject>(
   const rep = negotiated.representation;
   switch (rep.as) {
     case 'object':
+      if (negotiated.mediaType === 'application/yaml')
+        return sendYAML(reply, code, scope.view.toJSON(obj, true), warnings);
       return sendObject(reply, code, scope.view, obj, pretty, warnings);
     case 'Table': {
       const include = parseIncludeObject(q(req.query, 'includeObject'));
       const meta = { resourceVersion: obj.metadata.resourceVersion };
-      return sendJSON(reply, code, toTable(scope, [obj], meta, { version: rep.version, include }), pretty, warnings);
+      const table = toTable(scope, [obj], meta, { version: rep.version, include });
+      return sendNegotiated(reply, code, negotiated, table, pretty, warnings);
     }
     case 'PartialObjectMetadata':
-      return sendJSON(reply, code, partialObjectMetadata(scope.view, obj, rep.version), pretty, warnings);
+      return sendNegotiated(
+        reply,
+        code,
+        negotiated,
+        partialObjectMetadata(scope.view, obj, rep.version),
+        pretty,
+        warnings,
+      );
     default:
       throw partialMetadataMismatch(scope.view, true);
   }
@@ -92,24 +102,22 @@ export function sendListAs<T extends KubeObject>(
   const rep = negotiated.representation;
   const view = scope.view;
   switch (rep.as) {
-    case 'object':
-      return sendJSON(
-        reply,
-        200,
-        {
-          kind: view.listKind,
-          apiVersion: view.groupVersion,
-          metadata: meta,
-          items: items.map((o) => view.toListItem(o)),
-        },
-        pretty,
-      );
+    case 'object': {
+      const list = {
+        kind: view.listKind,
+        apiVersion: view.groupVersion,
+        metadata: meta,
+        items: items.map((o) => view.toListItem(o)),
+      };
+      return sendNegotiated(reply, 200, negotiated, list, pretty);
+    }
     case 'Table': {
       const include = parseIncludeObject(q(req.query, 'includeObject'));
-      return sendJSON(reply, 200, toTable(scope, items, meta, { version: rep.version, include }), pretty);
+      const table = toTable(scope, items, meta, { version: rep.version, include });
+      return sendNegotiated(reply, 200, negotiated, table, pretty);
     }
     case 'PartialObjectMetadataList':
-      return sendJSON(reply, 200, partialObjectMetadataList(view, items, meta, rep.version), pretty);
+      return sendNegotiated(reply, 200, negotiated, partialObjectMetadataList(view, items, meta, rep.version), pretty);
     default:
       throw partialMetadataMismatch(view, false);
   }

@@ -7,7 +7,7 @@ import {
   unsupportedMediaType,
 } from '../errors/api-error.js';
 import { frameworkErrorStatus } from '../errors/framework-errors.js';
-import { isPretty, sendJSON } from '../encoding/respond.js';
+import { sendStatus } from '../encoding/respond.js';
 
 /** Options of {@link installErrorHandlers}. */
 export interface ErrorHandlerOptions {
@@ -38,7 +38,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
       apiErr = internalError(err);
     }
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
-    return sendJSON(reply, apiErr.code, apiErr.status, isPretty(req));
+    return sendStatus(reply, req, apiErr.code, apiErr.status);
   });
-  app.setNotFoundHandler((req, reply) => sendJSON(reply, 404, pathNotFound().status, isPretty(req)));
+  app.setNotFoundHandler((req, reply) => sendStatus(reply, req, 404, pathNotFound().status));
 }

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { badRequest } from '../errors/api-error.js';
 import { clientErrorResponse, frameworkErrorStatus, maxPathParamBytes } from '../errors/framework-errors.js';
 import { rewriteRequestTarget } from '../filters/request-info.js';
-import { isPretty, sendJSON } from '../encoding/respond.js';
+import { sendStatus } from '../encoding/respond.js';
 import { limitedServerFactory, onClientError } from './connection-limits.js';
 import type { ConnectionLimits } from './connection-limits.js';
 
@@ -55,7 +55,7 @@ export function createFastifyApp(options: FastifyAppOptions): FastifyInstance {
     serverFactory: limitedServerFactory(options.limits, tls),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const apiErr = frameworkErrorStatus(err, req.raw.url ?? '') ?? badRequest(err.message);
-      void sendJSON(reply, apiErr.code, apiErr.status, isPretty(req));
+      void sendStatus(reply, req, apiErr.code, apiErr.status);
     },
     // Requests Node's parser refuses (headers too large, unknown methods, bad framing) get a Status too.
     // A connection whose TLS handshake failed or timed out is destroyed.

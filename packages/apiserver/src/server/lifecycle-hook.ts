@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isPretty, sendJSON } from '../encoding/respond.js';
+import { sendStatus } from '../encoding/respond.js';
 import type { ServerLifecycle } from './lifecycle.js';
 
 /**
@@ -15,7 +15,7 @@ export function installLifecycleHook(app: FastifyInstance, lifecycle: ServerLife
       const refusal = lifecycle.refusal();
       if (req.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
       for (const [k, v] of Object.entries(refusal.headers)) reply.header(k, v);
-      void sendJSON(reply, refusal.code, refusal.status, isPretty(req));
+      void sendStatus(reply, req, refusal.code, refusal.status);
       return;
     }
     if (req.requestInfo.verb !== 'watch') lifecycle.track(reply.raw);
