@@ -31,6 +31,17 @@ export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './regi
 export { ObjectTexts } from './encoding/object-texts.js';
 export type { JSONPage } from './encoding/object-texts.js';
 export { EncodedItems, encodedItemsMaxChars } from './encoding/encoded-items.js';
+export { goJsonText, jsonToYaml, yamlListChunks } from './encoding/yaml-output.js';
+export {
+  negotiateOutput,
+  negotiateStatus,
+  negotiateWatch,
+  outputMediaTypes,
+  streamMediaTypes,
+} from './encoding/negotiate.js';
+export type { MetaVersion, Negotiated, OutputMediaType, Representation } from './encoding/negotiate.js';
+export { parseAccept } from './encoding/accept.js';
+export type { AcceptClause } from './encoding/accept.js';
 export { defineResource } from './registry/resource.js';
 export type { ResourceDefinition } from './registry/resource.js';
 export type { ResourceStrategy, TableConvertor } from './registry/strategy.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { get } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '@kevents/api';
+import { goJsonText, jsonToYaml } from '@kevents/apiserver';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
@@ -95,6 +96,22 @@ describe('large unpaged lists', () => {
     expect(table.headers.get('transfer-encoding')).toBe('chunked');
     const pretty = query.includes('pretty');
     expect(table.text).toBe(pretty ? JSON.stringify(whole, null, 2) : `${JSON.stringify(whole)}\n`);
+  });
+
+  it.each([
+    ['events', '', 'application/yaml'],
+    ['a Table', '', 'application/yaml;as=Table;v=v1;g=meta.k8s.io'],
+    ['a PartialObjectMetadataList', '', 'application/yaml;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io'],
+  ])('streams YAML with the bytes kube writes for the whole list: %s', async (_name, query, accept) => {
+    const path = '/apis/events.k8s.io/v1/namespaces/big/events';
+    const jsonAccept = accept.replace('application/yaml', 'application/json');
+    const json = await request(`${srv.url}${path}${query}`, { headers: { accept: jsonAccept } });
+    const yaml = await request(`${srv.url}${path}${query}`, { headers: { accept } });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('transfer-encoding')).toBe('chunked');
+    expect(yaml.headers.get('content-type')).toBe('application/yaml');
+    // Tables are timed: the Last Seen cells are the same within a run as long as the clock’s minute holds.
+    expect(yaml.text).toBe(jsonToYaml(goJsonText(json.text.trimEnd())));
   });
 
   it('serves other requests while a list waits for its client, and holds only a few chunks of it', async () => {

@@ -9,7 +9,7 @@ import { warningHeaders } from '../warning/recorder.js';
 import { tracedAuditId } from '../request/audit-id.js';
 import { sendAtTurnEnd } from './turn-end-send.js';
 import type { Replied } from './turn-end-send.js';
-import { jsonToYaml } from './yaml-output.js';
+import { goJsonText, jsonToYaml } from './yaml-output.js';
 import { negotiateStatus } from './negotiate.js';
 import type { Negotiated } from './negotiate.js';
 
@@ -62,7 +62,7 @@ export function sendYAML(
   jsonText: string,
   warnings: readonly string[] = [],
 ): Replied {
-  return sendLine(reply, code, jsonToYaml(jsonText), warnings, 'application/yaml', 'no-cache, private');
+  return sendLine(reply, code, jsonToYaml(goJsonText(jsonText)), warnings, 'application/yaml', 'no-cache, private');
 }
 
 /**
@@ -163,6 +163,16 @@ export function sendJSONStream(reply: FastifyReply, code: number, body: Readable
     .code(code)
     .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
     .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, private')
+    .send(body);
+}
+
+/** Sends a YAML body produced by a stream (a large list, `yamlListChunks`), chunked. */
+export function sendYAMLStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
+  return reply
+    .code(code)
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', 'application/yaml')
     .header('cache-control', 'no-cache, private')
     .send(body);
 }

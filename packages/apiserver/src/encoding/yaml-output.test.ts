@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { readYaml } from '../handlers/yaml-input.js';
-import { jsonToYaml } from './yaml-output.js';
+import { goJsonText, jsonToYaml, yamlListChunks } from './yaml-output.js';
+import type { JSONListShape } from './list-stream.js';
 
 /** JSONToYAML's answers (sigs.k8s.io/yaml v1.4.0), written by tools/yaml-oracle/output-fixtures.js. */
 const fixtures = JSON.parse(readFileSync(new URL('./yaml-output.fixtures.json', import.meta.url), 'utf8')) as {
@@ -104,5 +105,74 @@ describe('jsonToYaml', () => {
     expect(json.length).toBeGreaterThan(3e6);
     const yaml = jsonToYaml(json);
     expect(yaml.split('\n- count: 1\n').length).toBe(16001);
+  });
+});
+
+describe('yamlListChunks', () => {
+  const shapeOf = (
+    envelope: Record<string, unknown>,
+    arrayKey: string,
+    elements: readonly unknown[],
+  ): JSONListShape => ({
+    envelope: { ...envelope, [arrayKey]: [] },
+    arrayKey,
+    length: elements.length,
+    items: (from, to) => elements.slice(from, to).map((x) => JSON.stringify(x)),
+    values: (from, to) => elements.slice(from, to),
+  });
+  // Values as kevents' objects hold them: strings, booleans, null and integers (no fractions).
+  const leaf = fc.oneof(
+    fc.string(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.integer(),
+    fc.constantFrom(
+      'true',
+      '1.0',
+      'a: b',
+      'x\ny',
+      '',
+      'a\u0085b',
+      'x \u2028 y',
+      '\u2029',
+      'n\u0085\u0085 m',
+      'l '.repeat(50) + '\u0085 t',
+    ),
+  );
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small' },
+      leaf,
+      fc.array(tie('v'), { maxLength: 4 }),
+      fc.dictionary(fc.string(), tie('v'), { maxKeys: 4 }),
+    ),
+  })).v;
+
+  it('joins to exactly jsonToYaml of Go’s JSON text of the whole list, whatever the chunk size', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string().filter((k) => k !== 'items'),
+          value,
+          { maxKeys: 4 },
+        ),
+        fc.array(fc.dictionary(fc.string(), value, { maxKeys: 5 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 400 }),
+        (envelope, elements, chunk) => {
+          const whole = { ...envelope, items: elements };
+          const chunks = [...yamlListChunks(shapeOf(envelope, 'items', elements), chunk)];
+          expect(chunks.join('')).toBe(jsonToYaml(goJsonText(JSON.stringify(whole))));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('cuts a large list into pieces of about the chunk size', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ metadata: { name: `e-${i}` }, note: 'x'.repeat(100) }));
+    const chunks = [...yamlListChunks(shapeOf({ kind: 'EventList', apiVersion: 'v1' }, 'items', items), 64 * 1024)];
+    expect(chunks.length).toBeGreaterThan(4);
+    for (const c of chunks.slice(0, -1)) expect(c.length).toBeLessThan(2 * 64 * 1024);
+    expect(chunks.join('')).toBe(jsonToYaml(JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items })));
   });
 });

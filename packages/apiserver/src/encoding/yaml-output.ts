@@ -5,6 +5,7 @@ import { compareGoyamlKeys } from './yaml-key-order.js';
 import { plainIsString } from './yaml-plain-resolve.js';
 import { analyzeScalar } from './yaml-scalar-analysis.js';
 import type { ScalarAnalysis } from './yaml-scalar-analysis.js';
+import type { JSONListShape } from './list-stream.js';
 
 /**
  * The YAML text kube-apiserver answers `Accept: application/yaml` with, for the JSON text of the
@@ -31,13 +32,27 @@ export function jsonToYaml(jsonText: string): string {
   // value serves unless a number's text matters or the text has such a break.
   if (!rawBreak.test(jsonText)) {
     try {
-      return emit(JSON.parse(jsonText) as Value, false);
+      return emit(JSON.parse(jsonText) as Value, 'parsed');
     } catch (err) {
       if (err !== textNeeded) throw err;
     }
   }
-  return emit(parseJsonTree(jsonText), true);
+  return emit(parseJsonTree(jsonText), 'exact');
 }
+
+/**
+ * A JSON text as Go's encoder writes it, for {@link jsonToYaml}: U+2028 and U+2029 escaped
+ * (`JSON.stringify` leaves them raw, and raw they are line breaks to goyaml). Go's encoder also
+ * escapes `<`, `>` and `&`, which YAML reads the same either way; it leaves NEL raw.
+ */
+export function goJsonText(jsonText: string): string {
+  return lineSeparator.test(jsonText)
+    ? jsonText.replace(lineSeparators, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'))
+    : jsonText;
+}
+
+const lineSeparator = /[\u2028\u2029]/;
+const lineSeparators = /[\u2028\u2029]/g;
 
 /** A value from JSON.parse (plain objects, numbers as parsed) or from parseJsonTree. */
 type Value = JsonTree | { [key: string]: Value } | Value[];
@@ -47,9 +62,16 @@ const rawBreak = /[\u0085\u2028\u2029]/;
 /** Thrown where a number from JSON.parse is written differently depending on its text. */
 const textNeeded = new Error('a number whose text matters');
 
-function emit(tree: Value, exactNumbers: boolean): string {
+/**
+ * Where numbers come from: `JSON.parse` of a text (`parsed`: some need their text), parseJsonTree
+ * (`exact`: integers as numbers, the rest as their text), or objects kevents serializes itself
+ * (`values`: what `JSON.stringify` writes for them, integers as integers).
+ */
+type Numbers = 'parsed' | 'exact' | 'values';
+
+function emit(tree: Value, numbers: Numbers): string {
   const e = new YamlEmitter();
-  node(e, tree, -1, false, exactNumbers);
+  node(e, tree, -1, false, numbers);
   // The end of the document: the last line ends.
   e.writeIndent(-1);
   return e.parts.join('');
@@ -58,13 +80,14 @@ function emit(tree: Value, exactNumbers: boolean): string {
 /**
  * A number as goyaml writes it. From parseJsonTree (`exact`), a JavaScript number is an integer
  * written as `String` writes it. From JSON.parse, a fraction or an integer below 1e6 is written the
- * same whether its text was an integer (Go's int) or not (float64); any other needs its text.
+ * same whether its text was an integer (Go's int) or not (float64); any other needs its text. A
+ * value's integer is written as `JSON.stringify` writes it (digits), a fraction as Go's float.
  */
-function numberWord(v: number, exact: boolean): string {
-  if (exact) return String(v);
+function numberWord(v: number, numbers: Numbers): string {
+  if (numbers === 'exact') return String(v);
   if (!Number.isFinite(v)) throw textNeeded;
   if (!Number.isInteger(v)) return goFloat(v);
-  if (Math.abs(v) < 1e6 && !Object.is(v, -0)) return String(v);
+  if (numbers === 'values' || (Math.abs(v) < 1e6 && !Object.is(v, -0))) return JSON.stringify(v);
   throw textNeeded;
 }
 
@@ -72,20 +95,24 @@ function numberWord(v: number, exact: boolean): string {
  * Writes a node whose parent sits at `indent` (-1 at the root); `mapping`: the node is a map's
  * value (a list there is not indented further when it starts on a line of its own).
  */
-function node(e: YamlEmitter, v: Value, indent: number, mapping: boolean, exact: boolean): void {
-  if (typeof v === 'string') scalar(e, v, indent, false, analyzeScalar(v));
-  else if (typeof v === 'number') e.word(numberWord(v, exact));
+function node(e: YamlEmitter, v: Value, indent: number, mapping: boolean, numbers: Numbers): void {
+  if (typeof v === 'string') {
+    // Go's JSON text of a value holds NEL raw, and goyaml reads it as a line break: folded.
+    const str =
+      numbers === 'values' && v.includes('\u0085') ? (parseJsonTree(goJsonText(JSON.stringify(v))) as string) : v;
+    scalar(e, str, indent, false, analyzeScalar(str));
+  } else if (typeof v === 'number') e.word(numberWord(v, numbers));
   else if (v === null) e.word('null');
   else if (typeof v === 'boolean') e.word(v ? 'true' : 'false');
   else if (v instanceof NumberText) e.word(v.text);
-  else if (v instanceof JsonObject) map(e, v.entries, indent, exact);
+  else if (v instanceof JsonObject) map(e, v.entries, indent, numbers);
   else if (Array.isArray(v)) {
     if (v.length === 0) return emptyCollection(e, '[', ']');
     const inner = indent < 0 ? 0 : mapping && !e.indention ? indent : indent + 2;
     for (const item of v) {
       e.writeIndent(inner);
       e.writeIndicator('-', true, false, true);
-      node(e, item, inner, false, exact);
+      node(e, item, inner, false, numbers);
     }
   } else {
     const keys = Object.keys(v);
@@ -94,7 +121,7 @@ function node(e: YamlEmitter, v: Value, indent: number, mapping: boolean, exact:
       e,
       keys.map((k) => [k, v[k]!]),
       indent,
-      exact,
+      numbers,
     );
   }
 }
@@ -133,23 +160,27 @@ function simpleKeyText(key: string): string | null {
   return text;
 }
 
-function map(e: YamlEmitter, entries: [string, Value][], indent: number, exact: boolean): void {
+function map(e: YamlEmitter, entries: [string, Value][], indent: number, numbers: Numbers): void {
   if (entries.length === 0) return emptyCollection(e, '{', '}');
   const inner = indent < 0 ? 0 : indent + 2;
   for (const [key, value] of entries) {
+    entryHead(e, key, inner);
+    node(e, value, inner, true, numbers);
+  }
+}
+
+/** A map entry up to its value: the key (simple, or `? key` and `:` on lines of their own) at `inner`. */
+function entryHead(e: YamlEmitter, key: string, inner: number): void {
+  e.writeIndent(inner);
+  const text = simpleKeyText(key);
+  if (text !== null) {
+    e.word(text);
+    e.writeIndicator(':', false, false, false);
+  } else {
+    e.writeIndicator('?', true, false, true);
+    scalar(e, key, inner, false, analyzeScalar(key));
     e.writeIndent(inner);
-    const text = simpleKeyText(key);
-    if (text !== null) {
-      e.word(text);
-      e.writeIndicator(':', false, false, false);
-    } else {
-      // A complex key: `? key`, then `: value` on a line of its own.
-      e.writeIndicator('?', true, false, true);
-      scalar(e, key, inner, false, analyzeScalar(key));
-      e.writeIndent(inner);
-      e.writeIndicator(':', true, false, true);
-    }
-    node(e, value, inner, true, exact);
+    e.writeIndicator(':', true, false, true);
   }
 }
 
@@ -174,3 +205,45 @@ function scalar(e: YamlEmitter, s: string, indent: number, simpleKey: boolean, a
   else if (style === 'double') e.doubleQuoted(s, own, !simpleKey);
   else e.literal(s, own);
 }
+
+/**
+ * The YAML of a list described by `shape` (its envelope's members and the elements of its
+ * array, as values), in pieces of about `chunkChars`: joined, byte for byte
+ * `jsonToYaml(JSON.stringify(list))`, but written element by element, so a streamed answer holds
+ * one piece at a time and other requests are served between pieces (`chunkStream`).
+ */
+export function* yamlListChunks(shape: JSONListShape, chunkChars: number): Generator<string, void, undefined> {
+  const e = new YamlEmitter();
+  const keys = Object.keys(shape.envelope);
+  if (keys.length > 1) keys.sort(compareGoyamlKeys);
+  let counted = 0;
+  let chars = 0;
+  for (const key of keys) {
+    if (key !== shape.arrayKey || shape.length === 0) {
+      map(e, [[key, shape.envelope[key] as Value]], -1, 'values');
+      continue;
+    }
+    // The root map's entry for the array, as `map` and `node` write it, a few elements at a time.
+    entryHead(e, key, 0);
+    const inner = e.indention ? 2 : 0;
+    for (let from = 0; from < shape.length; from += listStep) {
+      for (const item of shape.values(from, Math.min(shape.length, from + listStep))) {
+        e.writeIndent(inner);
+        e.writeIndicator('-', true, false, true);
+        node(e, item as Value, inner, false, 'values');
+      }
+      for (; counted < e.parts.length; counted++) chars += e.parts[counted]!.length;
+      if (chars >= chunkChars) {
+        yield e.parts.join('');
+        e.parts.length = 0;
+        counted = 0;
+        chars = 0;
+      }
+    }
+  }
+  e.writeIndent(-1);
+  yield e.parts.join('');
+}
+
+/** Elements written between two checks of the chunk's size. */
+const listStep = 16;

@@ -18,9 +18,10 @@ import { parseIncludeObject, toTable } from '../table/table.js';
 import type { Handler } from '../scope/rest-scope.js';
 import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
-import { chunkStream, jsonListChunks, listStreamMinItems } from '../encoding/list-stream.js';
+import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSON, sendJSONStream, sendJSONText, sendYAML } from '../encoding/respond.js';
+import { isPretty, sendJSON, sendJSONStream, sendJSONText, sendYAML, sendYAMLStream } from '../encoding/respond.js';
+import { yamlListChunks } from '../encoding/yaml-output.js';
 import { serveWatch } from './watch.js';
 import { isPlain } from './represent.js';
 
@@ -53,7 +54,11 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const items = page.items;
   const stream = items.length >= listStreamMinItems;
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
-  if (negotiated.mediaType === 'application/yaml') return sendYAML(reply, 200, listJSONText(scope, req, rep, page));
+  if (negotiated.mediaType === 'application/yaml') {
+    if (!stream) return sendYAML(reply, 200, listJSONText(scope, req, rep, page));
+    const chunks = yamlListChunks(yamlListShape(scope, req, rep, page), listStreamChunkChars);
+    return sendYAMLStream(reply, 200, chunkStream(chunks));
+  }
   if (rep.as === 'PartialObjectMetadataList') {
     const list = partialObjectMetadataList(view, items, meta, rep.version);
     if (!stream) return sendJSON(reply, 200, list, pretty);
@@ -131,6 +136,40 @@ function listJSONText<T extends KubeObject>(
       const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
       return `${head}${page.items.map((o) => view.toJSON(o, false)).join(',')}]}`;
     }
+  }
+}
+
+/** A large page as negotiated, element by element, for YAML ({@link yamlListChunks}). */
+function yamlListShape<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  rep: Representation,
+  page: { items: readonly T[]; resourceVersion: string; continue?: string; remainingItemCount?: number },
+): JSONListShape {
+  const view = scope.view;
+  const meta = listMeta(page);
+  const { items } = page;
+  const shape = (envelope: Record<string, unknown>, arrayKey: string, values: (o: readonly T[]) => unknown[]) => ({
+    envelope,
+    arrayKey,
+    length: items.length,
+    values: (from: number, to: number) => values(items.slice(from, to)),
+    items: (from: number, to: number) => values(items.slice(from, to)).map((v) => JSON.stringify(v)),
+  });
+  switch (rep.as) {
+    case 'Table': {
+      const include = parseIncludeObject(q(req.query, 'includeObject'));
+      const opts = { version: rep.version, include, nowMs: Date.now() };
+      return shape({ ...toTable(scope, [], meta, opts), rows: [] }, 'rows', (o) => toTable(scope, o, meta, opts).rows);
+    }
+    case 'PartialObjectMetadataList':
+      return shape({ ...partialObjectMetadataList(view, [], meta, rep.version), items: [] }, 'items', (o) =>
+        o.map((x) => partialObjectMetadata(view, x, rep.version)),
+      );
+    default:
+      return shape({ kind: view.listKind, apiVersion: view.groupVersion, metadata: meta, items: [] }, 'items', (o) =>
+        o.map((x) => view.toListItem(x)),
+      );
   }
 }
 
