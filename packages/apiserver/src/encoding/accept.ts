@@ -7,13 +7,20 @@ export interface AcceptClause {
   readonly params: ReadonlyMap<string, string>;
 }
 
-const trimSpaces = (s: string): string => s.replace(/^ +| +$/g, '');
-
-/** goautoneg's `nextSplitElement`: the text before the first `sep` and the text after it ("" when none). */
-function next(s: string, sep: string): [string, string] {
-  const i = s.indexOf(sep);
-  return i < 0 ? [s, ''] : [s.slice(0, i), s.slice(i + 1)];
+/** The text between `from` and `to` without the spaces (not tabs) at either end, as `strings.TrimFunc(…, ' ')`. */
+function trimmed(s: string, from: number, to: number): string {
+  while (from < to && s.charCodeAt(from) === 32) from++;
+  while (to > from && s.charCodeAt(to - 1) === 32) to--;
+  return s.slice(from, to);
 }
+
+/** The end of the element that starts at `from`: the next `sep` before `to`, or `to` (goautoneg's `nextSplitElement`). */
+function elementEnd(s: string, sep: string, from: number, to: number): number {
+  const i = s.indexOf(sep, from);
+  return i < 0 || i >= to ? to : i;
+}
+
+const noParams: ReadonlyMap<string, string> = new Map();
 
 /** `strconv.ParseFloat(s, 32)`'s value with its error ignored, as goautoneg reads `q` (0 when unreadable). */
 function goParseFloat32(s: string): number {
@@ -22,6 +29,12 @@ function goParseFloat32(s: string): number {
   if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) return 0;
   return Math.fround(Number(s));
 }
+
+/** The most clauses Go's `sort.Sort` orders by insertion (pdqsort's `maxInsertion`). */
+const insertionSortMax = 12;
+
+/** Exact types first, then `type/*`, then `*\/*`. */
+const rank = (c: AcceptClause): number => (c.type === '*' ? 2 : c.subType === '*' ? 1 : 0);
 
 /** goautoneg's `Less`: not a strict order (a lower q sorts first against a wildcard), kept as it is. */
 const less = (a: AcceptClause, b: AcceptClause): boolean =>
@@ -32,41 +45,21 @@ const less = (a: AcceptClause, b: AcceptClause): boolean =>
  * clauses split at `,` and `;`, types and parameter names case-sensitive, a type without a
  * subtype dropped unless it is `*`, parameters without exactly one `=` dropped, `q` read as a
  * float32 (0 when unreadable), then sorted by goautoneg's `Less` with Go's insertion sort (what
- * `sort.Sort` runs for up to 12 clauses).
+ * `sort.Sort` runs for up to 12 clauses; more are sorted by q, then exact types before
+ * wildcards, in n log n).
  */
 export function parseAccept(header: string): AcceptClause[] {
   const clauses: AcceptClause[] = [];
-  let remaining = header;
-  while (remaining.length > 0) {
-    let part: string;
-    [part, remaining] = next(remaining, ',');
-    const [range, paramText] = next(trimSpaces(part), ';');
-    const [rawType, afterType] = next(range, '/');
-    const type = trimSpaces(rawType);
-    let subType: string;
-    if (afterType.length === 0) {
-      if (type !== '*') continue;
-      subType = '*';
-    } else {
-      const [rawSub, extra] = next(afterType, '/');
-      if (extra.length > 0) continue;
-      subType = trimSpaces(rawSub);
-    }
-    let q = 1;
-    const params = new Map<string, string>();
-    let rest = paramText;
-    while (rest.length > 0) {
-      let param: string;
-      [param, rest] = next(rest, ';');
-      const [rawName, afterName] = next(param, '=');
-      if (afterName.length === 0) continue;
-      const [value, extra] = next(afterName, '=');
-      if (extra.length > 0) continue;
-      const name = trimSpaces(rawName);
-      if (name === 'q') q = goParseFloat32(value);
-      else params.set(name, trimSpaces(value));
-    }
-    clauses.push({ type, subType, q, params });
+  for (let start = 0; start < header.length;) {
+    const end = elementEnd(header, ',', start, header.length);
+    const clause = parseClause(header, start, end);
+    if (clause) clauses.push(clause);
+    start = end + 1;
+  }
+  if (clauses.length > insertionSortMax) {
+    // Go's sort.Sort switches to pdqsort here, whose order under goautoneg's Less depends on its
+    // pivots; a strict order of the same keys costs n log n instead of an insertion sort's n².
+    return clauses.sort((a, b) => b.q - a.q || rank(a) - rank(b));
   }
   for (let i = 1; i < clauses.length; i++) {
     for (let j = i; j > 0 && less(clauses[j]!, clauses[j - 1]!); j--) {
@@ -85,4 +78,44 @@ export function clauseMatches(clause: AcceptClause, mediaType: string): boolean 
     (clause.type === type && (clause.subType === subType || clause.subType === '*')) ||
     (clause.type === '*' && clause.subType === '*')
   );
+}
+
+/** One clause, `header[from, to)`: undefined when goautoneg drops it. */
+function parseClause(header: string, from: number, to: number): AcceptClause | undefined {
+  // The part trimmed of spaces, then split at its first `;` into the range and the parameters.
+  while (from < to && header.charCodeAt(from) === 32) from++;
+  while (to > from && header.charCodeAt(to - 1) === 32) to--;
+  const rangeEnd = elementEnd(header, ';', from, to);
+  const slash = elementEnd(header, '/', from, rangeEnd);
+  const type = trimmed(header, from, slash);
+  let subType: string;
+  if (slash + 1 >= rangeEnd) {
+    // No subtype (`application`, `application/`): only `*` stands for `*/*`.
+    if (type !== '*') return undefined;
+    subType = '*';
+  } else {
+    const subEnd = elementEnd(header, '/', slash + 1, rangeEnd);
+    // `a/b/c` is dropped; `a/b/` keeps `b` (what follows the second slash is empty).
+    if (subEnd + 1 < rangeEnd) return undefined;
+    subType = trimmed(header, slash + 1, subEnd);
+  }
+  let q = 1;
+  let params = noParams;
+  for (let p = rangeEnd + 1; p < to;) {
+    const end = elementEnd(header, ';', p, to);
+    const eq = elementEnd(header, '=', p, end);
+    const valueEnd = eq < end ? elementEnd(header, '=', eq + 1, end) : end;
+    // Exactly one `=` with something after it (`a=b=` counts: the text after the second `=` is empty).
+    if (eq + 1 < end && valueEnd + 1 >= end) {
+      const name = trimmed(header, p, eq);
+      const value = header.slice(eq + 1, valueEnd);
+      if (name === 'q') q = goParseFloat32(value);
+      else {
+        if (params === noParams) params = new Map();
+        (params as Map<string, string>).set(name, trimmed(value, 0, value.length));
+      }
+    }
+    p = end + 1;
+  }
+  return { type, subType, q, params };
 }

@@ -28,6 +28,13 @@ describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => 
     expect(order('a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e')).toEqual(['d/e', 'c/*', '*/*', 'a/b']);
   });
 
+  it('sorts more than 12 clauses (pdqsort’s range in Go) by q, then exact types before wildcards', () => {
+    const many = ['*/*;q=0.9', ...Array.from({ length: 20 }, (_, i) => `a/b${i};q=0.1`), 'c/*;q=0.9', 'd/e;q=0.9'];
+    const order = parseAccept(many.join(',')).map((c) => `${c.type}/${c.subType}`);
+    expect(order.slice(0, 3)).toEqual(['d/e', 'c/*', '*/*']);
+    expect(parseAccept(',*'.repeat(8000))).toHaveLength(8000);
+  });
+
   it('reads types, parameters and q as goautoneg does', () => {
     expect(parseAccept('application')).toEqual([]);
     expect(parseAccept('*')[0]).toMatchObject({ type: '*', subType: '*' });

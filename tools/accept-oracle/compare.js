@@ -1,0 +1,87 @@
+/** Compares kevents' Accept parser (parseAccept) with goautoneg's ParseAccept, the one kube-apiserver negotiates with, on generated headers (README.md). */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { parseAccept } from '../../packages/apiserver/dist/encoding/accept.js';
+const pieces = [
+  'application',
+  'json',
+  'yaml',
+  '*',
+  '/',
+  ';',
+  ',',
+  '=',
+  ' ',
+  'q',
+  '0.5',
+  '1',
+  '0',
+  'as',
+  'Table',
+  'g',
+  'meta.k8s.io',
+  'v',
+  'v1',
+  'stream',
+  'watch',
+  'text',
+  'html',
+  '\t',
+  'q=',
+  '.5',
+  '1e1',
+  'inf',
+  'NaN',
+  '-1',
+  '0.9',
+  'APPLICATION',
+  'x',
+  ';q=0.3',
+  ', ',
+  '*/*',
+  'application/json',
+  'application/*',
+];
+let seed = 7;
+const rnd = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+};
+const cases = [];
+for (let i = 0; i < 20000; i++) {
+  let s = '';
+  const len = 1 + rnd(14);
+  for (let j = 0; j < len; j++) s += pieces[rnd(pieces.length)];
+  cases.push(s);
+}
+const structured = [
+  'application/json;q=0.5, */*;q=0.9, text/*',
+  'a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e',
+  '*/*;q=0.1, application/json;q=0.1',
+  'a/b/, */, */x',
+  'a/b;c==,a/c;d=e=,a/d;f=g=h',
+];
+cases.push(...structured);
+const go = spawn(new URL('./oracle/oracle', import.meta.url).pathname);
+const rl = createInterface({ input: go.stdout });
+const answers = [];
+rl.on('line', (l) => answers.push(JSON.parse(l)));
+for (const c of cases) go.stdin.write(JSON.stringify(c) + '\n');
+go.stdin.end();
+await new Promise((r) => go.on('close', r));
+const fmtQ = (q) => (Number.isNaN(q) ? 'nan' : q === Infinity ? 'inf' : q === -Infinity ? '-inf' : JSON.stringify(q));
+let diffs = 0;
+for (let i = 0; i < cases.length; i++) {
+  const mine = parseAccept(cases[i]).map((c) => ({
+    type: c.type,
+    subType: c.subType,
+    q: fmtQ(c.q),
+    params: Object.fromEntries([...c.params].sort()),
+  }));
+  const theirs = answers[i].map((c) => ({ ...c, params: Object.fromEntries(Object.entries(c.params).sort()) }));
+  if (JSON.stringify(mine) !== JSON.stringify(theirs)) {
+    if (diffs++ < 8)
+      console.log(JSON.stringify(cases[i]), '\n mine  ', JSON.stringify(mine), '\n theirs', JSON.stringify(theirs));
+  }
+}
+console.log(`${cases.length} cases, ${diffs} differ`);
