@@ -140,6 +140,47 @@ describe('negotiateOutput', () => {
     });
   });
 
+  it('offers protobuf for resources with protobuf messages, as kube-apiserver does for built-in kinds', () => {
+    const pb = { protobuf: true };
+    const n = (accept: string) => {
+      const r = negotiateOutput(accept, pb);
+      return { mediaType: r.mediaType, ...r.representation };
+    };
+    expect(n('application/vnd.kubernetes.protobuf, application/json')).toEqual({
+      mediaType: 'application/vnd.kubernetes.protobuf',
+      as: 'object',
+    });
+    expect(
+      n('application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json'),
+    ).toEqual({
+      mediaType: 'application/vnd.kubernetes.protobuf',
+      as: 'PartialObjectMetadataList',
+      version: 'v1',
+    });
+    // Tables are JSON or YAML only; kevents has no protobuf of meta.k8s.io/v1beta1.
+    expect(n('application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1,application/json')).toEqual({
+      mediaType: 'application/json',
+      as: 'object',
+    });
+    expect(
+      n('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1,application/json'),
+    ).toEqual({
+      mediaType: 'application/json',
+      as: 'object',
+    });
+    expect(negotiateWatch('application/vnd.kubernetes.protobuf;stream=watch', pb).mediaType).toBe(
+      'application/vnd.kubernetes.protobuf',
+    );
+    expect(refusal(() => negotiateOutput('text/html', pb)).status.message).toBe(
+      'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+    expect(refusal(() => negotiateWatch('application/yaml', pb)).status.message).toBe(
+      'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch',
+    );
+    // Without protobuf messages (a custom resource), protobuf is skipped.
+    expect(negotiateOutput('application/vnd.kubernetes.protobuf, application/json').mediaType).toBe('application/json');
+  });
+
   it('never throws anything but a 406', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (a) => {

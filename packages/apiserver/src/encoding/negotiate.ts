@@ -15,8 +15,8 @@ export type Representation =
   | { readonly as: 'PartialObjectMetadata'; readonly version: MetaVersion }
   | { readonly as: 'PartialObjectMetadataList'; readonly version: MetaVersion };
 
-/** The media types responses are written in (kube-apiserver also writes protobuf; kevents does not). */
-export type OutputMediaType = 'application/json' | 'application/yaml';
+/** The media types responses are written in. */
+export type OutputMediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 
 /** The outcome of output negotiation: a media type, a representation, and the `pretty=1` parameter. */
 export interface Negotiated {
@@ -25,17 +25,40 @@ export interface Negotiated {
   readonly pretty: boolean;
 }
 
-/** The serializers in kube's order; only JSON streams (watches). */
-const serializers: readonly { readonly mediaType: OutputMediaType; readonly streams: boolean }[] = [
+interface Serializer {
+  readonly mediaType: OutputMediaType;
+  /** It has a stream serializer (watches). */
+  readonly streams: boolean;
+}
+
+/** The serializers in kube's order; JSON and protobuf stream (watches), YAML does not. */
+const allSerializers: readonly Serializer[] = [
   { mediaType: 'application/json', streams: true },
   { mediaType: 'application/yaml', streams: false },
+  { mediaType: 'application/vnd.kubernetes.protobuf', streams: true },
 ];
 
-/** Media types a 406 lists: kube's `MediaTypesForSerializer` over what kevents writes. */
-export const outputMediaTypes: readonly string[] = serializers.map((s) => s.mediaType);
-export const streamMediaTypes: readonly string[] = serializers
-  .filter((s) => s.streams)
-  .map((s) => `${s.mediaType};stream=watch`);
+/**
+ * What a resource can be written in: every serializer when its kinds have protobuf messages
+ * (kevents' Events and Leases), else JSON and YAML (as kube serves custom resources).
+ */
+export interface OutputFormats {
+  readonly protobuf: boolean;
+}
+
+const textSerializers = allSerializers.filter((s) => s.mediaType !== 'application/vnd.kubernetes.protobuf');
+const serializersOf = (formats: OutputFormats): readonly Serializer[] =>
+  formats.protobuf ? allSerializers : textSerializers;
+
+/** Media types a 406 lists: kube's `MediaTypesForSerializer` over what a resource is written in. */
+export const outputMediaTypes = (formats: OutputFormats = noProtobuf): readonly string[] =>
+  serializersOf(formats).map((s) => s.mediaType);
+export const streamMediaTypes = (formats: OutputFormats = noProtobuf): readonly string[] =>
+  serializersOf(formats)
+    .filter((s) => s.streams)
+    .map((s) => `${s.mediaType};stream=watch`);
+
+const noProtobuf: OutputFormats = { protobuf: false };
 
 const objectRepresentation: Representation = { as: 'object' };
 const plainJSON: Negotiated = { mediaType: 'application/json', representation: objectRepresentation, pretty: false };
@@ -46,7 +69,7 @@ const plainJSON: Negotiated = { mediaType: 'application/json', representation: o
  * v1 or v1beta1; `stream` must be `watch` on a streaming serializer; `sv` must be `v1`.
  * Undefined when the clause cannot be served with this serializer.
  */
-function options(clause: AcceptClause, serializer: (typeof serializers)[number]): Negotiated | undefined {
+function options(clause: AcceptClause, serializer: Serializer): Negotiated | undefined {
   const p = clause.params;
   const stream = p.get('stream');
   if (stream !== undefined && stream !== '' && (!serializer.streams || stream !== 'watch')) return undefined;
@@ -59,6 +82,12 @@ function options(clause: AcceptClause, serializer: (typeof serializers)[number])
   const kind = p.get('as') ?? '';
   const version = p.get('v') ?? '';
   if (p.get('g') !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) return undefined;
+  const protobuf = serializer.mediaType === 'application/vnd.kubernetes.protobuf';
+  // kube writes Tables in JSON and YAML only; kevents has no protobuf of meta.k8s.io/v1beta1.
+  if (kind === 'Table' && protobuf) return undefined;
+  if ((kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') && protobuf && version !== 'v1') {
+    return undefined;
+  }
   if (kind === 'Table' || kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') {
     return { mediaType: serializer.mediaType, representation: { as: kind, version }, pretty };
   }
@@ -66,10 +95,10 @@ function options(clause: AcceptClause, serializer: (typeof serializers)[number])
 }
 
 /** `NegotiateMediaTypeOptions`: the first clause (in goautoneg's order) a serializer can serve. */
-function negotiateClauses(accept: string | undefined): Negotiated | undefined {
+function negotiateClauses(accept: string | undefined, formats: OutputFormats): Negotiated | undefined {
   if (accept === undefined || accept.length === 0) return plainJSON;
   for (const clause of parseAccept(accept)) {
-    for (const serializer of serializers) {
+    for (const serializer of serializersOf(formats)) {
       if (!clauseMatches(clause, serializer.mediaType)) continue;
       const chosen = options(clause, serializer);
       if (chosen) return chosen;
@@ -80,37 +109,41 @@ function negotiateClauses(accept: string | undefined): Negotiated | undefined {
 
 /**
  * Negotiates a response as kube-apiserver's `NegotiateOutputMediaType` does for a resource
- * request: JSON or YAML, the object or a conversion, in the order goautoneg sorts the `Accept`
- * header (no header is JSON). Nothing acceptable is a 406 listing the media types written.
+ * request: JSON, YAML or (for a resource with protobuf messages) protobuf, the object or a
+ * conversion, in the order goautoneg sorts the `Accept` header (no header is JSON). Nothing
+ * acceptable is a 406 listing the media types the resource is written in.
  */
-export function negotiateOutput(accept: string | undefined): Negotiated {
+export function negotiateOutput(accept: string | undefined, formats: OutputFormats = noProtobuf): Negotiated {
   if (accept === undefined || accept.length === 0) return plainJSON;
+  const recent = formats.protobuf ? recentWithProtobuf : recentText;
   let chosen = recent.get(accept);
   if (chosen === undefined) {
-    chosen = negotiateClauses(accept) ?? null;
+    chosen = negotiateClauses(accept, formats) ?? null;
     if (recent.size >= recentLimit) recent.clear();
     if (accept.length <= recentKeyMaxLength) recent.set(accept, chosen);
   }
-  if (!chosen) throw notAcceptable(outputMediaTypes);
+  if (!chosen) throw notAcceptable(outputMediaTypes(formats));
   return chosen;
 }
 
 /** The outcomes of recent Accept headers (clients send the same few over and over), bounded. */
-const recent = new Map<string, Negotiated | null>();
+const recentText = new Map<string, Negotiated | null>();
+const recentWithProtobuf = new Map<string, Negotiated | null>();
 const recentLimit = 256;
 const recentKeyMaxLength = 512;
 
 /**
  * How a Status error is written (`ErrorNegotiated`): negotiated with kube's default endpoint
  * restrictions (no conversions, no `sv`), and JSON when nothing is acceptable, since an error is
- * never hidden behind a 406.
+ * never hidden behind a 406. kevents writes errors in JSON or YAML only (client-go reads a Status
+ * in whatever media type the answer says).
  */
 export function negotiateStatus(accept: string | undefined): Negotiated {
   if (accept === undefined || accept.length === 0) return plainJSON;
   for (const clause of parseAccept(accept)) {
     const p = clause.params;
     if (p.has('as') || p.has('g') || p.has('v') || (p.get('sv') ?? '') !== '') continue;
-    for (const serializer of serializers) {
+    for (const serializer of textSerializers) {
       if (!clauseMatches(clause, serializer.mediaType)) continue;
       const chosen = options(clause, serializer);
       if (chosen) return chosen;
@@ -123,8 +156,8 @@ export function negotiateStatus(accept: string | undefined): Negotiated {
  * A watch's negotiation: {@link negotiateOutput}, then the chosen serializer must stream
  * (`NegotiateOutputMediaTypeStream`): YAML chosen is a 406 listing the watch media types.
  */
-export function negotiateWatch(accept: string | undefined): Negotiated {
-  const chosen = negotiateOutput(accept);
-  if (chosen.mediaType !== 'application/json') throw notAcceptable(streamMediaTypes);
+export function negotiateWatch(accept: string | undefined, formats: OutputFormats = noProtobuf): Negotiated {
+  const chosen = negotiateOutput(accept, formats);
+  if (chosen.mediaType === 'application/yaml') throw notAcceptable(streamMediaTypes(formats));
   return chosen;
 }
