@@ -70,5 +70,7 @@ describe('Accept: application/yaml', () => {
     const html = await request(`${ns('y3')}/nope`, { headers: { accept: 'text/html' } });
     expect(html.status).toBe(406);
     expect(html.headers.get('content-type')).toBe('application/json');
+    // As WriteRawJSON writes it: indented, no newline.
+    expect(html.text).toBe(JSON.stringify(html.body, null, 2));
   });
 });

@@ -114,6 +114,29 @@ describe('large unpaged lists', () => {
     expect(yaml.text).toBe(jsonToYaml(goJsonText(json.text.trimEnd())));
   });
 
+  it('streams a short list whose items pass 8 MiB, and every indented or YAML list', async () => {
+    const heavy = await startTestServer();
+    try {
+      await fill(heavy, 'heavy', 4, 'x'.repeat(2_500_000));
+      const path = `${heavy.url}/apis/events.k8s.io/v1/namespaces/heavy/events`;
+      const list = await request(path);
+      expect(list.headers.get('transfer-encoding')).toBe('chunked');
+      expect(list.body.items).toHaveLength(5);
+      expect(`${JSON.stringify(list.body)}\n`).toBe(list.text);
+      const small = await request(`${path}?limit=1`);
+      expect(small.headers.get('transfer-encoding')).toBeNull();
+      for (const [query, accept] of [
+        ['?limit=1&pretty=true', 'application/json'],
+        ['?limit=1', 'application/yaml'],
+      ] as const) {
+        const r = await request(`${path}${query}`, { headers: { accept } });
+        expect([query, accept, r.headers.get('transfer-encoding')]).toEqual([query, accept, 'chunked']);
+      }
+    } finally {
+      await heavy.close();
+    }
+  });
+
   it('serves other requests while a list waits for its client, and holds only a few chunks of it', async () => {
     const big = await startTestServer();
     try {

@@ -15,10 +15,16 @@ function trimmed(s: string, from: number, to: number): string {
 }
 
 /** The end of the element that starts at `from`: the next `sep` before `to`, or `to` (goautoneg's `nextSplitElement`). */
-function elementEnd(s: string, sep: string, from: number, to: number): number {
-  const i = s.indexOf(sep, from);
-  return i < 0 || i >= to ? to : i;
+function elementEnd(s: string, sep: number, from: number, to: number): number {
+  // A bounded scan: indexOf would read past `to` to the end of the header, once per clause.
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === sep) return i;
+  return to;
 }
+
+const COMMA = 44;
+const SEMICOLON = 59;
+const SLASH = 47;
+const EQUALS = 61;
 
 const noParams: ReadonlyMap<string, string> = new Map();
 
@@ -51,7 +57,7 @@ const less = (a: AcceptClause, b: AcceptClause): boolean =>
 export function parseAccept(header: string): AcceptClause[] {
   const clauses: AcceptClause[] = [];
   for (let start = 0; start < header.length;) {
-    const end = elementEnd(header, ',', start, header.length);
+    const end = elementEnd(header, COMMA, start, header.length);
     const clause = parseClause(header, start, end);
     if (clause) clauses.push(clause);
     start = end + 1;
@@ -85,8 +91,8 @@ function parseClause(header: string, from: number, to: number): AcceptClause | u
   // The part trimmed of spaces, then split at its first `;` into the range and the parameters.
   while (from < to && header.charCodeAt(from) === 32) from++;
   while (to > from && header.charCodeAt(to - 1) === 32) to--;
-  const rangeEnd = elementEnd(header, ';', from, to);
-  const slash = elementEnd(header, '/', from, rangeEnd);
+  const rangeEnd = elementEnd(header, SEMICOLON, from, to);
+  const slash = elementEnd(header, SLASH, from, rangeEnd);
   const type = trimmed(header, from, slash);
   let subType: string;
   if (slash + 1 >= rangeEnd) {
@@ -94,7 +100,7 @@ function parseClause(header: string, from: number, to: number): AcceptClause | u
     if (type !== '*') return undefined;
     subType = '*';
   } else {
-    const subEnd = elementEnd(header, '/', slash + 1, rangeEnd);
+    const subEnd = elementEnd(header, SLASH, slash + 1, rangeEnd);
     // `a/b/c` is dropped; `a/b/` keeps `b` (what follows the second slash is empty).
     if (subEnd + 1 < rangeEnd) return undefined;
     subType = trimmed(header, slash + 1, subEnd);
@@ -102,9 +108,9 @@ function parseClause(header: string, from: number, to: number): AcceptClause | u
   let q = 1;
   let params = noParams;
   for (let p = rangeEnd + 1; p < to;) {
-    const end = elementEnd(header, ';', p, to);
-    const eq = elementEnd(header, '=', p, end);
-    const valueEnd = eq < end ? elementEnd(header, '=', eq + 1, end) : end;
+    const end = elementEnd(header, SEMICOLON, p, to);
+    const eq = elementEnd(header, EQUALS, p, end);
+    const valueEnd = eq < end ? elementEnd(header, EQUALS, eq + 1, end) : end;
     // Exactly one `=` with something after it (`a=b=` counts: the text after the second `=` is empty).
     if (eq + 1 < end && valueEnd + 1 >= end) {
       const name = trimmed(header, p, eq);

@@ -134,11 +134,11 @@ const recentKeyMaxLength = 512;
 
 /**
  * How a Status error is written (`ErrorNegotiated`): negotiated with kube's default endpoint
- * restrictions (no conversions, no `sv`), and JSON when nothing is acceptable, since an error is
- * never hidden behind a 406. kevents writes errors in JSON or YAML only (client-go reads a Status
+ * restrictions (no conversions, no `sv`); undefined when nothing is acceptable (the error is then
+ * written as `WriteRawJSON` writes it: an error is never hidden behind a 406). kevents writes errors in JSON or YAML only (client-go reads a Status
  * in whatever media type the answer says).
  */
-export function negotiateStatus(accept: string | undefined): Negotiated {
+export function negotiateStatus(accept: string | undefined): Negotiated | undefined {
   if (accept === undefined || accept.length === 0) return plainJSON;
   for (const clause of parseAccept(accept)) {
     const p = clause.params;
@@ -149,7 +149,7 @@ export function negotiateStatus(accept: string | undefined): Negotiated {
       if (chosen) return chosen;
     }
   }
-  return plainJSON;
+  return undefined;
 }
 
 /**

@@ -81,7 +81,7 @@ export function sendNegotiated(
   return sendJSON(reply, code, value, pretty, warnings);
 }
 
-/** Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it first. */
+/** Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it first; indented JSON when nothing in `Accept` fits. */
 export function sendStatus(
   reply: FastifyReply,
   req: PrettyRequest & { readonly headers: { readonly accept?: string | undefined } },
@@ -89,6 +89,8 @@ export function sendStatus(
   status: unknown,
 ): Replied {
   const negotiated = negotiateStatus(req.headers.accept);
+  // Nothing acceptable: kube's `WriteRawJSON`, indented JSON without a newline.
+  if (!negotiated) return sendJSON(reply, code, status, true);
   return sendNegotiated(reply, code, negotiated, status, negotiated.pretty || isPretty(req));
 }
 

@@ -20,7 +20,7 @@ import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSON, sendJSONStream, sendJSONText, sendYAML, sendYAMLStream } from '../encoding/respond.js';
+import { isPretty, sendJSONStream, sendJSONText, sendYAMLStream } from '../encoding/respond.js';
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { serveWatch } from './watch.js';
 import { isPlain } from './represent.js';
@@ -50,101 +50,45 @@ export const listHandler: Handler = async (scope, req, reply) => {
     if (texts !== undefined) return sendItemTexts(reply, view, texts);
   }
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });
-  const meta = listMeta(page);
-  const items = page.items;
-  const stream = items.length >= listStreamMinItems;
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
+  const shape = listShape(scope, req, rep, page, pretty);
   if (negotiated.mediaType === 'application/yaml') {
-    if (!stream) return sendYAML(reply, 200, listJSONText(scope, req, rep, page));
-    const chunks = yamlListChunks(yamlListShape(scope, req, rep, page), listStreamChunkChars);
-    return sendYAMLStream(reply, 200, chunkStream(chunks));
+    return sendYAMLStream(reply, 200, chunkStream(yamlListChunks(shape, listStreamChunkChars)));
   }
-  if (rep.as === 'PartialObjectMetadataList') {
-    const list = partialObjectMetadataList(view, items, meta, rep.version);
-    if (!stream) return sendJSON(reply, 200, list, pretty);
-    const partials = (from: number, to: number): unknown[] =>
-      items.slice(from, to).map((o) => partialObjectMetadata(view, o, rep.version));
-    const shape: JSONListShape = {
-      envelope: { ...list, items: [] },
-      arrayKey: 'items',
-      length: items.length,
-      values: partials,
-      items: (from, to) => partials(from, to).map((p) => JSON.stringify(p)),
-    };
-    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
-  }
-  if (rep.as === 'Table') {
-    const include = parseIncludeObject(q(req.query, 'includeObject'));
-    const tableOpts = { version: rep.version, include, nowMs: Date.now() };
-    if (!stream) return sendJSON(reply, 200, toTable(scope, items, meta, tableOpts), pretty);
-    const rowsOf = (from: number, to: number): unknown[] => toTable(scope, items.slice(from, to), meta, tableOpts).rows;
-    const shape: JSONListShape = {
-      envelope: { ...toTable(scope, [], meta, tableOpts), rows: [] },
-      arrayKey: 'rows',
-      length: items.length,
-      values: rowsOf,
-      items: (from, to) => rowsOf(from, to).map((r) => JSON.stringify(r)),
-    };
-    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
-  }
-  if (stream) {
-    const shape: JSONListShape = {
-      // The metadata as the one-pass serializer orders it (the buffered answer's bytes).
-      envelope: {
-        kind: view.listKind,
-        apiVersion: view.groupVersion,
-        metadata: pretty ? meta : (JSON.parse(serializeObject(meta, listMetaSchema)) as ListMeta),
-        items: [],
-      },
-      arrayKey: 'items',
-      length: items.length,
-      values: (from, to) => items.slice(from, to).map((o) => view.toListItem(o)),
-      items: (from, to) => items.slice(from, to).map((o) => view.toJSON(o, false)),
-    };
-    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
-  }
-  if (pretty) {
-    const listItems = items.map((o) => view.toListItem(o));
-    return sendJSON(
-      reply,
-      200,
-      { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta, items: listItems },
-      true,
-    );
-  }
-  const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
-  return sendJSONText(reply, 200, `${head}${items.map((o) => view.toJSON(o, false)).join(',')}]}`);
+  return sendJSONList(reply, shape, pretty);
 };
 
-/** The compact JSON of a page as negotiated (the object list, a Table, or a PartialObjectMetadataList), for YAML. */
-function listJSONText<T extends KubeObject>(
-  scope: RestScope<T>,
-  req: RestRequest,
-  rep: Representation,
-  page: { items: readonly T[]; resourceVersion: string; continue?: string; remainingItemCount?: number },
-): string {
-  const view = scope.view;
-  const meta = listMeta(page);
-  switch (rep.as) {
-    case 'Table': {
-      const include = parseIncludeObject(q(req.query, 'includeObject'));
-      return JSON.stringify(toTable(scope, page.items, meta, { version: rep.version, include }));
-    }
-    case 'PartialObjectMetadataList':
-      return JSON.stringify(partialObjectMetadataList(view, page.items, meta, rep.version));
-    default: {
-      const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
-      return `${head}${page.items.map((o) => view.toJSON(o, false)).join(',')}]}`;
-    }
+/**
+ * Sends a list as JSON: streamed (chunked) when it has {@link listStreamMinItems} items or more,
+ * when it is indented (the indented text of one large item is many times its size), or when its
+ * items' texts pass {@link listBufferMaxChars}; else in one write. The bytes are the same.
+ */
+function sendJSONList(reply: FastifyReply, shape: JSONListShape, pretty: boolean): Replied | FastifyReply {
+  if (pretty || shape.length >= listStreamMinItems) {
+    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
   }
+  const texts = shape.items(0, shape.length);
+  let chars = 0;
+  for (const t of texts) chars += t.length;
+  const encoded: JSONListShape = { ...shape, items: (from, to) => texts.slice(from, to) };
+  if (chars > listBufferMaxChars) return sendJSONStream(reply, 200, chunkStream(jsonListChunks(encoded, false)));
+  return sendJSONText(reply, 200, [...jsonListChunks(encoded, false)].join(''));
 }
 
-/** A large page as negotiated, element by element, for YAML ({@link yamlListChunks}). */
-function yamlListShape<T extends KubeObject>(
+/** The most item text a list is answered with in one write (a few events of up to 3 MiB each make far more). */
+const listBufferMaxChars = 8 * 1024 * 1024;
+
+/**
+ * A page as negotiated (the objects, a Table, or a PartialObjectMetadataList), element by element,
+ * for {@link jsonListChunks} and {@link yamlListChunks}. The compact JSON of an object list's
+ * metadata is in the one-pass serializer's order.
+ */
+function listShape<T extends KubeObject>(
   scope: RestScope<T>,
   req: RestRequest,
   rep: Representation,
   page: { items: readonly T[]; resourceVersion: string; continue?: string; remainingItemCount?: number },
+  pretty: boolean,
 ): JSONListShape {
   const view = scope.view;
   const meta = listMeta(page);
@@ -163,13 +107,22 @@ function yamlListShape<T extends KubeObject>(
       return shape({ ...toTable(scope, [], meta, opts), rows: [] }, 'rows', (o) => toTable(scope, o, meta, opts).rows);
     }
     case 'PartialObjectMetadataList':
-      return shape({ ...partialObjectMetadataList(view, [], meta, rep.version), items: [] }, 'items', (o) =>
-        o.map((x) => partialObjectMetadata(view, x, rep.version)),
+      // An empty one keeps `items: null` (kube's conversion appends to a nil slice).
+      return shape(
+        { ...partialObjectMetadataList(view, [], meta, rep.version), items: items.length ? [] : null },
+        'items',
+        (o) => o.map((x) => partialObjectMetadata(view, x, rep.version)),
       );
-    default:
-      return shape({ kind: view.listKind, apiVersion: view.groupVersion, metadata: meta, items: [] }, 'items', (o) =>
-        o.map((x) => view.toListItem(x)),
-      );
+    default: {
+      const metadata = pretty ? meta : (JSON.parse(serializeObject(meta, listMetaSchema)) as ListMeta);
+      return {
+        envelope: { kind: view.listKind, apiVersion: view.groupVersion, metadata, items: [] },
+        arrayKey: 'items',
+        length: items.length,
+        values: (from, to) => items.slice(from, to).map((o) => view.toListItem(o)),
+        items: (from, to) => items.slice(from, to).map((o) => view.toJSON(o, false)),
+      };
+    }
   }
 }
 
@@ -182,23 +135,18 @@ function listMeta(page: { resourceVersion: string; continue?: string; remainingI
 }
 
 /** Sends a page of item texts (compact JSON): the bytes of the answer built from the objects. */
-function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): Replied {
-  const meta = listMeta(page);
-  if (page.length >= listStreamMinItems) {
-    const shape: JSONListShape = {
-      envelope: {
-        kind: view.listKind,
-        apiVersion: view.groupVersion,
-        metadata: JSON.parse(serializeObject(meta, listMetaSchema)) as ListMeta,
-        items: [],
-      },
-      arrayKey: 'items',
-      length: page.length,
-      values: (from, to) => page.texts(from, to).map((t) => parseJson(t)),
-      items: page.texts,
-    };
-    return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, false)));
-  }
-  const head = `{"kind":${JSON.stringify(view.listKind)},"apiVersion":${JSON.stringify(view.groupVersion)},"metadata":${serializeObject(meta, listMetaSchema)},"items":[`;
-  return sendJSONText(reply, 200, `${head}${page.texts(0, page.length).join(',')}]}`);
+function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): Replied | FastifyReply {
+  const shape: JSONListShape = {
+    envelope: {
+      kind: view.listKind,
+      apiVersion: view.groupVersion,
+      metadata: JSON.parse(serializeObject(listMeta(page), listMetaSchema)) as ListMeta,
+      items: [],
+    },
+    arrayKey: 'items',
+    length: page.length,
+    values: (from, to) => page.texts(from, to).map((t) => parseJson(t)),
+    items: page.texts,
+  };
+  return sendJSONList(reply, shape, false);
 }

@@ -1,5 +1,5 @@
 import type { ManagedFieldsEntry } from '@kevents/api';
-import { invalid, notSupported, required, tooLong, type FieldError } from '../field/error.js';
+import { invalid, notSupported, omitValue, required, tooLong, type FieldError } from '../field/error.js';
 import type { FieldPath } from '../field/path.js';
 import { goLen } from './messages.js';
 
@@ -27,7 +27,32 @@ export function validateFieldManager(manager: string, path: FieldPath): FieldErr
   return errs;
 }
 
-/** `ValidateManagedFields`: operation Apply|Update, fieldsType FieldsV1, a sane manager and subresource. */
+/**
+ * The deepest `fieldsV1` kevents stores (a kevents bound; kube-apiserver has none below its JSON
+ * nesting limit). Real field sets nest about as deep as their object (an Event's 4, a Pod's
+ * ~12); a `fieldsV1` nested a thousand deep turns into hundreds of MB of indented JSON or YAML.
+ */
+export const fieldsV1MaxDepth = 64;
+
+/** Whether a JSON value nests objects or arrays more than `limit` deep (level by level, no recursion). */
+function depthPast(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limit) return true;
+    const next: unknown[] = [];
+    for (const v of level) {
+      if (v === null || typeof v !== 'object') continue;
+      for (const child of Object.values(v)) if (child !== null && typeof child === 'object') next.push(child);
+    }
+    level = next;
+  }
+  return false;
+}
+
+/**
+ * `ValidateManagedFields`: operation Apply|Update, fieldsType FieldsV1, a sane manager and
+ * subresource; and (kevents) a `fieldsV1` nested at most {@link fieldsV1MaxDepth} deep.
+ */
 export function validateManagedFields(
   entries: readonly ManagedFieldsEntry[] | undefined,
   path: FieldPath,
@@ -43,6 +68,10 @@ export function validateManagedFields(
     errs.push(...validateFieldManager(e.manager ?? '', p.child('manager')));
     if (goLen(e.subresource ?? '') > maxSubresourceNameLength)
       errs.push(tooLong(p.child('subresource'), '', maxSubresourceNameLength));
+    if (e.fieldsV1 !== undefined && depthPast(e.fieldsV1, fieldsV1MaxDepth))
+      errs.push(
+        invalid(p.child('fieldsV1'), omitValue, `must not be nested more than ${fieldsV1MaxDepth} levels deep`),
+      );
   });
   return errs;
 }

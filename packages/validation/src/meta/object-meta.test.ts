@@ -155,4 +155,22 @@ describe('validateObjectMeta', () => {
       'metadata.managedFields[1].manager: Too long: may not be more than 128 bytes',
     ]);
   });
+
+  it('refuses a fieldsV1 nested more than 64 deep (a kevents bound: its indented JSON and YAML grow with depth × keys)', () => {
+    const nest = (depth: number, width = 1): Record<string, unknown> => {
+      let v: Record<string, unknown> = {};
+      for (let d = 0; d < depth; d++) v = Object.fromEntries(Array.from({ length: width }, (_, i) => [`f:k${i}`, v]));
+      return v;
+    };
+    const entry = (fieldsV1: Record<string, unknown>) => ({
+      ...base,
+      managedFields: [{ manager: 'm', operation: 'Update' as const, fieldsType: 'FieldsV1', fieldsV1 }],
+    });
+    expect(lines(entry(nest(64)))).toEqual([]);
+    expect(lines(entry(nest(65)))).toEqual([
+      'metadata.managedFields[0].fieldsV1: Invalid value: must not be nested more than 64 levels deep',
+    ]);
+    // Wide is fine (and checked without spreading 200,000 children into one call).
+    expect(lines(entry(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`f:k${i}`, {}]))))).toEqual([]);
+  });
 });
