@@ -202,3 +202,15 @@ export { goJsonSyntaxError } from './json/go-json-syntax.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';
+export {
+  encodeProtobuf,
+  decodeProtobuf,
+  encodeWatchEvent,
+  decodeWatchEvent,
+  protobufPrefix,
+  maxProtobufBytes,
+  goAPIVersion,
+  ProtobufDecodeError,
+  protobufTypes,
+} from './protobuf/index.js';
+export type { ProtobufType, ProtobufDecodeErrorCode, DecodeProtobufOptions } from './protobuf/index.js';

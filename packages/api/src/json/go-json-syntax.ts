@@ -35,10 +35,11 @@ const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || 
  * The error Go's `encoding/json` gives for a text that is not valid JSON (its `checkValid`
  * scanner): `unexpected end of JSON input`, or `invalid character 'x' looking for beginning of
  * value` and the scanner's other contexts, or `invalid character '{' exceeded max depth` past
- * 10,000 levels; undefined for valid JSON. Byte by byte over the UTF-8 text, iteratively.
+ * 10,000 levels; undefined for valid JSON. Byte by byte over the UTF-8 text (or the raw bytes, which
+ * may hold invalid UTF-8), iteratively.
  */
-export function goJsonSyntaxError(text: string): string | undefined {
-  const data = Buffer.from(text, 'utf8');
+export function goJsonSyntaxError(text: string | Uint8Array): string | undefined {
+  const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const n = data.length;
   /** Open containers: true for an object. */
   const stack: boolean[] = [];

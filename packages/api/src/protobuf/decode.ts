@@ -1,0 +1,248 @@
+import { goJsonSyntaxError } from '../json/go-json-syntax.js';
+import { ProtobufDecodeError } from './errors.js';
+import { ProtobufReader } from './reader.js';
+import { Timestamp, type FieldSpec, type MessageSpec } from './schema.js';
+import { microTimeJSON, timeJSON } from './time.js';
+import { goString } from './utf8.js';
+import { toBigUint64 } from './varint.js';
+
+/**
+ * A message as Go holds it after `Unmarshal`: a field absent is Go's zero value (a nil pointer,
+ * slice or map); a field present holds what the generated code stored (merged for repeated
+ * embedded messages, appended for repeated fields, last one kept for scalars).
+ */
+export type GoMessage = Record<string, unknown>;
+
+/** A map field: raw keys (one char per byte) to values, as Go's map holds them. */
+type GoMap = Map<string, string>;
+
+const wireOf = (field: FieldSpec): number =>
+  field.kind === 'int32' || field.kind === 'int64' || field.kind === 'bool' ? 0 : 2;
+
+/** The bytes of `data[start:end]` as a one-char-per-byte string (keeps invalid UTF-8 apart). */
+const rawKey = (data: Uint8Array, start: number, end: number): string => {
+  let s = '';
+  for (let i = start; i < end; i += 8192)
+    s += String.fromCharCode.apply(null, data.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
+  return s;
+};
+
+/** An int64 varint as a number when exact, else as a bigint. */
+function int64(r: ProtobufReader): number | bigint {
+  const { lo, hi } = r;
+  if (hi === 0) return lo;
+  if (hi < 0x200000) return hi * 2 ** 32 + lo;
+  if (hi > 0xffe00000) return (hi | 0) * 2 ** 32 + lo;
+  return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+}
+
+/** Reads a `Timestamp` as `Time.Unmarshal` and `MicroTime.Unmarshal` do. */
+function timestamp(r: ProtobufReader, end: number): { seconds: number | bigint; nanos: number } {
+  const t: GoMessage = {};
+  decodeMessage(r, Timestamp, end, t);
+  return {
+    seconds: (t['seconds'] as number | bigint | undefined) ?? 0,
+    nanos: (t['nanos'] as number | undefined) ?? 0,
+  };
+}
+
+/**
+ * Reads the fields of `spec` from `r.pos` to `end` into `target`, as the generated `Unmarshal`
+ * of the message does, failing with its errors.
+ */
+export function decodeMessage(r: ProtobufReader, spec: MessageSpec, end: number, target: GoMessage): void {
+  const base = r.pos;
+  const data = r.data;
+  while (r.pos < end) {
+    const preIndex = r.pos;
+    r.varint(end);
+    const wireType = r.lo & 7;
+    const fieldNum = (r.hi << 29) | (r.lo >>> 3) | 0;
+    if (wireType === 4)
+      throw new ProtobufDecodeError('EndGroupForNonGroup', `proto: ${spec.name}: wiretype end group for non-group`);
+    if (fieldNum <= 0)
+      throw new ProtobufDecodeError(
+        'IllegalTag',
+        `proto: ${spec.name}: illegal tag ${fieldNum} (wire type ${toBigUint64(r).toString()})`,
+      );
+    const field = spec.byNo[fieldNum];
+    if (field === undefined) {
+      r.pos = preIndex;
+      r.skip(end, end);
+      continue;
+    }
+    if (wireType !== wireOf(field))
+      throw new ProtobufDecodeError('WrongWireType', `proto: wrong wireType = ${wireType} for field ${field.go}`);
+    const key = field.json;
+    switch (field.kind) {
+      case 'int32':
+        r.varint(end);
+        target[key] = r.lo | 0;
+        break;
+      case 'int64':
+        r.varint(end);
+        target[key] = int64(r);
+        break;
+      case 'bool':
+        r.varint(end);
+        target[key] = r.lo !== 0 || r.hi !== 0;
+        break;
+      case 'string': {
+        const post = r.length(end, base);
+        target[key] = goString(data, r.pos, post);
+        r.pos = post;
+        break;
+      }
+      case 'strings': {
+        const post = r.length(end, base);
+        const list = (target[key] as string[] | undefined) ?? (target[key] = []);
+        (list as string[]).push(goString(data, r.pos, post));
+        r.pos = post;
+        break;
+      }
+      case 'bytes': {
+        const post = r.length(end, base);
+        target[key] = new Uint8Array(data.subarray(r.pos, post));
+        r.pos = post;
+        break;
+      }
+      case 'time':
+      case 'microTime': {
+        const post = r.length(end, base);
+        if (post === r.pos) target[key] = null;
+        else {
+          const t = timestamp(r, post);
+          target[key] = field.kind === 'time' ? timeJSON(t.seconds) : microTimeJSON(t.seconds, t.nanos);
+        }
+        r.pos = post;
+        break;
+      }
+      case 'message':
+      case 'fieldsV1':
+      case 'rawExtension': {
+        const post = r.length(end, base);
+        let sub: GoMessage;
+        if (field.repeated) {
+          sub = {};
+          const list = (target[key] as GoMessage[] | undefined) ?? (target[key] = []);
+          (list as GoMessage[]).push(sub);
+        } else sub = (target[key] as GoMessage | undefined) ?? (target[key] = {});
+        decodeMessage(r, field.message!, post, sub);
+        r.pos = post;
+        break;
+      }
+      case 'map': {
+        const post = r.length(end, base);
+        const map = (target[key] as GoMap | undefined) ?? (target[key] = new Map());
+        let mapKey = '';
+        let mapValue = '';
+        while (r.pos < post) {
+          const entryPre = r.pos;
+          r.varint(end);
+          const num = (r.hi << 29) | (r.lo >>> 3) | 0;
+          if (num === 1 || num === 2) {
+            const sEnd = r.length(end, base);
+            if (num === 1) mapKey = rawKey(data, r.pos, sEnd);
+            else mapValue = goString(data, r.pos, sEnd);
+            r.pos = sEnd;
+          } else {
+            r.pos = entryPre;
+            r.skip(end, post);
+          }
+        }
+        (map as GoMap).set(mapKey, mapValue);
+        r.pos = post;
+        break;
+      }
+    }
+  }
+}
+
+/** Sets a key of a JSON object (a `__proto__` key as an own property). */
+const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+};
+
+/** Go's JSON of a FieldsV1: its raw bytes, which must be JSON. */
+function fieldsV1JSON(v: GoMessage): unknown {
+  const raw = v['Raw'] as Uint8Array | undefined;
+  if (raw === undefined) return null;
+  const why = goJsonSyntaxError(raw);
+  if (why !== undefined)
+    throw new ProtobufDecodeError('InvalidFieldsV1', `json: error calling MarshalJSON for type *v1.FieldsV1: ${why}`);
+  return JSON.parse(goString(raw, 0, raw.length)) as unknown;
+}
+
+/**
+ * The JSON Go's encoder writes for a decoded message: fields in Go struct order, `omitempty`
+ * ones left out when empty (zero scalars, nil pointers, nil slices and maps), value structs
+ * always written, nil slices without `omitempty` as null, map keys sorted by their bytes.
+ */
+export function messageJSON(
+  spec: MessageSpec,
+  v: GoMessage,
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
+  for (const field of spec.fields) {
+    const key = field.json;
+    const x = v[key];
+    switch (field.kind) {
+      case 'string':
+      case 'int32':
+      case 'int64':
+      case 'bool': {
+        if (x === undefined) {
+          if (field.pointer || field.omitempty) break;
+          out[key] = field.kind === 'string' ? '' : field.kind === 'bool' ? false : 0;
+          break;
+        }
+        if (!field.pointer && field.omitempty && (x === '' || x === 0 || x === false)) break;
+        out[key] = typeof x === 'bigint' ? Number(x) : x;
+        break;
+      }
+      case 'time':
+      case 'microTime':
+        if (x === undefined) {
+          if (!field.pointer) out[key] = null;
+        } else out[key] = x;
+        break;
+      case 'strings':
+        if (x === undefined) {
+          if (!field.omitempty) out[key] = null;
+        } else out[key] = x;
+        break;
+      case 'map': {
+        if (x === undefined) break;
+        const map = x as GoMap;
+        const o: Record<string, unknown> = {};
+        for (const raw of [...map.keys()].sort()) {
+          const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+          put(o, goString(bytes, 0, bytes.length), map.get(raw));
+        }
+        out[key] = o;
+        break;
+      }
+      case 'fieldsV1':
+        if (x !== undefined) out[key] = fieldsV1JSON(x as GoMessage);
+        break;
+      case 'rawExtension':
+      case 'bytes': {
+        const raw = field.kind === 'bytes' ? x : (x as GoMessage | undefined)?.['raw'];
+        out[key] = raw ?? null;
+        break;
+      }
+      case 'message':
+        if (field.repeated) {
+          if (x === undefined) {
+            if (!field.omitempty) out[key] = null;
+          } else out[key] = (x as GoMessage[]).map((item) => messageJSON(field.message!, item));
+        } else if (x === undefined) {
+          if (!field.pointer) out[key] = messageJSON(field.message!, {});
+        } else out[key] = messageJSON(field.message!, x as GoMessage);
+        break;
+    }
+  }
+  return out;
+}
