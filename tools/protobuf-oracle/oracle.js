@@ -10,6 +10,11 @@ export function ask(requests, oracle = oraclePath) {
     console.error(`no oracle at ${oracle}: build it first (tools/protobuf-oracle/README.md)`);
     process.exit(2);
   }
+  if (requests.length > 5000) {
+    const out = [];
+    for (let i = 0; i < requests.length; i += 5000) out.push(...ask(requests.slice(i, i + 5000), oracle));
+    return out;
+  }
   if (requests.length === 0) return [];
   const input = requests.map((r) => JSON.stringify(r)).join('\n') + '\n';
   const res = spawnSync(oracle, [], { input, maxBuffer: 1 << 30 });

@@ -1,0 +1,322 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import {
+  decodeProtobuf,
+  decodeWatchEvent,
+  encodeProtobuf,
+  encodeWatchEvent,
+  goAPIVersion,
+  ProtobufDecodeError,
+  protobufTypes,
+  type ProtobufType,
+} from './index.js';
+
+/** The Go oracle's answers (tools/protobuf-oracle/fixtures.js; CI has no Go). */
+const fixtures = JSON.parse(readFileSync(new URL('./oracle.fixtures.json', import.meta.url), 'utf8')) as {
+  encode: { type: ProtobufType; json: Record<string, unknown>; protobuf: string }[];
+  decode: { type: ProtobufType; protobuf: string; json?: Record<string, unknown>; err?: string }[];
+  watch: { type: string; object: string; groupVersion: string; protobuf: string }[];
+};
+
+const b64 = (s: string): Buffer => Buffer.from(s, 'base64');
+const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
+const envelope = (raw: string, apiVersion = 'v1', kind = 'Event'): Buffer => {
+  const tm = Buffer.concat([
+    Buffer.from([0x0a, apiVersion.length]),
+    Buffer.from(apiVersion),
+    Buffer.from([0x12, kind.length]),
+    Buffer.from(kind),
+  ]);
+  const body = hex(raw);
+  return Buffer.concat([
+    Buffer.from('k8s\0', 'latin1'),
+    Buffer.from([0x0a, tm.length]),
+    tm,
+    Buffer.from([0x12, body.length]),
+    body,
+    hex('1a002200'),
+  ]);
+};
+
+describe('protobuf against kube-apiserver (the Go oracle)', () => {
+  it(`encodes ${fixtures.encode.length} objects to Go's bytes`, () => {
+    for (const f of fixtures.encode)
+      expect([f.type, encodeProtobuf(f.json, f.type).toString('base64')]).toEqual([f.type, f.protobuf]);
+  });
+
+  it(`decodes ${fixtures.decode.length} byte strings (valid and mutated) to Go's JSON or Go's error`, () => {
+    for (const f of fixtures.decode) {
+      const bytes = b64(f.protobuf);
+      if (f.err !== undefined) {
+        expect(() => decodeProtobuf(bytes, f.type)).toThrow(ProtobufDecodeError);
+        expect(() => decodeProtobuf(bytes, f.type)).toThrow(f.err);
+      } else expect(decodeProtobuf(bytes, f.type)).toEqual(f.json);
+    }
+  });
+
+  it('writes watch event frame bodies as the watch encoder does, and reads them back', () => {
+    for (const f of fixtures.watch) {
+      const frame = encodeWatchEvent(f.type, b64(f.object), f.groupVersion);
+      expect(frame.toString('base64')).toBe(f.protobuf);
+      expect(decodeWatchEvent(frame)).toEqual({ type: f.type, object: new Uint8Array(b64(f.object)) });
+    }
+  });
+
+  it("round trips Go's JSON: decode(encode(x)) is x", () => {
+    const valid = fixtures.decode.filter(
+      (f) => f.json !== undefined && fixtures.encode.some((e) => e.protobuf === f.protobuf),
+    );
+    expect(valid.length).toBe(fixtures.encode.length);
+    let same = 0;
+    for (const f of valid) {
+      // as in Go, a non-nil zero time pointer reads as null, which then reads as nil: one more
+      // round reaches the fixed point
+      const once = decodeProtobuf(encodeProtobuf(f.json!, f.type), f.type);
+      expect(decodeProtobuf(encodeProtobuf(once, f.type), f.type)).toEqual(once);
+      if (/"(deletionTimestamp|acquireTime|renewTime|time)":null/.test(JSON.stringify(f.json))) continue;
+      expect(once).toEqual(f.json);
+      same++;
+    }
+    expect(same).toBeGreaterThan(valid.length * 0.8);
+  });
+});
+
+describe('fields newer than the oracle (k8s.io/api v0.26), by hand from the newest generated.proto', () => {
+  it('LeaseSpec.strategy (6) and preferredHolder (7), pointer strings', () => {
+    const lease = {
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      metadata: { name: 'l', creationTimestamp: null },
+      spec: { holderIdentity: 'a', strategy: 'OldestEmulationVersion', preferredHolder: '' },
+    };
+    const bytes = encodeProtobuf(lease, 'coordination/v1.Lease');
+    expect(bytes.toString('hex')).toContain(
+      hex('12 1d 0a 01 61 32 16').toString('hex') + Buffer.from('OldestEmulationVersion').toString('hex') + '3a00',
+    );
+    expect(decodeProtobuf(bytes, 'coordination/v1.Lease')).toEqual(lease);
+  });
+
+  it('ListMeta.shardInfo (5) and DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (6)', () => {
+    const list = { kind: 'EventList', apiVersion: 'v1', metadata: { shardInfo: { selector: 'x' } }, items: null };
+    const bytes = encodeProtobuf(list, 'core/v1.EventList');
+    expect(bytes.toString('hex')).toContain('120d0a0b0a0012001a002a030a0178' + '1a002200');
+    expect(decodeProtobuf(bytes, 'core/v1.EventList')).toEqual(list);
+    const opts = { kind: 'DeleteOptions', apiVersion: 'v1', ignoreStoreReadErrorWithClusterBreakingPotential: true };
+    const o = encodeProtobuf(opts, 'meta/v1.DeleteOptions');
+    expect(o.subarray(-8).toString('hex')).toBe('12023001' + '1a002200');
+    expect(decodeProtobuf(o, 'meta/v1.DeleteOptions')).toEqual(opts);
+  });
+});
+
+describe('decodeProtobuf', () => {
+  it("fails with Go's errors and stable codes", () => {
+    const code = (data: Uint8Array, type: ProtobufType = 'events/v1.Event'): string => {
+      try {
+        decodeProtobuf(data, type);
+      } catch (e) {
+        return `${(e as ProtobufDecodeError).code}: ${(e as Error).message}`;
+      }
+      return 'ok';
+    };
+    expect(code(new Uint8Array(0))).toBe('EmptyData: empty data');
+    expect(code(Buffer.from('{}'))).toBe(
+      'MissingPrefix: provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
+    );
+    expect(code(Buffer.from('k8s\0', 'latin1'))).toBe('EmptyBody: empty body');
+    expect(code(Buffer.from('k8s\0\x0a', 'latin1'))).toBe('UnexpectedEOF: unexpected EOF');
+    expect(code(Buffer.concat([Buffer.from('k8s\0', 'latin1'), hex('ffffffffffffffffffff01')]))).toBe(
+      'IntegerOverflow: proto: integer overflow',
+    );
+    expect(code(Buffer.concat([Buffer.from('k8s\0', 'latin1'), hex('0affffffffffffffffff01')]))).toBe(
+      'InvalidLength: proto: negative length found during unmarshaling',
+    );
+    expect(code(envelope('3800'))).toBe('WrongWireType: proto: wrong wireType = 0 for field Reason');
+    expect(code(envelope('0c'))).toBe('EndGroupForNonGroup: proto: Event: wiretype end group for non-group');
+    expect(code(envelope('870100'))).toBe('IllegalWireType: proto: illegal wireType 7');
+    expect(code(envelope('00'), 'core/v1.Event')).toBe('IllegalTag: proto: Event: illegal tag 0 (wire type 0)');
+    expect(code(Buffer.alloc(3 * 1024 * 1024 + 1))).toMatch(/^TooLarge: /);
+    expect(
+      code(envelope('0a0d8a010a3a080a06' + Buffer.from('{"a":}').toString('hex')), 'meta/v1.PartialObjectMetadata'),
+    ).toBe(
+      "InvalidFieldsV1: json: error calling MarshalJSON for type *v1.FieldsV1: invalid character '}' looking for beginning of value",
+    );
+  });
+
+  it('skips unknown fields and groups, merges repeated embedded messages, keeps the last scalar', () => {
+    // field 99 (varint), a group 20..end, then metadata twice (name, then namespace), note twice
+    const raw = '98 06 01' + 'a3 01 08 01 a4 01' + '0a 03 0a 01 61' + '0a 03 1a 01 62' + '52 01 78 52 01 79';
+    expect(decodeProtobuf(envelope(raw, 'events.k8s.io/v1'), 'events/v1.Event')).toEqual({
+      kind: 'Event',
+      apiVersion: 'events.k8s.io/v1',
+      metadata: { name: 'a', namespace: 'b', creationTimestamp: null },
+      eventTime: null,
+      regarding: {},
+      note: 'y',
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+    });
+  });
+
+  it("writes times as Go's RFC 3339 (zero as null, nanos of Time dropped, years past 9999 in full)", () => {
+    const meta = (timestamp: string): unknown => {
+      const t = hex(timestamp);
+      const raw = Buffer.concat([Buffer.from([0x0a, t.length + 2, 0x42, t.length]), t]).toString('hex');
+      const out = decodeProtobuf(
+        envelope(raw, 'meta.k8s.io/v1', 'PartialObjectMetadata'),
+        'meta/v1.PartialObjectMetadata',
+      );
+      return (out['metadata'] as Record<string, unknown>)['creationTimestamp'];
+    };
+    expect(meta('')).toBeNull();
+    expect(meta('08 00')).toBe('1970-01-01T00:00:00Z');
+    expect(meta('08 01 10 05')).toBe('1970-01-01T00:00:01Z');
+    expect(meta('08 8092b8c398feffffff01')).toBeNull(); // -62135596800: 0001-01-01T00:00:00Z
+    expect(meta('08 8083d1ffaf07')).toBe('10000-01-01T00:00:00Z'); // 253402300800
+    expect(meta('08 ff87aeb498feffffff01')).toBe('-0001-12-31T23:59:59Z'); // -62167219201
+  });
+
+  it('decodes random bytes, truncations and bit flips with nothing but ProtobufDecodeError, quickly', () => {
+    const valid = fixtures.encode.map((f) => [f.type, b64(f.protobuf)] as const);
+    const check = (data: Uint8Array, type: ProtobufType): void => {
+      try {
+        decodeProtobuf(data, type);
+      } catch (e) {
+        if (!(e instanceof ProtobufDecodeError)) throw e;
+      }
+    };
+    const started = performance.now();
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(...protobufTypes), (tail, type) => {
+        runs++;
+        check(Buffer.concat([Buffer.from('k8s\0', 'latin1'), tail]), type);
+        check(tail, type);
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.nat(valid.length - 1),
+        fc.nat(),
+        fc.array(fc.tuple(fc.nat(), fc.nat(7), fc.nat(255)), { minLength: 1, maxLength: 4 }),
+        (i, cut, edits) => {
+          runs++;
+          const [type, bytes] = valid[i]!;
+          check(bytes.subarray(0, cut % (bytes.length + 1)), type);
+          const b = Buffer.from(bytes);
+          for (const [at, bit, byte] of edits) {
+            b[at % b.length] ^= 1 << bit;
+            check(b, type);
+            b[(at + byte) % b.length] = byte;
+            check(b, type);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect((performance.now() - started) / runs).toBeLessThan(2);
+  });
+
+  it('bounds work on a 3 MiB body of nested groups and huge lengths', () => {
+    const groups = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.alloc(3 * 1024 * 1024 - 4, 0x2b)]);
+    const started = performance.now();
+    expect(() => decodeProtobuf(groups, 'core/v1.Event')).toThrow('unexpected EOF');
+    const lengths = envelope('0a ff ff ff ff 07');
+    expect(() => decodeProtobuf(lengths, 'core/v1.Event')).toThrow('unexpected EOF');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('encodeProtobuf', () => {
+  it('writes kube-apiserver bytes for an events.k8s.io Event of another group domain', () => {
+    const event = {
+      kind: 'Event',
+      apiVersion: 'events.kevents.io/v1',
+      metadata: { name: 'a', creationTimestamp: null },
+      eventTime: null,
+    };
+    const bytes = encodeProtobuf(event, 'events/v1.Event');
+    expect(bytes.subarray(0, 8).toString('latin1')).toBe('k8s\0\x0a\x1d\x0a\x14');
+    expect(decodeProtobuf(bytes, 'events/v1.Event')).toMatchObject({
+      apiVersion: 'events.kevents.io/v1',
+      kind: 'Event',
+    });
+  });
+
+  it("puts apiVersion in the envelope as Go's GroupVersion parsing leaves it", () => {
+    expect([
+      goAPIVersion('v1'),
+      goAPIVersion('/v1'),
+      goAPIVersion('g/'),
+      goAPIVersion('a/b/c'),
+      goAPIVersion('/'),
+    ]).toEqual(['v1', 'v1', 'g/', '', '']);
+  });
+
+  it('round trips fast-check events (decode(encode(x)) is x for objects in their JSON wire form)', () => {
+    const str = fc.string({ unit: 'grapheme', maxLength: 12 });
+    const micro = fc
+      .date({ min: new Date('0001-01-01T00:00:01Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+      .chain((d) =>
+        fc
+          .nat(999)
+          .map(
+            (us) => `${d.toISOString().slice(0, 19)}.${String(d.getUTCMilliseconds() * 1000 + us).padStart(6, '0')}Z`,
+          ),
+      );
+    const time = fc
+      .date({ min: new Date('0001-01-01T00:00:01Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+      .map((d) => `${d.toISOString().slice(0, 19)}Z`);
+    const event = fc.record(
+      {
+        kind: fc.constant('Event'),
+        apiVersion: fc.constantFrom('events.k8s.io/v1', 'events.kevents.io/v1'),
+        metadata: fc.record(
+          {
+            name: str.filter((s) => s !== ''),
+            namespace: str.filter((s) => s !== ''),
+            generation: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+            creationTimestamp: time,
+            labels: fc.dictionary(
+              str.filter((s) => s !== '__proto__'),
+              str,
+              { minKeys: 1, maxKeys: 3 },
+            ),
+          },
+          { requiredKeys: ['creationTimestamp'] },
+        ),
+        eventTime: micro,
+        series: fc.record({ count: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), lastObservedTime: micro }),
+        note: str.filter((s) => s !== ''),
+        regarding: fc.record(
+          { kind: str.filter((s) => s !== ''), name: str.filter((s) => s !== '') },
+          { requiredKeys: [] },
+        ),
+        deprecatedSource: fc.constant({}),
+        deprecatedFirstTimestamp: fc.constant(null),
+        deprecatedLastTimestamp: fc.constant(null),
+        deprecatedCount: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      },
+      {
+        requiredKeys: [
+          'kind',
+          'apiVersion',
+          'metadata',
+          'eventTime',
+          'regarding',
+          'deprecatedSource',
+          'deprecatedFirstTimestamp',
+          'deprecatedLastTimestamp',
+        ],
+      },
+    );
+    fc.assert(
+      fc.property(event, (e) => {
+        expect(decodeProtobuf(encodeProtobuf(e, 'events/v1.Event'), 'events/v1.Event')).toEqual(e);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
