@@ -5,11 +5,10 @@ import { request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 // What client-go's metadata client (kube-controller-manager's garbage collector, namespace and
-// resource-quota controllers) sends for single objects and watches, and for lists.
-const metadataAccept =
-  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-const metadataListAccept =
-  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+// resource-quota controllers) sends for single objects and watches, and for lists, without its
+// first clause (the same in protobuf, which protobuf.test.ts reads).
+const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
 let srv: TestServer;
@@ -99,7 +98,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
 
   it('a list of a single object or one object of a list is kube’s 406, naming kube’s Go type', async () => {
     await create('pm3', 'a');
-    const one = await request(`${ns('pm3')}/a`, { headers: { accept: metadataListAccept.split(',')[1]! } });
+    const one = await request(`${ns('pm3')}/a`, { headers: { accept: metadataListAccept.split(',')[0]! } });
     expect(one.status).toBe(406);
     expect(one.body).toMatchObject({
       kind: 'Status',
@@ -107,18 +106,18 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       code: 406,
       message: 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Event)',
     });
-    const list = await request(ns('pm3'), { headers: { accept: metadataAccept.split(',')[1]! } });
+    const list = await request(ns('pm3'), { headers: { accept: metadataAccept.split(',')[0]! } });
     expect(list.body.message).toBe(
       'you requested PartialObjectMetadata, but the requested object is a list (*core.EventList)',
     );
     const lease = await request(`${srv.url}/apis/coordination.k8s.io/v1/namespaces/pm3/leases`, {
-      headers: { accept: metadataAccept.split(',')[1]! },
+      headers: { accept: metadataAccept.split(',')[0]! },
     });
     expect(lease.body.message).toBe(
       'you requested PartialObjectMetadata, but the requested object is a list (*coordination.LeaseList)',
     );
     // A missing object is still a 404 first, as in kube.
-    const missing = await request(`${ns('pm3')}/nope`, { headers: { accept: metadataListAccept.split(',')[1]! } });
+    const missing = await request(`${ns('pm3')}/nope`, { headers: { accept: metadataListAccept.split(',')[0]! } });
     expect(missing.status).toBe(404);
   });
 
@@ -152,7 +151,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       metadata: { resourceVersion: bookmark!.object.metadata.resourceVersion, creationTimestamp: null },
     });
     await create('pm5', 'b');
-    const full = await watchLines(`${ns('pm5')}?watch=true`, 1, { accept: metadataListAccept.split(',')[1]! }, () =>
+    const full = await watchLines(`${ns('pm5')}?watch=true`, 1, { accept: metadataListAccept.split(',')[0]! }, () =>
       Promise.resolve(),
     );
     expect(full.lines[0].object.kind).toBe('Event');
@@ -161,7 +160,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
     });
     expect(yaml.status).toBe(406);
     expect(yaml.text).toContain(
-      "message: 'only the following media types are accepted: application/json;stream=watch'",
+      "message: 'only the following media types are accepted: application/json;stream=watch,\n  application/vnd.kubernetes.protobuf;stream=watch'",
     );
   });
 
@@ -183,7 +182,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
     expect(table.body.rows).toHaveLength(1);
     expect(table.body.rows[0].object.metadata.name).toBe('t');
 
-    for (const accept of [metadataListAccept.split(',')[1]!, 'text/html']) {
+    for (const accept of [metadataListAccept.split(',')[0]!, 'text/html']) {
       const refused = await request(ns('pm6'), { method: 'POST', body: sampleEvent('b', 'pm6'), headers: { accept } });
       expect(refused.status).toBe(406);
     }
@@ -209,7 +208,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
     // A delete answers with a Status, which any conversion passes unchanged.
     const deleted = await request(`${ns('pm6')}/t`, {
       method: 'DELETE',
-      headers: { accept: metadataListAccept.split(',')[1]! },
+      headers: { accept: metadataListAccept.split(',')[0]! },
     });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ kind: 'Status', status: 'Success' });
@@ -220,14 +219,14 @@ describe('PartialObjectMetadata (the metadata client)', () => {
     await create('pm7', 'b');
     const onlyObject = await request(ns('pm7'), {
       method: 'DELETE',
-      headers: { accept: metadataAccept.split(',')[1]! },
+      headers: { accept: metadataAccept.split(',')[0]! },
     });
     expect(onlyObject.status).toBe(406);
     expect((await request(ns('pm7'))).body.items).toHaveLength(2);
     const r = await request(ns('pm7'), {
       method: 'DELETE',
       body: '{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}\n',
-      headers: { 'content-type': 'application/json', accept: 'application/vnd.kubernetes.protobuf,application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
     });
     expect(r.status).toBe(200);
     expect(r.body.items.map((i: any) => i.metadata.name).sort()).toEqual(['a', 'b']);

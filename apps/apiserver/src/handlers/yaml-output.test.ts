@@ -52,7 +52,8 @@ describe('Accept: application/yaml', () => {
     // The error itself is written in YAML, as kube's ErrorNegotiated picks the client's media type.
     expect(watch.headers.get('content-type')).toBe('application/yaml');
     expect(parse(watch.text)).toMatchObject({
-      message: 'only the following media types are accepted: application/json;stream=watch',
+      message:
+        'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch',
     });
   });
 

@@ -169,6 +169,25 @@ export function sendJSONStream(reply: FastifyReply, code: number, body: Readable
     .send(body);
 }
 
+/** Sends a protobuf body (`k8s\0` and a runtime.Unknown) with Kubernetes' headers. */
+export function sendProtobuf(
+  reply: FastifyReply,
+  code: number,
+  body: Buffer,
+  warnings: readonly string[] = [],
+): FastifyReply {
+  if (warnings.length) {
+    const headers = warningHeaders(warnings);
+    if (headers.length) reply.header('Warning', headers);
+  }
+  return reply
+    .code(code)
+    .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
+    .header('content-type', 'application/vnd.kubernetes.protobuf')
+    .header('cache-control', 'no-cache, private')
+    .send(body);
+}
+
 /** Sends a YAML body produced by a stream (a large list, `yamlListChunks`), chunked. */
 export function sendYAMLStream(reply: FastifyReply, code: number, body: Readable): FastifyReply {
   return reply

@@ -1,6 +1,6 @@
-import { decodeObject, goJsonSyntaxError, parseJson } from '@kevents/api';
+import { decodeObject, decodeProtobuf, goJsonSyntaxError, parseJson, ProtobufDecodeError } from '@kevents/api';
 import { goQuote } from '@kevents/validation';
-import type { ObjectSchema } from '@kevents/api';
+import type { ObjectSchema, ProtobufType } from '@kevents/api';
 import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
@@ -64,8 +64,9 @@ export interface UnrecognizedBodyOptions {
  * kube's `summarizeData(body, 30)`: `<empty>`, a body that starts with `{` as text, anything
  * else in hex; longer than 30 bytes cut there with ` ...`.
  */
-export function summarizeBody(text: string, maxLength = 30): string {
-  const bytes = Buffer.from(text, 'utf8');
+export function summarizeBody(text: string | Uint8Array, maxLength = 30): string {
+  const bytes =
+    typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   if (bytes.length === 0) return '<empty>';
   const cut = bytes.length > maxLength;
   const head = cut ? bytes.subarray(0, maxLength) : bytes;
@@ -165,12 +166,44 @@ export const yamlTooLarge = (): Error =>
 /** The 429 for a large YAML body while the YAML thread has as many waiting as it takes. */
 export const yamlBusy = (): Error => tooManyRequests('Too many YAML bodies are being read, please try again later.', 1);
 
-/** Requires one of the object media types (415 otherwise). */
-export function requireObjectMediaType(contentType: string | undefined): void {
+/**
+ * Requires one of the object media types (415 otherwise): JSON, YAML, and protobuf where the
+ * kind has protobuf messages. The 415 lists kube's three either way (kube lists them for custom
+ * resources too).
+ */
+export function requireObjectMediaType(contentType: string | undefined, protobuf = false): void {
   const t = mediaType(contentType);
-  if (t !== 'application/json' && t !== 'application/yaml' && t !== '') {
-    throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (t === 'application/json' || t === 'application/yaml' || t === '') return;
+  if (protobuf && t === 'application/vnd.kubernetes.protobuf') return;
+  throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+}
+
+/**
+ * Reads a protobuf body (`k8s\0` and a runtime.Unknown) into the JSON form of `type`; a missing
+ * kind or apiVersion is the expected one (kube decodes with the handler's kind as the default).
+ * A body it cannot read is kube's `transformDecodeError` 400 with Go's protobuf error.
+ */
+export function parseProtobufBody(
+  raw: unknown,
+  type: ProtobufType,
+  expected: { readonly groupVersion: string; readonly kind: string },
+  options: UnrecognizedBodyOptions = {},
+): ParsedBody {
+  const bytes: Uint8Array = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === 'string' ? raw : '', 'latin1');
+  let value: Record<string, unknown>;
+  try {
+    value = decodeProtobuf(bytes, type);
+  } catch (err) {
+    if (!(err instanceof ProtobufDecodeError)) throw err;
+    const kind = options.unrecognizedKind;
+    if (kind === undefined) throw badRequest(err.message);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${kind}): ${err.message} (${summarizeBody(bytes)})`,
+    );
   }
+  value['kind'] ??= expected.kind;
+  value['apiVersion'] ??= expected.groupVersion;
+  return { value, text: '', duplicates: [] };
 }
 
 /** The outcome of decoding a request body into a kind. */

@@ -1,6 +1,13 @@
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
-import { decodeKind, mediaType, parseBody, parseBodyOffLoop, requireObjectMediaType } from './body.js';
+import {
+  decodeKind,
+  mediaType,
+  parseBody,
+  parseBodyOffLoop,
+  parseProtobufBody,
+  requireObjectMediaType,
+} from './body.js';
 import type { ParsedBody, UnrecognizedBodyOptions } from './body.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { parseFieldValidation } from '../request/query.js';
@@ -13,7 +20,7 @@ export interface DecodedObjectBody<T> {
 
 /**
  * Decodes a create/update body into the stored form, with the field-validation warnings: JSON
- * at once, YAML as a promise (a large YAML body is read on the YAML thread, yaml-thread.ts), so
+ * and protobuf at once, YAML as a promise (a large YAML body is read on the YAML thread, yaml-thread.ts), so
  * the JSON path, which every client but raw YAML ones takes, waits for nothing.
  */
 export function decodeObjectBody<T extends KubeObject>(
@@ -21,8 +28,11 @@ export function decodeObjectBody<T extends KubeObject>(
   req: RestRequest,
 ): DecodedObjectBody<T> | Promise<DecodedObjectBody<T>> {
   const contentType = req.headers['content-type'];
-  requireObjectMediaType(contentType);
+  requireObjectMediaType(contentType, view.protobuf !== undefined);
   const unrecognized = { unrecognizedKind: view.kind };
+  if (view.protobuf && mediaType(contentType) === 'application/vnd.kubernetes.protobuf') {
+    return decodeParsed(view, req, parseProtobufBody(req.body, view.protobuf.object, view, unrecognized), unrecognized);
+  }
   if (mediaType(contentType) === 'application/yaml') {
     return parseBodyOffLoop(req.body, contentType, unrecognized).then((parsed) =>
       decodeParsed(view, req, parsed, unrecognized),

@@ -1,6 +1,6 @@
 import { deleteOptionsSchema, makeStatus } from '@kevents/api';
 import type { Preconditions } from '@kevents/storage';
-import { decodeKind, mediaType, parseBodyOffLoop, requireObjectMediaType } from './body.js';
+import { decodeKind, mediaType, parseBodyOffLoop, parseProtobufBody, requireObjectMediaType } from './body.js';
 import type { Handler } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { buildPredicate } from './predicate.js';
@@ -9,7 +9,8 @@ import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
 import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
 import { queryBool } from '../request/request-info.js';
-import { isPretty, sendNegotiated } from '../encoding/respond.js';
+import { isPretty, sendNegotiated, sendProtobuf } from '../encoding/respond.js';
+import { protobufMediaType, protobufStatus } from './protobuf-answer.js';
 import { negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
 
 interface DeleteOptionsBody {
@@ -49,12 +50,20 @@ function validateDeleteOptions(options: { propagationPolicy?: string; orphanDepe
  */
 async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Preconditions; dryRun: boolean }> {
   const raw = typeof req.body === 'string' ? req.body : '';
+  // Protobuf bodies stay bytes (fastify-app.ts); every other body is text.
+  const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
   let body: DeleteOptionsBody = {};
-  if (raw.trim() !== '') {
+  if (bytes ? bytes.length > 0 : raw.trim() !== '') {
     // A body in another media type is a 415, as kube's input negotiation answers.
-    requireObjectMediaType(req.headers['content-type']);
-    const yaml = mediaType(req.headers['content-type']) === 'application/yaml';
-    const parsed = await parseBodyOffLoop(raw, yaml ? 'application/yaml' : 'application/json');
+    requireObjectMediaType(req.headers['content-type'], true);
+    const type = mediaType(req.headers['content-type']);
+    const parsed =
+      type === 'application/vnd.kubernetes.protobuf'
+        ? parseProtobufBody(req.body, 'meta/v1.DeleteOptions', {
+            groupVersion: 'meta.k8s.io/v1',
+            kind: 'DeleteOptions',
+          })
+        : await parseBodyOffLoop(raw, type === 'application/yaml' ? 'application/yaml' : 'application/json');
     const v = parsed.value as Record<string, unknown>;
     const gv = typeof v?.['apiVersion'] === 'string' ? (v['apiVersion'] as string) : 'v1';
     const expected = { groupVersion: gv, kind: 'DeleteOptions' };
@@ -92,6 +101,7 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
     uid: result.object.metadata.uid ?? '',
   };
   const status = makeStatus({ status: 'Success', details });
+  if (negotiated.mediaType === protobufMediaType) return sendProtobuf(reply, 200, protobufStatus(status));
   return sendNegotiated(reply, 200, negotiated, status, negotiated.pretty || isPretty(req));
 };
 

@@ -3,11 +3,12 @@ import { checkResourceVersion, q } from '../request/query.js';
 import { sendJSONText } from '../encoding/respond.js';
 import { isPlain, sendObjectAs } from './represent.js';
 import { negotiateOutput } from '../encoding/negotiate.js';
+import { formatsOf } from './protobuf-answer.js';
 
 /** GET one object (`resourceVersion` "0" = any, "N" = not older than N), as negotiated. */
 export const getHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
-  const negotiated = negotiateOutput(req.headers.accept);
+  const negotiated = negotiateOutput(req.headers.accept, formatsOf(scope.view));
   const resourceVersion = q(req.query, 'resourceVersion');
   checkResourceVersion(resourceVersion);
   if (isPlain(negotiated, req)) {

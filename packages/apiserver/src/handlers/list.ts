@@ -20,7 +20,8 @@ import { buildPredicate } from './predicate.js';
 import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSONStream, sendJSONText, sendYAMLStream } from '../encoding/respond.js';
+import { isPretty, sendJSONStream, sendJSONText, sendProtobuf, sendYAMLStream } from '../encoding/respond.js';
+import { formatsOf, protobufList, protobufMediaType } from './protobuf-answer.js';
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { serveWatch } from './watch.js';
 import { isPlain } from './represent.js';
@@ -32,10 +33,11 @@ import { isPlain } from './represent.js';
  * buffered answer, but other requests are served meanwhile and memory holds one chunk.
  */
 export const listHandler: Handler = async (scope, req, reply) => {
-  const negotiated = negotiateOutput(req.headers.accept);
+  const formats = formatsOf(scope.view);
+  const negotiated = negotiateOutput(req.headers.accept, formats);
   const opts = parseListOptions(req.query, req.requestInfo.verb === 'watch');
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
-  if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, negotiateWatch(req.headers.accept));
+  if (opts.watch) return serveWatch(scope, req, reply, opts, predicate, negotiateWatch(req.headers.accept, formats));
   const rep = negotiated.representation;
   const pretty = negotiated.pretty || isPretty(req);
   const view = scope.view;
@@ -51,6 +53,9 @@ export const listHandler: Handler = async (scope, req, reply) => {
   }
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
+  if (negotiated.mediaType === protobufMediaType) {
+    return sendProtobuf(reply, 200, protobufList(view, page.items, listMeta(page), rep));
+  }
   const shape = listShape(scope, req, rep, page, pretty);
   if (negotiated.mediaType === 'application/yaml') {
     return sendYAMLStream(reply, 200, chunkStream(yamlListChunks(shape, listStreamChunkChars)));

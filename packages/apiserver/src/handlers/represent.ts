@@ -11,7 +11,8 @@ import {
   partialObjectMetadata,
   partialObjectMetadataList,
 } from '../encoding/partial-metadata.js';
-import { isPretty, sendNegotiated, sendObject, sendYAML } from '../encoding/respond.js';
+import { isPretty, sendNegotiated, sendObject, sendProtobuf, sendYAML } from '../encoding/respond.js';
+import { formatsOf, protobufList, protobufMediaType, protobufObject } from './protobuf-answer.js';
 import type { Replied } from '../encoding/turn-end-send.js';
 
 /**
@@ -27,7 +28,7 @@ export function negotiateWrite(
   scope: RestScope,
   answers: 'object' | 'list' | 'status-or-object',
 ): Negotiated {
-  const negotiated = negotiateOutput(req.headers.accept);
+  const negotiated = negotiateOutput(req.headers.accept, formatsOf(scope.view));
   const rep = negotiated.representation;
   if (rep.as === 'Table') parseIncludeObject(q(req.query, 'includeObject'));
   // A delete usually answers with a Status, which every conversion passes through unchanged.
@@ -61,6 +62,10 @@ export function sendObjectAs<T extends KubeObject>(
 ): Replied {
   const pretty = negotiated.pretty || isPretty(req);
   const rep = negotiated.representation;
+  if (negotiated.mediaType === protobufMediaType) {
+    if (rep.as === 'PartialObjectMetadataList') throw partialMetadataMismatch(scope.view, true);
+    return sendProtobuf(reply, code, protobufObject(scope.view, obj, rep), warnings);
+  }
   switch (rep.as) {
     case 'object':
       if (negotiated.mediaType === 'application/yaml')
@@ -101,6 +106,10 @@ export function sendListAs<T extends KubeObject>(
   const pretty = negotiated.pretty || isPretty(req);
   const rep = negotiated.representation;
   const view = scope.view;
+  if (negotiated.mediaType === protobufMediaType) {
+    if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
+    return sendProtobuf(reply, 200, protobufList(view, items, meta, rep));
+  }
   switch (rep.as) {
     case 'object': {
       const list = {

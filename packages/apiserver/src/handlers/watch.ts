@@ -1,4 +1,5 @@
-import { initialEventsEndAnnotation } from '@kevents/api';
+import { encodeWatchEvent, initialEventsEndAnnotation } from '@kevents/api';
+import { protobufMediaType, protobufObject, protobufStatus } from './protobuf-answer.js';
 import type { KubeObject, WatchEvent } from '@kevents/api';
 import { hasRevisionReads, isStorageError } from '@kevents/storage';
 import type { Predicate, StorageWatchEvent, Watcher, WatchOptions } from '@kevents/storage';
@@ -12,6 +13,18 @@ import type { RestRequest } from '../request/rest-request.js';
 import type { ListRequestOptions } from '../request/query.js';
 import { WatchStream } from '../watch/watch-stream.js';
 import { q } from '../request/query.js';
+
+/**
+ * A protobuf watch frame: the length of the WatchEvent (4 bytes, big-endian), then the WatchEvent
+ * holding the object's envelope, as kube's length-delimited framer writes them.
+ */
+function protobufFrame(type: string, objectEnvelope: Buffer): Buffer {
+  const event = encodeWatchEvent(type, objectEnvelope);
+  const frame = Buffer.allocUnsafe(4 + event.length);
+  frame.writeUInt32BE(event.length, 0);
+  frame.set(event, 4);
+  return frame;
+}
 
 /** Translates the wire start point into storage watch options (api-concepts.md semantics). */
 export function watchStart(
@@ -54,7 +67,8 @@ export async function serveWatch<T extends KubeObject>(
     negotiated.representation.as === 'PartialObjectMetadataList'
       ? { as: 'object' as const }
       : negotiated.representation;
-  const converted = rep.as !== 'object';
+  const protobuf = negotiated.mediaType === protobufMediaType;
+  const converted = rep.as !== 'object' || protobuf;
   const include = rep.as === 'Table' ? parseIncludeObject(q(req.query, 'includeObject')) : 'Metadata';
   const namespace = req.params.namespace;
   const abort = new AbortController();
@@ -85,7 +99,7 @@ export async function serveWatch<T extends KubeObject>(
     }
   }
 
-  const stream = new WatchStream(reply.raw);
+  const stream = new WatchStream(reply.raw, protobuf ? `${protobufMediaType};stream=watch` : 'application/json');
   reply.hijack();
 
   let headersSent = false;
@@ -105,7 +119,13 @@ export async function serveWatch<T extends KubeObject>(
     headersSent = true;
     return t;
   };
+  const bookmarkOf = (ev: StorageWatchEvent<T> & { type: 'BOOKMARK' }): T =>
+    bookmarkObject(ctx, ev.resourceVersion, ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined);
   const lineOf = (ev: StorageWatchEvent<T>): Buffer => {
+    if (protobuf) {
+      const obj = ev.type === 'BOOKMARK' ? bookmarkOf(ev) : ev.object;
+      return protobufFrame(ev.type, protobufObject(ctx.view, obj, rep));
+    }
     if (ev.type === 'BOOKMARK') {
       const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
       return Buffer.from(
@@ -118,8 +138,11 @@ export async function serveWatch<T extends KubeObject>(
     if (type === 'ADDED' && !live && revisionsShared) return ctx.encoded.revision(Number(ev.resourceVersion), line);
     return ctx.encoded.get(object, type, line);
   };
-  const errorLine = (err: unknown): Buffer =>
-    Buffer.from(`${JSON.stringify({ type: 'ERROR', object: fromStorageError(err, ctx.view.gr).status })}\n`);
+  const errorLine = (err: unknown): Buffer => {
+    const status = fromStorageError(err, ctx.view.gr).status;
+    if (protobuf) return protobufFrame('ERROR', protobufStatus(status));
+    return Buffer.from(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+  };
 
   if (startError !== undefined || !watcher) {
     void stream.write([errorLine(startError)]);

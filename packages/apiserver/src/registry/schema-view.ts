@@ -1,5 +1,5 @@
 import { encodeObject, serializeObject } from '@kevents/api';
-import type { KubeObject, ObjectSchema } from '@kevents/api';
+import type { KubeObject, ObjectSchema, ProtobufType } from '@kevents/api';
 import type { VersionedView } from './view.js';
 
 /** What {@link schemaView} needs to know of a resource served in the shape it is stored in. */
@@ -17,6 +17,8 @@ export interface SchemaViewOptions {
   readonly listSchema: ObjectSchema;
   /** The Go type kube-apiserver holds the resource in ({@link VersionedView.goType}). */
   readonly goType?: string;
+  /** The protobuf messages of the kind and its list ({@link VersionedView.protobuf}). */
+  readonly protobuf?: { readonly object: ProtobufType; readonly list: ProtobufType };
   /** Field labels this version accepts beyond `metadata.name` and `metadata.namespace` (they map to themselves). */
   readonly fieldLabels?: readonly string[];
 }
@@ -45,6 +47,7 @@ export function schemaView<T extends KubeObject>(o: SchemaViewOptions): Versione
     ...(o.categories ? { categories: o.categories } : {}),
     ...(o.storageVersionHash ? { storageVersionHash: o.storageVersionHash } : {}),
     ...(o.goType ? { goType: o.goType } : {}),
+    ...(o.protobuf ? { protobuf: o.protobuf } : {}),
     gr: { group: o.group, resource: o.resource },
     schema: o.schema,
     listSchema: o.listSchema,

@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectSchema } from '@kevents/api';
+import type { KubeObject, ObjectSchema, ProtobufType } from '@kevents/api';
 import type { GroupResource } from '../errors/api-error.js';
 
 /**
@@ -31,6 +31,12 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
    * where its messages print an object's type; `unstructured.Unstructured` (a custom resource's) when unset.
    */
   readonly goType?: string;
+  /**
+   * The protobuf messages of the view's kind and list (`@kevents/api` protobufTypes): with them the
+   * view reads and writes `application/vnd.kubernetes.protobuf`, as kube-apiserver does for
+   * built-in kinds; without (a custom resource's) JSON and YAML only.
+   */
+  readonly protobuf?: { readonly object: ProtobufType; readonly list: ProtobufType };
   /** Converts a decoded external object to the stored form (taking ownership of it). */
   toInternal(external: Record<string, unknown>): T;
   /** The wire JSON of a stored object, with kind and apiVersion. */

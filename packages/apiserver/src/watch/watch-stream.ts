@@ -34,11 +34,11 @@ export class WatchStream {
     this.#onSent?.();
   };
 
-  constructor(res: ServerResponse | Http2ServerResponse) {
+  constructor(res: ServerResponse | Http2ServerResponse, contentType = 'application/json') {
     this.#res = res;
     const headers = {
       'Audit-Id': randomUUID(),
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       'Cache-Control': 'no-cache, private',
     };
     if (res instanceof ServerResponse) {

@@ -30,6 +30,7 @@ export function leasesResource(groupDomain: string = defaultGroupDomain): Resour
         singularName: 'lease',
         storageVersionHash: leasesStorageVersionHash,
         goType: 'coordination.Lease',
+        protobuf: { object: 'coordination/v1.Lease', list: 'coordination/v1.LeaseList' },
         schema: leaseSchema,
         listSchema: leaseListSchema,
       }),

@@ -1,0 +1,49 @@
+import { encodeProtobuf } from '@kevents/api';
+import type { KubeObject, ListMeta } from '@kevents/api';
+import type { Representation } from '../encoding/negotiate.js';
+import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
+import type { VersionedView } from '../registry/view.js';
+
+/** kube-apiserver's protobuf media type (`runtime.ContentTypeProtobuf`). */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+
+/** What negotiation may offer for a view: protobuf when its kinds have messages. */
+export const formatsOf = (view: VersionedView): { readonly protobuf: boolean } => ({
+  protobuf: view.protobuf !== undefined,
+});
+
+const messages = (view: VersionedView): NonNullable<VersionedView['protobuf']> => {
+  if (!view.protobuf) throw new Error(`no protobuf messages for ${view.groupVersion} ${view.kind}`);
+  return view.protobuf;
+};
+
+/** One object as kube writes it in protobuf: the object, or its PartialObjectMetadata (negotiation allows nothing else). */
+export function protobufObject<T extends KubeObject>(view: VersionedView<T>, obj: T, rep: Representation): Buffer {
+  if (rep.as === 'PartialObjectMetadata') {
+    return encodeProtobuf(partialObjectMetadata(view, obj, 'v1'), 'meta/v1.PartialObjectMetadata');
+  }
+  return encodeProtobuf(view.toExternal(obj), messages(view).object);
+}
+
+/** A list as kube writes it in protobuf: the object list, or a PartialObjectMetadataList. */
+export function protobufList<T extends KubeObject>(
+  view: VersionedView<T>,
+  items: readonly T[],
+  meta: ListMeta,
+  rep: Representation,
+): Buffer {
+  if (rep.as === 'PartialObjectMetadataList') {
+    return encodeProtobuf(partialObjectMetadataList(view, items, meta, 'v1'), 'meta/v1.PartialObjectMetadataList');
+  }
+  const list = {
+    kind: view.listKind,
+    apiVersion: view.groupVersion,
+    metadata: meta,
+    items: items.map((o) => view.toListItem(o)),
+  };
+  return encodeProtobuf(list, messages(view).list);
+}
+
+/** A Status (a delete's Success, an in-stream watch ERROR) in protobuf. */
+export const protobufStatus = (status: unknown): Buffer =>
+  encodeProtobuf(status as Record<string, unknown>, 'meta/v1.Status');
