@@ -192,6 +192,20 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       headers: { accept: tableAccept },
     });
     expect(badTable.status).toBe(400);
+    // kube's order: a body it cannot read is a 400 before the conversion fails; a body media
+    // type it cannot read is a 415 before bad options are a 422.
+    const unreadable = await request(ns('pm6'), {
+      method: 'POST',
+      body: '{"bad json',
+      headers: { accept: metadataListAccept.split(',')[0]! },
+    });
+    expect(unreadable.status).toBe(400);
+    const plain = await request(`${ns('pm6')}?dryRun=bogus`, {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(plain.status).toBe(415);
     expect((await request(`${ns('pm6')}/b`)).status).toBe(404);
     expect((await request(`${ns('pm6')}/c`)).status).toBe(404);
 

@@ -11,7 +11,7 @@ import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from
 import { queryBool } from '../request/request-info.js';
 import { isPretty, sendNegotiated, sendProtobuf } from '../encoding/respond.js';
 import { protobufMediaType, protobufStatus } from './protobuf-answer.js';
-import { negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
+import { checkConversion, negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
 
 interface DeleteOptionsBody {
   preconditions?: Preconditions;
@@ -89,8 +89,9 @@ async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Pr
  */
 export const deleteHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
-  const negotiated = negotiateWrite(req, scope, 'status-or-object');
+  const negotiated = negotiateWrite(req, scope);
   const { preconditions, dryRun } = await readDeleteOptions(req);
+  checkConversion(negotiated, req, scope, 'status-or-object');
   const result = await scope.store.delete(namespace, name, { ...(preconditions ? { preconditions } : {}), dryRun });
   if (!result.deleted) return sendObjectAs(scope, req, reply, 200, result.object, negotiated);
   const view = scope.view;
@@ -111,10 +112,11 @@ export const deleteHandler: Handler = async (scope, req, reply) => {
  * options are read (and refused) before the DeleteOptions, in kube's order.
  */
 export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
-  const negotiated = negotiateWrite(req, scope, 'list');
+  const negotiated = negotiateWrite(req, scope);
   const opts = parseListOptions(req.query, false);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
   const deleteOptions = await readDeleteOptions(req);
+  checkConversion(negotiated, req, scope, 'list');
   const listOptions = {
     predicate,
     resourceVersion: opts.resourceVersion,

@@ -13,7 +13,7 @@ import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
 import { parseWriteOptions } from '../request/write-options.js';
 import type { WriteOptions } from '../request/write-options.js';
-import { negotiateWrite, sendObjectAs } from './represent.js';
+import { checkConversion, negotiateWrite, sendObjectAs } from './represent.js';
 import type { Negotiated } from '../encoding/negotiate.js';
 
 /**
@@ -22,7 +22,8 @@ import type { Negotiated } from '../encoding/negotiate.js';
  */
 export const patchHandler: Handler = async (scope, req, reply) => {
   const type = patchTypeOf(req.headers['content-type']);
-  const negotiated = negotiateWrite(req, scope, 'object');
+  const negotiated = negotiateWrite(req, scope);
+  checkConversion(negotiated, req, scope, 'object');
   const options = parseWriteOptions(req.query, { kind: 'PatchOptions', apply: type === applyPatchType });
   const fieldValidation = parseFieldValidation(req.query);
   if (type === applyPatchType) return serverSideApply(scope, req, reply, negotiated, options, fieldValidation);

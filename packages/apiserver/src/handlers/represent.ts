@@ -15,29 +15,31 @@ import { isPretty, sendNegotiated, sendObject, sendProtobuf, sendYAML } from '..
 import { formatsOf, protobufList, protobufMediaType, protobufObject } from './protobuf-answer.js';
 import type { Replied } from '../encoding/turn-end-send.js';
 
+/** Negotiates a write's response first, as kube's handlers do (a 406 before anything else). */
+export const negotiateWrite = (req: RestRequest, scope: RestScope): Negotiated =>
+  negotiateOutput(req.headers.accept, formatsOf(scope.view));
+
 /**
- * Negotiates the response of a write that answers with one object or one list, before it
- * writes: a conversion the answer cannot take (PartialObjectMetadata of a list,
- * PartialObjectMetadataList of one object, a Table with a bad `includeObject`) is refused
- * here. kube-apiserver finds those out once the write is made and answers 406 or 400 for a
- * write that happened; kevents refuses without writing. (Reads negotiate with
- * `negotiateOutput` and meet those errors where kube does, after a 404.)
+ * Refuses, once the request has been read and just before the write, a conversion the answer
+ * cannot take (PartialObjectMetadata of a list, PartialObjectMetadataList of one object, a Table
+ * with a bad `includeObject`). kube-apiserver finds those out once the write is made and answers
+ * 406 or 400 for a write that happened; kevents refuses without writing. (Reads meet those
+ * errors where kube does, after a 404.)
  */
-export function negotiateWrite(
+export function checkConversion(
+  negotiated: Negotiated,
   req: RestRequest,
   scope: RestScope,
   answers: 'object' | 'list' | 'status-or-object',
-): Negotiated {
-  const negotiated = negotiateOutput(req.headers.accept, formatsOf(scope.view));
+): void {
   const rep = negotiated.representation;
   if (rep.as === 'Table') parseIncludeObject(q(req.query, 'includeObject'));
   // A delete usually answers with a Status, which every conversion passes through unchanged.
-  if (answers === 'status-or-object') return negotiated;
+  if (answers === 'status-or-object') return;
   const answersList = answers === 'list';
   if (rep.as === (answersList ? 'PartialObjectMetadata' : 'PartialObjectMetadataList')) {
     throw partialMetadataMismatch(scope.view, !answersList);
   }
-  return negotiated;
 }
 
 /** Whether the answer is the object itself as compact JSON: what the handlers' one-pass texts serve. */

@@ -2,7 +2,8 @@ import { managerOrUserAgent } from '@kevents/managed-fields';
 import type { Handler } from '../scope/rest-scope.js';
 import { decodeObjectBody } from './decode.js';
 import { parseWriteOptions } from '../request/write-options.js';
-import { negotiateWrite, sendObjectAs } from './represent.js';
+import { checkConversion, negotiateWrite, sendObjectAs } from './represent.js';
+import { requireObjectMediaType } from './body.js';
 
 /**
  * PUT: replace, or create when the strategy allows create-on-update. 200, or 201 when created.
@@ -10,11 +11,13 @@ import { negotiateWrite, sendObjectAs } from './represent.js';
  */
 export const updateHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
-  const negotiated = negotiateWrite(req, scope, 'object');
+  const negotiated = negotiateWrite(req, scope);
+  requireObjectMediaType(req.headers['content-type'], scope.view.protobuf !== undefined);
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'UpdateOptions' });
   const body = decodeObjectBody(scope.view, req);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
   const { object, warnings } = body instanceof Promise ? await body : body;
+  checkConversion(negotiated, req, scope, 'object');
   const manager = managerOrUserAgent(fieldManager, req.headers['user-agent']);
   const result = await scope.store.update(
     namespace,
