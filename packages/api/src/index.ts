@@ -200,7 +200,7 @@ export { goFormatNumber } from './go-number.js';
 export { goFormatValue } from './go-value.js';
 export { goJsonSyntaxError } from './json/go-json-syntax.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
-export { parseJson } from './json/parse-json.js';
+export { jsonShortEscapes, parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';
 export {
   encodeProtobuf,

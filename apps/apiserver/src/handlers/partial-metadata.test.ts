@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryStorage } from '@kevents/storage';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import { readWatch } from '../testing/watch-lines.js';
 import type { TestServer } from '../testing/server.js';
 
 // What client-go's metadata client (kube-controller-manager's garbage collector, namespace and
@@ -19,36 +20,6 @@ beforeAll(async () => {
   srv = await startTestServer({ storage: new MemoryStorage({ bookmarkIntervalMs: 100 }) });
 });
 afterAll(async () => srv.close());
-
-/** Reads `count` watch lines (or until the stream ends). */
-async function watchLines(url: string, count: number, headers: Record<string, string>, during: () => Promise<void>) {
-  const ctrl = new AbortController();
-  const res = await fetch(url, { signal: ctrl.signal, headers });
-  const reader = res.body!.getReader();
-  const lines: any[] = [];
-  let buf = '';
-  const pending = during();
-  const timer = setTimeout(() => ctrl.abort(), 10_000);
-  try {
-    while (lines.length < count) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += Buffer.from(value).toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        lines.push(JSON.parse(buf.slice(0, i)));
-        buf = buf.slice(i + 1);
-      }
-    }
-  } catch {
-    // aborted
-  } finally {
-    clearTimeout(timer);
-    ctrl.abort();
-  }
-  await pending;
-  return { status: res.status, lines };
-}
 
 describe('PartialObjectMetadata (the metadata client)', () => {
   it('GET answers the object’s metadata alone, in its stored order', async () => {
@@ -123,7 +94,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
 
   it('a watch sends each object’s metadata, bookmarks included; PartialObjectMetadataList sends the objects (kube’s fallback)', async () => {
     await create('pm4', 'a');
-    const r = await watchLines(
+    const r = await readWatch(
       `${ns('pm4')}?watch=true&allowWatchBookmarks=true`,
       3,
       { accept: metadataAccept },
@@ -133,7 +104,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       },
     );
     expect(r.status).toBe(200);
-    const [added, deleted] = r.lines.filter((l) => l.type !== 'BOOKMARK');
+    const [added, deleted] = r.events.filter((l) => l.type !== 'BOOKMARK');
     expect(added).toMatchObject({
       type: 'ADDED',
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a' } },
@@ -143,7 +114,7 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       type: 'DELETED',
       object: { kind: 'PartialObjectMetadata', metadata: { name: 'a' } },
     });
-    const bookmark = r.lines.find((l) => l.type === 'BOOKMARK');
+    const bookmark = r.events.find((l) => l.type === 'BOOKMARK');
     expect(bookmark).toBeDefined();
     expect(bookmark!.object).toEqual({
       kind: 'PartialObjectMetadata',
@@ -151,10 +122,10 @@ describe('PartialObjectMetadata (the metadata client)', () => {
       metadata: { resourceVersion: bookmark!.object.metadata.resourceVersion, creationTimestamp: null },
     });
     await create('pm5', 'b');
-    const full = await watchLines(`${ns('pm5')}?watch=true`, 1, { accept: metadataListAccept.split(',')[0]! }, () =>
+    const full = await readWatch(`${ns('pm5')}?watch=true`, 1, { accept: metadataListAccept.split(',')[0]! }, () =>
       Promise.resolve(),
     );
-    expect(full.lines[0].object.kind).toBe('Event');
+    expect(full.events[0].object.kind).toBe('Event');
     const yaml = await request(`${ns('pm5')}?watch=true`, {
       headers: { accept: 'application/yaml, application/json;q=0.5' },
     });

@@ -2,45 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryStorage } from '@kevents/storage';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import { readWatch } from '../testing/watch-lines.js';
 import type { TestServer } from '../testing/server.js';
 
 let srv: TestServer;
 const ns = (n: string): string => `${srv.url}/apis/events.k8s.io/v1/namespaces/${n}/events`;
-
-/** Reads watch lines until `count` arrived or the stream ended; returns them parsed. */
-async function readWatch(
-  url: string,
-  count: number,
-  headers: Record<string, string> = {},
-  during?: () => Promise<void>,
-): Promise<{ status: number; contentType: string | null; events: any[] }> {
-  const ctrl = new AbortController();
-  const res = await fetch(url, { signal: ctrl.signal, headers });
-  const reader = res.body!.getReader();
-  const events: any[] = [];
-  let buf = '';
-  const pending = during?.();
-  const timer = setTimeout(() => ctrl.abort(), 10_000);
-  try {
-    while (events.length < count) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += Buffer.from(value).toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        events.push(JSON.parse(buf.slice(0, i)));
-        buf = buf.slice(i + 1);
-      }
-    }
-  } catch {
-    // aborted
-  } finally {
-    clearTimeout(timer);
-    ctrl.abort();
-  }
-  await pending;
-  return { status: res.status, contentType: res.headers.get('content-type'), events };
-}
 
 const create = (n: string, name: string, extra: Record<string, unknown> = {}) =>
   request(ns(n), { method: 'POST', body: sampleEvent(name, n, extra) });

@@ -1,5 +1,5 @@
 /** What the short escapes (`\n`, `\"`, ...) stand for. */
-const shortEscapes: Readonly<Record<string, string>> = {
+export const jsonShortEscapes: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',
@@ -144,8 +144,8 @@ function decodeString(text: string, from: number, to: number): string | undefine
       out += String.fromCharCode(parseInt(hex, 16));
       i = slash + 6;
     } else {
-      if (!Object.hasOwn(shortEscapes, c)) return undefined;
-      out += shortEscapes[c];
+      if (!Object.hasOwn(jsonShortEscapes, c)) return undefined;
+      out += jsonShortEscapes[c];
       i = slash + 2;
     }
   }

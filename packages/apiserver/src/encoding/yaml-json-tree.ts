@@ -1,3 +1,4 @@
+import { jsonShortEscapes } from '@kevents/api';
 import { compareGoyamlKeys } from './yaml-key-order.js';
 
 /**
@@ -155,7 +156,7 @@ class JsonReader {
       }
       if (c === BACKSLASH) {
         const e = s[i + 1];
-        const simple = e === undefined ? undefined : escapes[e];
+        const simple = e === undefined ? undefined : jsonShortEscapes[e];
         if (simple !== undefined) {
           out += simple;
           i += 2;
@@ -227,17 +228,6 @@ const words: [string, JsonTree][] = [
   ['false', false],
   ['null', null],
 ];
-
-const escapes: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
 
 function digits(s: string, i: number): number {
   let c = s.charCodeAt(i);
