@@ -125,3 +125,17 @@ describe('FieldsV1 and set algebra properties (fast-check)', () => {
     );
   });
 });
+
+describe('fieldsV1ToSet on wide input', () => {
+  test('reads keys in any order into the set built one path at a time (each level sorted once)', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `f:k${i}`);
+    const fields = Object.fromEntries(keys.map((k) => [k, {}]));
+    const read = fieldsV1ToSet(fields);
+    const built = FieldSet.of(...keys.map((k) => [fieldElement(k.slice(2))]));
+    expect(read.equals(built)).toBe(true);
+    // Keys that read as the same element are one member; their children are united.
+    const twice = fieldsV1ToSet({ 'k:{"a":1,"b":2}': { 'f:x': {} }, 'k:{"b":2,"a":1}': { 'f:y': {} } });
+    expect(twice.children).toHaveLength(1);
+    expect(twice.children[0]!.set.members).toEqual([fieldElement('x'), fieldElement('y')]);
+  });
+});
