@@ -39,7 +39,8 @@ export {
   outputMediaTypes,
   streamMediaTypes,
 } from './encoding/negotiate.js';
-export type { MetaVersion, Negotiated, OutputMediaType, Representation } from './encoding/negotiate.js';
+export type { MetaVersion, Negotiated, OutputFormats, OutputMediaType, Representation } from './encoding/negotiate.js';
+export type { JSONListShape } from './encoding/list-stream.js';
 export { parseAccept } from './encoding/accept.js';
 export type { AcceptClause } from './encoding/accept.js';
 export { defineResource } from './registry/resource.js';

@@ -5,7 +5,8 @@ import { hasRevisionReads, isStorageError } from '@kevents/storage';
 import type { Predicate, StorageWatchEvent, Watcher, WatchOptions } from '@kevents/storage';
 import type { FastifyReply } from 'fastify';
 import { fromStorageError } from '../errors/api-error.js';
-import type { Negotiated } from '../encoding/negotiate.js';
+import type { Negotiated, Representation } from '../encoding/negotiate.js';
+import { EncodedEventCache } from '../encoding/encoded-cache.js';
 import { partialObjectMetadata } from '../encoding/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import type { RestScope } from '../scope/rest-scope.js';
@@ -24,6 +25,18 @@ function protobufFrame(type: string, objectEnvelope: Buffer): Buffer {
   frame.writeUInt32BE(event.length, 0);
   frame.set(event, 4);
   return frame;
+}
+
+/** Watch lines of a view in another representation (PartialObjectMetadata, protobuf), shared by the watches that ask for it. */
+const conversionCaches = new WeakMap<RestScope, Map<string, EncodedEventCache>>();
+
+function conversionCache(scope: RestScope, negotiated: Negotiated, rep: Representation): EncodedEventCache {
+  let byKey = conversionCaches.get(scope);
+  if (!byKey) conversionCaches.set(scope, (byKey = new Map()));
+  const key = `${negotiated.mediaType};${rep.as};${'version' in rep ? rep.version : ''}`;
+  let cache = byKey.get(key);
+  if (!cache) byKey.set(key, (cache = new EncodedEventCache()));
+  return cache;
 }
 
 /** Translates the wire start point into storage watch options (api-concepts.md semantics). */
@@ -175,10 +188,10 @@ export async function serveWatch<T extends KubeObject>(
   const hub = ctx.watches;
   const linesOf = (batch: readonly StorageWatchEvent<T>[]): readonly Buffer[] => batch.map(lineOf);
   // A JSON line depends only on its event and the view, so the watches of a view woken with the
-  // same batch share its lines (Table rows carry per-watch column headers; conversions are not shared).
-  const encodeBatch = converted
-    ? linesOf
-    : (batch: readonly StorageWatchEvent<T>[]) => ctx.encoded.linesOf(batch, linesOf);
+  // same batch share its lines (Table rows carry per-watch column headers; PartialObjectMetadata
+  // and protobuf lines are shared in a cache of their own per representation).
+  const shared = rep.as === 'Table' ? undefined : converted ? conversionCache(ctx, negotiated, rep) : ctx.encoded;
+  const encodeBatch = shared ? (batch: readonly StorageWatchEvent<T>[]) => shared.linesOf(batch, linesOf) : linesOf;
   // The client did not get back under the backlog limits in time: end the watch (it watches
   // again or relists) and free its output, as kube-apiserver's cacher terminates a blocked watcher.
   const judge = (caughtUp: boolean): void => {
