@@ -76,6 +76,9 @@ describe('README', () => {
     expect(out.stdout).toMatch(
       /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME/,
     );
+    expect(out.stdout).toMatch(
+      /^apiVersion: meta\.k8s\.io\/v1\nkind: PartialObjectMetadata\nmetadata:\n {2}creationTimestamp: "/m,
+    );
     expect(out.stdout).toContain('event.events.k8s.io/web-0.started patched');
     // The controller ran throughout and deleted nothing by itself (its retention counts from the
     // last write, not from the weeks-old eventTime).
