@@ -204,6 +204,8 @@ export { jsonShortEscapes, parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';
 export {
   encodeProtobuf,
+  encodeListEnvelope,
+  encodeListItems,
   decodeProtobuf,
   encodeWatchEvent,
   decodeWatchEvent,

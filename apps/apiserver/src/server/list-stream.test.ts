@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { get } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { encodeProtobuf } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import { goJsonText, jsonToYaml } from '@kevents/apiserver';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
@@ -112,6 +113,15 @@ describe('large unpaged lists', () => {
     expect(yaml.headers.get('content-type')).toBe('application/yaml');
     // Tables are timed: the Last Seen cells are the same within a run as long as the clock’s minute holds.
     expect(yaml.text).toBe(jsonToYaml(goJsonText(json.text.trimEnd())));
+  });
+
+  it('encodes a large protobuf list a batch per turn into the bytes of the whole list', async () => {
+    const path = `${srv.url}/apis/events.k8s.io/v1/namespaces/big/events`;
+    const json = await request(path);
+    const res = await fetch(path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(encodeProtobuf(json.body, 'events/v1.EventList'))).toBe(true);
   });
 
   it('streams a short list whose items pass 8 MiB, and every indented or YAML list', async () => {

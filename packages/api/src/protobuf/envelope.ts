@@ -4,6 +4,7 @@ import { ProtobufDecodeError } from './errors.js';
 import { ProtobufReader } from './reader.js';
 import { Unknown, WatchEvent } from './schema.js';
 import { protobufMessages, type ProtobufType } from './types.js';
+import type { MessageSpec } from './schema.js';
 import { ProtobufWriter } from './writer.js';
 
 /** The four bytes kube's protobuf serializer puts before every envelope: `k8s\0`. */
@@ -59,6 +60,38 @@ export function encodeProtobuf(object: Record<string, unknown>, type: ProtobufTy
   const spec = protobufMessages[type];
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');
   return envelope(str(object['apiVersion']), str(object['kind']), (w) => encodeMessage(w, spec, object));
+}
+
+/**
+ * The `items` fields of a list message (`items` is field 2 of every Kubernetes list) for some of
+ * its items, as {@link encodeProtobuf} writes them inside the list: a large list can be encoded a
+ * batch at a time, then put together by {@link encodeListEnvelope}.
+ */
+export function encodeListItems(items: readonly unknown[], listType: ProtobufType): Buffer {
+  const spec = protobufMessages[listType];
+  const only: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.json === 'items') };
+  const w = new ProtobufWriter(1024);
+  encodeMessage(w, only, { items });
+  return w.finish();
+}
+
+/**
+ * A list's envelope from the list's other fields (`list`, whose `items` are ignored) and the bytes
+ * of its items from {@link encodeListItems}, in order: the bytes {@link encodeProtobuf} writes for
+ * the whole list.
+ */
+export function encodeListEnvelope(
+  list: Record<string, unknown>,
+  listType: ProtobufType,
+  itemBytes: readonly Uint8Array[],
+): Buffer {
+  const spec = protobufMessages[listType];
+  const rest: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.json !== 'items') };
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return envelope(str(list['apiVersion']), str(list['kind']), (w) => {
+    encodeMessage(w, rest, list);
+    for (const b of itemBytes) w.raw(b);
+  });
 }
 
 /** Options of `decodeProtobuf`. */

@@ -1,5 +1,7 @@
 export {
   encodeProtobuf,
+  encodeListEnvelope,
+  encodeListItems,
   decodeProtobuf,
   encodeWatchEvent,
   decodeWatchEvent,

@@ -5,6 +5,8 @@ import {
   decodeProtobuf,
   decodeWatchEvent,
   encodeProtobuf,
+  encodeListEnvelope,
+  encodeListItems,
   encodeWatchEvent,
   goAPIVersion,
   ProtobufDecodeError,
@@ -317,6 +319,35 @@ describe('encodeProtobuf', () => {
         expect(decodeProtobuf(encodeProtobuf(e, 'events/v1.Event'), 'events/v1.Event')).toEqual(e);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('encodeListItems and encodeListEnvelope', () => {
+  it('put a list together batch by batch into the bytes encodeProtobuf writes for it whole', () => {
+    const items = Array.from({ length: 7 }, (_, i) => ({
+      metadata: { name: `e${i}`, namespace: 'n', labels: { b: '1', a: '2' } },
+      eventTime: '2026-01-02T03:04:05.123456Z',
+      reportingController: 'c',
+      reportingInstance: 'i',
+      action: 'A',
+      reason: 'R',
+      type: 'Normal',
+      note: `n${i}`,
+      regarding: { kind: 'Pod', name: 'p' },
+    }));
+    const list = {
+      kind: 'EventList',
+      apiVersion: 'events.k8s.io/v1',
+      metadata: { resourceVersion: '12', continue: 'x', remainingItemCount: 3 },
+    };
+    const whole = encodeProtobuf({ ...list, items }, 'events/v1.EventList');
+    const batches = [items.slice(0, 3), items.slice(3, 4), items.slice(4)].map((b) =>
+      encodeListItems(b, 'events/v1.EventList'),
+    );
+    expect(encodeListEnvelope(list, 'events/v1.EventList', batches)).toEqual(whole);
+    expect(encodeListEnvelope(list, 'events/v1.EventList', [])).toEqual(
+      encodeProtobuf({ ...list, items: [] }, 'events/v1.EventList'),
     );
   });
 });

@@ -96,6 +96,13 @@ export class ProtobufWriter {
     this.pos += b.length;
   }
 
+  /** Appends bytes as they are (fields another writer wrote). */
+  raw(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
   /** Starts a length-delimited message: returns the mark `end` takes. */
   begin(): number {
     this.ensure(1);

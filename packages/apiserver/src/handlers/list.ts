@@ -21,7 +21,7 @@ import { parseListOptions, q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
 import { isPretty, sendJSONStream, sendJSONText, sendProtobuf, sendYAMLStream } from '../encoding/respond.js';
-import { formatsOf, protobufList, protobufMediaType } from './protobuf-answer.js';
+import { formatsOf, protobufListInTurns, protobufMediaType } from './protobuf-answer.js';
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { serveWatch } from './watch.js';
 import { isPlain } from './represent.js';
@@ -54,7 +54,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
   if (negotiated.mediaType === protobufMediaType) {
-    return sendProtobuf(reply, 200, protobufList(view, page.items, listMeta(page), rep));
+    return sendProtobuf(reply, 200, await protobufListInTurns(view, page.items, listMeta(page), rep));
   }
   const shape = listShape(scope, req, rep, page, pretty);
   if (negotiated.mediaType === 'application/yaml') {

@@ -1,4 +1,4 @@
-import { encodeProtobuf } from '@kevents/api';
+import { encodeListEnvelope, encodeListItems, encodeProtobuf } from '@kevents/api';
 import type { KubeObject, ListMeta } from '@kevents/api';
 import type { Representation } from '../encoding/negotiate.js';
 import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
@@ -43,6 +43,41 @@ export function protobufList<T extends KubeObject>(
   };
   return encodeProtobuf(list, messages(view).list);
 }
+
+/**
+ * {@link protobufList} for a list of any length: a large one is encoded {@link protobufBatch} items
+ * per turn of the event loop (a protobuf list is one length-prefixed message, so it is sent whole,
+ * as kube does; the JSON and YAML lists are streamed instead), so that other requests are served
+ * meanwhile.
+ */
+export async function protobufListInTurns<T extends KubeObject>(
+  view: VersionedView<T>,
+  items: readonly T[],
+  meta: ListMeta,
+  rep: Representation,
+): Promise<Buffer> {
+  if (items.length <= protobufBatch) return protobufList(view, items, meta, rep);
+  const partial = rep.as === 'PartialObjectMetadataList';
+  const type = partial ? 'meta/v1.PartialObjectMetadataList' : messages(view).list;
+  const parts: Buffer[] = [];
+  for (let from = 0; from < items.length; from += protobufBatch) {
+    const batch = items.slice(from, from + protobufBatch);
+    parts.push(
+      encodeListItems(
+        batch.map((o) => (partial ? partialObjectMetadata(view, o, 'v1') : view.toListItem(o))),
+        type,
+      ),
+    );
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const list = partial
+    ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta }
+    : { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta };
+  return encodeListEnvelope(list, type, parts);
+}
+
+/** Items a protobuf list encodes per turn of the event loop. */
+export const protobufBatch = 256;
 
 /** A Status (a delete's Success, an in-stream watch ERROR) in protobuf. */
 export const protobufStatus = (status: unknown): Buffer =>
