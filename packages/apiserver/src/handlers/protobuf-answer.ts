@@ -1,16 +1,17 @@
 import { encodeListEnvelope, encodeListItems, encodeProtobuf } from '@kevents/api';
 import type { KubeObject, ListMeta } from '@kevents/api';
-import type { Representation } from '../encoding/negotiate.js';
+import type { OutputFormats, Representation } from '../encoding/negotiate.js';
 import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
 import type { VersionedView } from '../registry/view.js';
 
 /** kube-apiserver's protobuf media type (`runtime.ContentTypeProtobuf`). */
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
+const withProtobuf: OutputFormats = { protobuf: true };
+const textOnly: OutputFormats = { protobuf: false };
+
 /** What negotiation may offer for a view: protobuf when its kinds have messages. */
-export const formatsOf = (view: VersionedView): { readonly protobuf: boolean } => ({
-  protobuf: view.protobuf !== undefined,
-});
+export const formatsOf = (view: VersionedView): OutputFormats => (view.protobuf ? withProtobuf : textOnly);
 
 const messages = (view: VersionedView): NonNullable<VersionedView['protobuf']> => {
   if (!view.protobuf) throw new Error(`no protobuf messages for ${view.groupVersion} ${view.kind}`);
