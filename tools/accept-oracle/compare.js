@@ -55,6 +55,9 @@ for (let i = 0; i < 20000; i++) {
   cases.push(s);
 }
 const structured = [
+  ...['1_0', '0x1p0', '0x1p-2', '1__0', '_1', '0x1', '0X1.8P1', '+nan', 'infin', '1e1_0', '0x1p128'].map(
+    (q) => `a/b;q=${q}, c/d;q=0.7`,
+  ),
   'application/json;q=0.5, */*;q=0.9, text/*',
   'a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e',
   '*/*;q=0.1, application/json;q=0.1',

@@ -169,6 +169,8 @@ describe('health, version, metrics, namespaces', () => {
     expect(indented(await request(`${path}?pretty=true`))).toBe(true);
     expect(indented(await request(`${path}?pretty=T`))).toBe(true);
     expect(indented(await request(`${path}?pretty=yes`))).toBe(false);
+    // kube reads the parameter only when the raw query holds `pretty`.
+    expect(indented(await request(`${path}?%70retty=1`))).toBe(false);
     for (const ua of ['curl/8.5.0', 'Wget/1.21', 'Mozilla/5.0 (X11; Linux x86_64)']) {
       expect(indented(await request(path, { headers: { 'user-agent': ua } }))).toBe(true);
       expect(indented(await request(`${path}?pretty=`, { headers: { 'user-agent': ua } }))).toBe(true);

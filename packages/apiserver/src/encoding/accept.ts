@@ -31,9 +31,55 @@ const noParams: ReadonlyMap<string, string> = new Map();
 /** `strconv.ParseFloat(s, 32)`'s value with its error ignored, as goautoneg reads `q` (0 when unreadable). */
 function goParseFloat32(s: string): number {
   if (/^[+-]?(?:inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-  if (/^[+-]?nan$/i.test(s)) return Number.NaN;
-  if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) return 0;
-  return Math.fround(Number(s));
+  if (/^nan$/i.test(s)) return Number.NaN;
+  const m = goFloatSyntax.exec(s);
+  if (!m || !underscoresOK(s)) return 0;
+  const [, sign, hex, hexMantissa, hexExponent, decMantissa, decExponent] = m;
+  const mantissa = hex === undefined ? (decMantissa ?? '') : (hexMantissa ?? '');
+  const exponent = hex === undefined ? decExponent : hexExponent;
+  const digits = mantissa.replaceAll('_', '');
+  if (!/[0-9a-f]/i.test(digits)) return 0;
+  const neg = sign === '-';
+  if (hex === undefined)
+    return Math.fround((neg ? -1 : 1) * Number(`${digits}e${(exponent ?? '0').replaceAll('_', '')}`));
+  // 0x mantissa p exponent: the mantissa's hex digits, the exponent a power of two.
+  const dot = digits.indexOf('.');
+  const whole = dot < 0 ? digits : digits.slice(0, dot) + digits.slice(dot + 1);
+  const fraction = dot < 0 ? 0 : digits.length - dot - 1;
+  let v = 0;
+  for (const c of whole) v = v * 16 + parseInt(c, 16);
+  const e = Number((exponent ?? '').replaceAll('_', '')) - 4 * fraction;
+  return Math.fround((neg ? -1 : 1) * v * 2 ** e);
+}
+
+/**
+ * Go's float syntax (`readFloat`): a sign, decimal digits with an optional point and `e`
+ * exponent, or `0x` hex digits with an optional point and a required `p` exponent; underscores
+ * anywhere in digits, checked by {@link underscoresOK}.
+ */
+const goFloatSyntax =
+  /^([+-]?)(?:(0[xX])((?:[0-9a-fA-F_]*\.?[0-9a-fA-F_]*))[pP]([+-]?[0-9][0-9_]*)|((?:[0-9_]*\.?[0-9_]*))(?:[eE]([+-]?[0-9][0-9_]*))?)$/;
+
+/** `strconv.underscoreOK`: underscores only between digits (a base prefix counts as a digit). */
+function underscoresOK(s: string): boolean {
+  if (!s.includes('_')) return true;
+  let t = s[0] === '+' || s[0] === '-' ? s.slice(1) : s;
+  let saw = '^';
+  let hex = false;
+  if (t.length >= 2 && t[0] === '0' && /[box]/i.test(t[1]!)) {
+    hex = /x/i.test(t[1]!);
+    t = t.slice(2);
+    saw = '0';
+  }
+  for (const c of t) {
+    if ((c >= '0' && c <= '9') || (hex && /[a-f]/i.test(c))) saw = '0';
+    else if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+    } else if (saw === '_') return false;
+    else saw = '!';
+  }
+  return saw !== '_';
 }
 
 /** The most clauses Go's `sort.Sort` orders by insertion (pdqsort's `maxInsertion`). */

@@ -50,6 +50,11 @@ describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => 
     expect(p.q).toBe(0.25);
     expect(parseAccept('a/b;q= 1')[0]!.q).toBe(0);
     expect(parseAccept('a/b;q=0.1')[0]!.q).toBe(Math.fround(0.1));
+    // strconv.ParseFloat's syntax: underscores between digits, hex floats with a p exponent.
+    const q = (v: string): number => parseAccept(`a/b;q=${v}`)[0]!.q;
+    expect([q('1_0'), q('0x1p-2'), q('0X1.8P1'), q('1__0'), q('_1'), q('0x1'), q('+nan'), q('1e1_0')]).toEqual([
+      10, 0.25, 3, 0, 0, 0, 0, 1e10,
+    ]);
   });
 });
 

@@ -18,6 +18,8 @@ const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 
 /** The parts of a request {@link isPretty} reads. */
 export interface PrettyRequest {
+  /** The request target as sent (its raw query is searched for `pretty` first, as kube does). */
+  readonly url?: string;
   readonly query?: unknown;
   readonly headers: { readonly 'user-agent'?: string | undefined };
 }
@@ -28,7 +30,8 @@ export interface PrettyRequest {
  * (`User-Agent` starting `curl`, `Wget` or `Mozilla/5.0`) get indented JSON.
  */
 export function isPretty(req: PrettyRequest): boolean {
-  const v = q((req.query ?? {}) as Query, 'pretty');
+  // kube reads the parameter only when the raw query holds `pretty` (`?%70retty=1` is not read).
+  const v = req.url === undefined || req.url.includes('pretty') ? q((req.query ?? {}) as Query, 'pretty') : undefined;
   if (v !== undefined && v !== '') return goTrue.has(v);
   const ua = req.headers['user-agent'];
   return ua !== undefined && (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0'));
