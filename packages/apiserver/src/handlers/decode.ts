@@ -1,13 +1,6 @@
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
-import {
-  decodeKind,
-  mediaType,
-  parseBody,
-  parseBodyOffLoop,
-  parseProtobufBody,
-  requireObjectMediaType,
-} from './body.js';
+import { decodeKind, mediaType, parseBody, parseBodyOffLoop, parseProtobufBody } from './body.js';
 import type { ParsedBody, UnrecognizedBodyOptions } from './body.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { parseFieldValidation } from '../request/query.js';
@@ -27,8 +20,8 @@ export function decodeObjectBody<T extends KubeObject>(
   view: VersionedView<T>,
   req: RestRequest,
 ): DecodedObjectBody<T> | Promise<DecodedObjectBody<T>> {
+  // The media type was checked by the handler (kube checks it before the options: a 415 first).
   const contentType = req.headers['content-type'];
-  requireObjectMediaType(contentType, view.protobuf !== undefined);
   const unrecognized = { unrecognizedKind: view.kind };
   if (view.protobuf && mediaType(contentType) === 'application/vnd.kubernetes.protobuf') {
     return decodeParsed(view, req, parseProtobufBody(req.body, view.protobuf.object, view, unrecognized), unrecognized);

@@ -11,7 +11,8 @@ import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from
 import { queryBool } from '../request/request-info.js';
 import { isPretty, sendNegotiated, sendProtobuf } from '../encoding/respond.js';
 import { protobufMediaType, protobufStatus } from './protobuf-answer.js';
-import { checkConversion, negotiateWrite, sendListAs, sendObjectAs } from './represent.js';
+import { checkConversion, negotiateWrite, sendObjectAs } from './represent.js';
+import { sendListAnswer } from './list-answer.js';
 
 interface DeleteOptionsBody {
   preconditions?: Preconditions;
@@ -127,5 +128,5 @@ export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
     listOptions,
     deleteOptions,
   );
-  return sendListAs(scope, req, reply, items, { resourceVersion }, negotiated);
+  return sendListAnswer(scope, req, reply, negotiated, { items, resourceVersion });
 };

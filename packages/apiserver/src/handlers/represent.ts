@@ -1,4 +1,4 @@
-import type { KubeObject, ListMeta } from '@kevents/api';
+import type { KubeObject } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
 import type { RestScope } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
@@ -6,13 +6,9 @@ import { q } from '../request/query.js';
 import { parseIncludeObject, toTable } from '../table/table.js';
 import { negotiateOutput } from '../encoding/negotiate.js';
 import type { Negotiated } from '../encoding/negotiate.js';
-import {
-  partialMetadataMismatch,
-  partialObjectMetadata,
-  partialObjectMetadataList,
-} from '../encoding/partial-metadata.js';
+import { partialMetadataMismatch, partialObjectMetadata } from '../encoding/partial-metadata.js';
 import { isPretty, sendNegotiated, sendObject, sendProtobuf, sendYAML } from '../encoding/respond.js';
-import { formatsOf, protobufList, protobufMediaType, protobufObject } from './protobuf-answer.js';
+import { formatsOf, protobufMediaType, protobufObject } from './protobuf-answer.js';
 import type { Replied } from '../encoding/turn-end-send.js';
 
 /** Negotiates a write's response first, as kube's handlers do (a 406 before anything else). */
@@ -90,46 +86,5 @@ export function sendObjectAs<T extends KubeObject>(
       );
     default:
       throw partialMetadataMismatch(scope.view, true);
-  }
-}
-
-/**
- * Sends a list of objects as negotiated (a delete-collection's answer): the list, a Table, or a
- * PartialObjectMetadataList ({@link negotiateWrite} refused PartialObjectMetadata).
- */
-export function sendListAs<T extends KubeObject>(
-  scope: RestScope<T>,
-  req: RestRequest,
-  reply: FastifyReply,
-  items: readonly T[],
-  meta: ListMeta,
-  negotiated: Negotiated,
-): Replied {
-  const pretty = negotiated.pretty || isPretty(req);
-  const rep = negotiated.representation;
-  const view = scope.view;
-  if (negotiated.mediaType === protobufMediaType) {
-    if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(view, false);
-    return sendProtobuf(reply, 200, protobufList(view, items, meta, rep));
-  }
-  switch (rep.as) {
-    case 'object': {
-      const list = {
-        kind: view.listKind,
-        apiVersion: view.groupVersion,
-        metadata: meta,
-        items: items.map((o) => view.toListItem(o)),
-      };
-      return sendNegotiated(reply, 200, negotiated, list, pretty);
-    }
-    case 'Table': {
-      const include = parseIncludeObject(q(req.query, 'includeObject'));
-      const table = toTable(scope, items, meta, { version: rep.version, include });
-      return sendNegotiated(reply, 200, negotiated, table, pretty);
-    }
-    case 'PartialObjectMetadataList':
-      return sendNegotiated(reply, 200, negotiated, partialObjectMetadataList(view, items, meta, rep.version), pretty);
-    default:
-      throw partialMetadataMismatch(view, false);
   }
 }
