@@ -26,11 +26,17 @@ describe('mediaType and requireObjectMediaType', () => {
 
 describe('parseBody', () => {
   it('parses JSON from a string or a buffer, and reports duplicate keys', () => {
-    expect(parseBody('{"a":1}', 'application/json')).toEqual({ value: { a: 1 }, text: '{"a":1}', duplicates: [] });
+    expect(parseBody('{"a":1}', 'application/json')).toEqual({
+      value: { a: 1 },
+      text: '{"a":1}',
+      duplicates: [],
+      values: 1,
+    });
     expect(parseBody(Buffer.from('{"a":[1]}'), undefined)).toEqual({
       value: { a: [1] },
       text: '{"a":[1]}',
       duplicates: [],
+      values: 2,
     });
     expect(parseBody('{"a":1,"a":2}', 'application/json').duplicates).toEqual(['a']);
   });

@@ -2,8 +2,10 @@ import { decodeObject, decodeProtobuf, goJsonSyntaxError, parseJson, ProtobufDec
 import { goQuote } from '@kevents/validation';
 import type { ObjectSchema, ProtobufType } from '@kevents/api';
 import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
-import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
+import { findDuplicateKeys, scanJsonText } from './json-duplicates.js';
+import { countValuesUpTo, maxObjectValues, tooManyValues } from '../registry/object-values.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
+import { refuseWideJson } from './wide-json.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError, yamlThreadHeapMb } from './yaml-thread.js';
 import type { YamlBody } from './yaml-input.js';
@@ -41,6 +43,11 @@ export interface ParsedBody {
   readonly text: string;
   /** A JSON body's repeated keys, as dotted paths. */
   readonly duplicates: readonly string[];
+  /**
+   * The value's object members and array elements at every depth, when the parse counted them
+   * (a JSON body's); {@link decodeKind} counts them otherwise.
+   */
+  readonly values?: number;
   /**
    * Strict decoding errors found before the object is decoded, reported ahead of its unknown
    * fields: a YAML body's repeated keys (`sigs.k8s.io/yaml.YAMLToJSONStrict`'s text), a merge
@@ -103,13 +110,15 @@ export function parseBody(
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw unreadable(parseError(maxDepthMessage(deep)), text, options);
+  refuseWideJson(text);
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (err) {
     throw unreadable(parseError(goJsonSyntaxError(text) ?? (err as Error).message), text, options);
   }
-  return { value, text, duplicates: hasDuplicateKeys(text, value) ? findDuplicateKeys(text) : [] };
+  const scan = scanJsonText(text, value);
+  return { value, text, values: scan.values, duplicates: scan.duplicates ? findDuplicateKeys(text) : [] };
 }
 
 /**
@@ -223,8 +232,9 @@ export interface DecodeKindOptions extends UnrecognizedBodyOptions {
 }
 
 /**
- * Decodes a parsed body strictly against a kind: wrong apiVersion/kind and type errors are
- * 400s; unknown and duplicate fields are 400 (Strict), warnings (Warn) or dropped (Ignore).
+ * Decodes a parsed body strictly against a kind: an object of more than `maxObjectValues` values
+ * is a 413; wrong apiVersion/kind and type errors are 400s; unknown and duplicate fields are 400
+ * (Strict), warnings (Warn) or dropped (Ignore).
  */
 export function decodeKind<T>(
   parsed: ParsedBody,
@@ -247,6 +257,8 @@ export function decodeKind<T>(
     );
   }
   const raw = v as Record<string, unknown>;
+  // Before anything walks the object: what it costs the event loop grows with its values.
+  if ((parsed.values ?? countValuesUpTo(raw, maxObjectValues)) > maxObjectValues) throw tooManyValues(maxObjectValues);
   if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
     for (const key of Object.keys(raw)) {
       if (key !== 'kind' && key !== 'apiVersion') continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseJson } from '@kevents/api';
-import { findDuplicateKeys, hasDuplicateKeys } from './json-duplicates.js';
+import { countMemberNames, findDuplicateKeys, hasDuplicateKeys, scanJsonText } from './json-duplicates.js';
 
 describe('findDuplicateKeys', () => {
   it('finds duplicates with their paths, at any depth', () => {
@@ -112,5 +112,37 @@ describe('findDuplicateKeys and hasDuplicateKeys against the spelled document', 
     expect(findDuplicateKeys('{"\\\\\\"":1,"\\\\\\"":2}')).toEqual(['\\"']);
     expect(findDuplicateKeys('{"a":{"\\"":1},"\\"":{"\\"":2,"\\"":3}}')).toEqual(['"."']);
     expect(findDuplicateKeys('[{"a":1,"a":2},[{"b":1,"b":1}]]')).toEqual(['[0].a', '[1][0].b']);
+  });
+});
+
+describe('countMemberNames and scanJsonText', () => {
+  /** Members at every depth, counted by recursion. */
+  const members = (v: unknown): number =>
+    v === null || typeof v !== 'object'
+      ? 0
+      : Array.isArray(v)
+        ? v.reduce<number>((n, x) => n + members(x), 0)
+        : Object.values(v).reduce<number>((n, x) => n + 1 + members(x), 0);
+
+  it('counts the members any JSON text spells, compact or indented, and stops past a limit', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), fc.boolean(), fc.nat(30), (value, indent, limit) => {
+        const text = JSON.stringify(value, null, indent ? 2 : 0);
+        const all = members(value);
+        expect(countMemberNames(text)).toBe(all);
+        expect(countMemberNames(text, limit)).toBe(Math.min(all, limit + 1));
+        expect(scanJsonText(text, JSON.parse(text))).toEqual({ duplicates: false, values: expect.any(Number) });
+      }),
+    );
+  });
+
+  it('counts a repeated name each time it is spelled, and values as parsed', () => {
+    const text = '{"a":[1,2,{"b":1,"b":2}],"a":3}';
+    expect(countMemberNames(text)).toBe(4);
+    expect(scanJsonText(text, parseJson(text))).toEqual({ duplicates: true, values: 1 });
+    expect(scanJsonText('{"a":[1,2,{"b":1}]}', parseJson('{"a":[1,2,{"b":1}]}'))).toEqual({
+      duplicates: false,
+      values: 5,
+    });
   });
 });

@@ -22,8 +22,11 @@ function pathOf(f: Frame | undefined): string {
   return out;
 }
 
-/** How many object members a JSON text spells out (a string followed by `:` is a member name). */
-function countMemberNames(text: string): number {
+/**
+ * How many object members a JSON text spells out (a string followed by `:` is a member name),
+ * counting no further than `limit + 1`.
+ */
+export function countMemberNames(text: string, limit = Infinity): number {
   let n = 0;
   let i = text.indexOf('"');
   while (i >= 0) {
@@ -37,29 +40,45 @@ function countMemberNames(text: string): number {
     if (end < 0) break;
     let j = end + 1;
     while (j < text.length && text.charCodeAt(j) <= 32) j++;
-    if (text.charCodeAt(j) === COLON) n++;
+    if (text.charCodeAt(j) === COLON && ++n > limit) return n;
     i = text.indexOf('"', end + 1);
   }
   return n;
 }
 
-/** How many object members a parsed JSON value holds, at every depth (without recursion). */
-function countMembers(value: unknown): number {
-  let n = 0;
+/** How many object members, and values (members and array elements), a parsed JSON value holds at every depth (without recursion). */
+function countMembersAndValues(value: unknown): { members: number; values: number } {
+  let members = 0;
+  let elements = 0;
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();
     if (v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
+      elements += v.length;
       for (const x of v) stack.push(x);
       continue;
     }
     for (const k of Object.keys(v)) {
-      n++;
+      members++;
       stack.push((v as Record<string, unknown>)[k]);
     }
   }
-  return n;
+  return { members, values: members + elements };
+}
+
+/** What one walk of a parsed JSON text finds: whether a member may repeat, and how many values it holds. */
+export interface JsonTextScan {
+  /** Whether the text may hold a duplicate member (see {@link hasDuplicateKeys}). */
+  readonly duplicates: boolean;
+  /** Object members and array elements at every depth, the root not counted. */
+  readonly values: number;
+}
+
+/** {@link hasDuplicateKeys} and the parsed value's count of values, in one walk of each. */
+export function scanJsonText(text: string, parsed: unknown): JsonTextScan {
+  const { members, values } = countMembersAndValues(parsed);
+  return { duplicates: countMemberNames(text) !== members, values };
 }
 
 /**
@@ -69,7 +88,7 @@ function countMembers(value: unknown): number {
  * something.
  */
 export function hasDuplicateKeys(text: string, parsed: unknown): boolean {
-  return countMemberNames(text) !== countMembers(parsed);
+  return scanJsonText(text, parsed).duplicates;
 }
 
 /**

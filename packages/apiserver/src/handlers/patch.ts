@@ -8,6 +8,7 @@ import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/
 import type { MergingPatchType } from './patch/apply.js';
 import { refuseOverflowingNumbers } from './patch/number-overflow.js';
 import { decodePatched } from './patch/patch-decode.js';
+import { checkObjectValues } from '../registry/object-values.js';
 import { applyError, readApplyConfigurationOffLoop, strictApplyWarnings } from './patch/server-side-apply.js';
 import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
@@ -79,6 +80,7 @@ async function serverSideApply<T extends KubeObject>(
   const { namespace = '', name = '' } = req.params;
   const view = scope.view;
   const config = await readApplyConfigurationOffLoop(req.body);
+  checkObjectValues(config.object);
   let warnings: string[] = [];
   const result = await scope.store.update(
     namespace,

@@ -3,7 +3,8 @@ import type { CST } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
-import { hasDuplicateKeys } from './json-duplicates.js';
+import { countMemberNames, hasDuplicateKeys } from './json-duplicates.js';
+import { maxObjectValues } from '../registry/object-values.js';
 import { overflowingNumber } from './json-scan.js';
 import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
 import { goyamlScalarTags } from './yaml-schema.js';
@@ -339,6 +340,9 @@ function readJsonText(text: string): { value: unknown } | undefined {
   if (excessiveNesting(text) !== undefined) return undefined;
   // goyaml reads `1e400` as a string: the YAML parser decides.
   if (overflowingNumber(text) !== undefined) return undefined;
+  // Too wide for an object: the YAML parser reads it (off the event loop when large), and its
+  // answer is refused (yaml-thread.ts) or counted (decodeKind) like any other.
+  if (countMemberNames(text, maxObjectValues) > maxObjectValues) return undefined;
   let value: unknown;
   try {
     value = parseJson(text);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readYaml, YamlInputError } from './yaml-input.js';
 import { ApiError } from '../errors/api-error.js';
+import { maxObjectValues } from '../registry/object-values.js';
 import { parseBodyOffLoop } from './body.js';
 import {
   inlineYamlLimit,
@@ -15,14 +16,21 @@ const big = (entries: number): string =>
 
 describe('readYamlOffLoop', () => {
   it('reads a large body on the YAML thread, answering what readYaml answers', async () => {
-    const text = `${big(3000)}\n"__proto__": {polluted: yes}\nk1: again\n`;
+    const text = `${big(2000)}\n"__proto__": {polluted: yes}\nk1: again\n`;
     expect(text.length).toBeGreaterThan(inlineYamlLimit);
     const read = await readYamlOffLoop(text);
     expect(read).toEqual(readYaml(text));
     const value = read.value as Record<string, unknown>;
     expect(Object.hasOwn(value, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    expect(read.duplicateKeys).toEqual([`line 3002: key "k1" already set in map`]);
+    expect(read.duplicateKeys).toEqual([`line 2002: key "k1" already set in map`]);
+  });
+
+  it('refuses a body the thread reads into more member names than an object may hold values', async () => {
+    const text = big(maxObjectValues / 4 + 1);
+    const err = (await readYamlOffLoop(text).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect([err.code, err.status.reason]).toEqual([413, 'RequestEntityTooLarge']);
   });
 
   it('answers refusals as YamlInputError, keeps the event loop free meanwhile, and reads in order', async () => {

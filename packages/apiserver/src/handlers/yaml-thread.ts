@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { parseJson } from '@kevents/api';
 import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
+import { countMemberNames } from './json-duplicates.js';
+import { maxObjectValues, tooManyValues } from '../registry/object-values.js';
 import type { YamlBody } from './yaml-input.js';
 
 /**
@@ -109,7 +111,10 @@ class YamlThread {
     } else if ('failed' in reply) {
       waiting.reject(new Error(reply.failed));
     } else {
-      waiting.resolve({ value: parseJson(reply.json), duplicateKeys: reply.duplicateKeys });
+      // The thread's JSON is parsed here: one too wide for an object is refused unread.
+      if (countMemberNames(reply.json, maxObjectValues) > maxObjectValues)
+        waiting.reject(tooManyValues(maxObjectValues));
+      else waiting.resolve({ value: parseJson(reply.json), duplicateKeys: reply.duplicateKeys });
     }
   }
 
@@ -153,7 +158,8 @@ const thread = new YamlThread();
 /**
  * {@link readYaml} without holding the event loop: JSON texts (the JSON parser reads them in
  * milliseconds) and bodies up to {@link inlineYamlLimit} are read here, larger YAML on the YAML
- * thread.
+ * thread. Every caller reads an object: one the thread finds spelling more than `maxObjectValues`
+ * member names is refused with that bound's 413 before this thread parses its answer.
  */
 export async function readYamlOffLoop(text: string): Promise<YamlBody> {
   const json = readYamlJson(text);

@@ -22,6 +22,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { generationOnDeletion } from './generation.js';
+import { checkObjectValues } from './object-values.js';
 import { checkPreconditions } from './preconditions.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
@@ -152,12 +153,17 @@ export class Store<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Applies `BeforeCreate`, the strategy and validation to a decoded new object. */
+  /**
+   * Applies `BeforeCreate`, the strategy and validation to a decoded new object; one that would
+   * be stored with more than `maxObjectValues` values, managedFields included, is a 413 (so every
+   * stored object can be sent back whole, as a PUT or a patch's result, and pass the same bound).
+   */
   prepareCreate(obj: T, namespace: string): void {
     beforeCreate(obj, namespace, this.#generate);
     this.strategy.prepareForCreate?.(obj);
     const errs = this.strategy.validate(obj, this.view);
     if (errs.length) throw this.#invalid(obj.metadata.name ?? '', errs);
+    checkObjectValues(obj);
   }
 
   /** Creates a decoded object in `namespace` (201 semantics); with `dryRun`, checks without writing. */
@@ -257,6 +263,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
         return { end: { object: current, deleteNext: false } };
       }
+      checkObjectValues(next);
       return { write: next };
     };
     try {

@@ -85,12 +85,13 @@ function managedFieldsOf(obj: JsonValue | undefined): ManagedFieldsEntry[] | nul
   return meta['managedFields'] as unknown as ManagedFieldsEntry[] | null;
 }
 
-/** A deep copy of the object without `metadata.managedFields`. */
+/** A deep copy of the object without `metadata.managedFields` (which are not copied first). */
 function withoutManagedFields(obj: JsonValue | undefined): JsonObject {
-  const copy = isJsonObject(obj) ? (structuredClone(obj) as JsonObject) : {};
-  const meta = metadataOf(copy);
-  if (meta) delete meta['managedFields'];
-  return copy;
+  if (!isJsonObject(obj)) return {};
+  const meta = metadataOf(obj);
+  if (meta === undefined || !Object.hasOwn(meta, 'managedFields')) return structuredClone(obj);
+  const { managedFields: _, ...rest } = meta;
+  return structuredClone({ ...obj, metadata: rest });
 }
 
 function setManagedFields(obj: JsonObject, managed: Managed): void {

@@ -1,3 +1,4 @@
+import { refuseWideJson, refuseWideJsonPatch } from '../wide-json.js';
 import { goJsonSyntaxError, parseJson } from '@kevents/api';
 import type { FieldValidation } from '../../request/query.js';
 import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
@@ -58,6 +59,8 @@ export function readPatch(
   const text = bodyText(raw);
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
+  if (type === 'application/json-patch+json') refuseWideJsonPatch(text);
+  else refuseWideJson(text);
   try {
     return { text, value: parseJson(text) };
   } catch (err) {
