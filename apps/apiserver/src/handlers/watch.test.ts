@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryStorage } from '@kevents/storage';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
