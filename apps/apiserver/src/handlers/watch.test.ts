@@ -115,6 +115,36 @@ describe('watch over HTTP', () => {
     expect(r.events[1].object.rows[0].object.kind).toBe('PartialObjectMetadata');
   });
 
+  it("sends a BOOKMARK as a one-row Table, its row the bookmark as PartialObjectMetadata (kube's asTable)", async () => {
+    await create('w9', 't1');
+    const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    const r = await readWatch(
+      `${ns('w9')}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&includeObject=None`,
+      2,
+      { accept: table },
+    );
+    expect(r.events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(r.events[0].object.rows[0].object).toBeUndefined();
+    const bookmark = r.events[1].object;
+    expect(bookmark.kind).toBe('Table');
+    expect(bookmark.columnDefinitions).toBeNull();
+    expect(bookmark.metadata.resourceVersion).toBe(r.events[0].object.metadata.resourceVersion);
+    expect(bookmark.rows).toHaveLength(1);
+    // printEvent of an empty Event: Last Seen, Type, Reason, Object, Subobject, Source, Message, First Seen, Count, Name.
+    expect(bookmark.rows[0].cells).toEqual(['<unknown>', '', '', '', '', '', '', '<unknown>', 1, '']);
+    // With includeObject=None too: the row keeps the annotation that ends the initial events in sight.
+    expect(bookmark.rows[0].object).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: {
+        resourceVersion: bookmark.metadata.resourceVersion,
+        // Go's zero metav1.Time, written as kube writes it.
+        creationTimestamp: null,
+        annotations: { 'k8s.io/initial-events-end': 'true' },
+      },
+    });
+  });
+
   it('ends live watches at shutdown so clients can re-watch elsewhere', async () => {
     const other = await startTestServer();
     const res = await fetch(`${other.url}/apis/events.k8s.io/v1/events?watch=true`);

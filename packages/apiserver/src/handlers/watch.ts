@@ -123,9 +123,10 @@ export async function serveWatch<T extends KubeObject>(
   const encode = (type: WatchEvent['type'], e: T): unknown => {
     if (rep.as === 'object' || type === 'ERROR') return ctx.view.toExternal(e);
     if (rep.as === 'PartialObjectMetadata') return partialObjectMetadata(ctx.view, e, rep.version);
+    // A BOOKMARK is a one-row Table too: kube's printer converts the bookmark object as it is.
     const t = toTable(
       ctx,
-      type === 'BOOKMARK' ? [] : [e],
+      [e],
       { resourceVersion: e.metadata.resourceVersion },
       { version: rep.version, include, noHeaders: headersSent },
     );

@@ -1,5 +1,5 @@
 import type { KubeObject, ListMeta, Table, TableColumnDefinition, TableRow } from '@kevents/api';
-import { objectMetaSchema } from '@kevents/api';
+import { initialEventsEndAnnotation, objectMetaSchema } from '@kevents/api';
 import { badRequest } from '../errors/api-error.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import type { TableConvertor } from '../registry/strategy.js';
@@ -24,8 +24,9 @@ function rowObject<T extends KubeObject>(
   include: IncludeObject,
   version: 'v1' | 'v1beta1',
 ): unknown {
-  if (include === 'None') return undefined;
   if (include === 'Object') return scope.view.toExternal(obj);
+  // kube's asTable: the bookmark that ends a watch's initial events keeps its annotation in sight.
+  if (include === 'None' && obj.metadata.annotations?.[initialEventsEndAnnotation] === undefined) return undefined;
   return partialObjectMetadata(scope.view, obj, version);
 }
 
