@@ -110,14 +110,14 @@ export function parseBody(
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw unreadable(parseError(maxDepthMessage(deep)), text, options);
-  refuseWideJson(text);
+  const names = refuseWideJson(text);
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (err) {
     throw unreadable(parseError(goJsonSyntaxError(text) ?? (err as Error).message), text, options);
   }
-  const scan = scanJsonText(text, value);
+  const scan = scanJsonText(text, value, names);
   return { value, text, values: scan.values, duplicates: scan.duplicates ? findDuplicateKeys(text) : [] };
 }
 

@@ -75,10 +75,13 @@ export interface JsonTextScan {
   readonly values: number;
 }
 
-/** {@link hasDuplicateKeys} and the parsed value's count of values, in one walk of each. */
-export function scanJsonText(text: string, parsed: unknown): JsonTextScan {
+/**
+ * {@link hasDuplicateKeys} and the parsed value's count of values, in one walk of each; `names`
+ * is the text's {@link countMemberNames} when the caller has it already.
+ */
+export function scanJsonText(text: string, parsed: unknown, names = countMemberNames(text)): JsonTextScan {
   const { members, values } = countMembersAndValues(parsed);
-  return { duplicates: countMemberNames(text) !== members, values };
+  return { duplicates: names !== members, values };
 }
 
 /**
