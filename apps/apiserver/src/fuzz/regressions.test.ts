@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import { request, sampleEvent, sampleEventYaml, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 // Issue 11, each item reproduced over HTTP on the composed server.
@@ -240,23 +240,11 @@ describe('JSON patch limits (a PATCH took the server down)', () => {
 
   it('YAML aliases as goyaml bounds them: 120 of one scalar are served, a billion laughs is a 400, nesting is bounded before parsing', async () => {
     const aliased = (name: string): string =>
-      [
-        'apiVersion: events.k8s.io/v1',
-        'kind: Event',
-        'metadata:',
-        `  name: ${name}`,
-        '  namespace: r',
+      sampleEventYaml(name, 'r', [
         '  annotations:',
         '    a0: &v hello',
         ...Array.from({ length: 120 }, (_, i) => `    a${i + 1}: *v`),
-        'eventTime: "2026-01-02T03:04:05.123456Z"',
-        'reportingController: example.com/tests',
-        'reportingInstance: tests-1',
-        'action: Tested',
-        'reason: Testing',
-        'type: Normal',
-        'regarding: {kind: Pod, name: web-0, namespace: r}',
-      ].join('\n');
+      ]);
     const post = await request(ev(), {
       method: 'POST',
       body: aliased('yaml-aliases'),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeProtobuf } from '@kevents/api';
 import { maxJSONPatchMemberNames, maxObjectValues } from '@kevents/apiserver';
 import { MemoryStorage } from '@kevents/storage';
-import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import { request, sampleEvent, sampleEventYaml, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 let srv: TestServer;
@@ -119,21 +119,10 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
   });
 
   it('refuses YAML and protobuf bodies past it alike', async () => {
-    const yaml = [
-      'apiVersion: events.k8s.io/v1',
-      'kind: Event',
-      'metadata:',
-      '  name: yaml',
+    const yaml = sampleEventYaml('yaml', undefined, [
       '  labels:',
       ...Array.from({ length: maxObjectValues }, (_, i) => `    k${i}: v`),
-      'eventTime: "2026-01-02T03:04:05.123456Z"',
-      'reportingController: example.com/tests',
-      'reportingInstance: tests-1',
-      'action: Tested',
-      'reason: Testing',
-      'type: Normal',
-      'regarding: {kind: Pod, name: web-0}',
-    ].join('\n');
+    ]);
     expectTooLarge(
       await request(ns('v3'), { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: yaml }),
     );

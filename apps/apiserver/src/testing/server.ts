@@ -105,6 +105,28 @@ export function waitForOutput(child: ChildProcess, predicate: (out: string) => b
 }
 
 /** A valid events.k8s.io/v1 Event as a user writes it. */
+/**
+ * {@link sampleEvent} as a YAML body: `metadata` holds the name, the namespace when given, and
+ * `metadataLines` (indented by the caller under `metadata:`).
+ */
+export function sampleEventYaml(name: string, namespace: string | undefined, metadataLines: readonly string[]): string {
+  return [
+    'apiVersion: events.k8s.io/v1',
+    'kind: Event',
+    'metadata:',
+    `  name: ${name}`,
+    ...(namespace === undefined ? [] : [`  namespace: ${namespace}`]),
+    ...metadataLines,
+    'eventTime: "2026-01-02T03:04:05.123456Z"',
+    'reportingController: example.com/tests',
+    'reportingInstance: tests-1',
+    'action: Tested',
+    'reason: Testing',
+    'type: Normal',
+    `regarding: {kind: Pod, name: web-0${namespace === undefined ? '' : `, namespace: ${namespace}`}}`,
+  ].join('\n');
+}
+
 export function sampleEvent(
   name: string,
   namespace: string,
