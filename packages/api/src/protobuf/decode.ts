@@ -20,12 +20,8 @@ const wireOf = (field: FieldSpec): number =>
   field.kind === 'int32' || field.kind === 'int64' || field.kind === 'bool' ? 0 : 2;
 
 /** The bytes of `data[start:end]` as a one-char-per-byte string (keeps invalid UTF-8 apart). */
-const rawKey = (data: Uint8Array, start: number, end: number): string => {
-  let s = '';
-  for (let i = start; i < end; i += 8192)
-    s += String.fromCharCode.apply(null, data.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
-  return s;
-};
+const rawKey = (data: Uint8Array, start: number, end: number): string =>
+  Buffer.from(data.buffer, data.byteOffset + start, end - start).toString('latin1');
 
 /** An int64 varint as a number when exact, else as a bigint. */
 function int64(r: ProtobufReader): number | bigint {
@@ -218,7 +214,7 @@ export function messageJSON(
         const map = x as GoMap;
         const o: Record<string, unknown> = {};
         for (const raw of [...map.keys()].sort()) {
-          const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+          const bytes = Buffer.from(raw, 'latin1');
           put(o, goString(bytes, 0, bytes.length), map.get(raw));
         }
         out[key] = o;

@@ -13,6 +13,7 @@ import {
   protobufTypes,
   type ProtobufType,
 } from './index.js';
+import { goString } from './utf8.js';
 
 /** The Go oracle's answers (tools/protobuf-oracle/fixtures.js; CI has no Go). */
 const fixtures = JSON.parse(readFileSync(new URL('./oracle.fixtures.json', import.meta.url), 'utf8')) as {
@@ -228,6 +229,98 @@ describe('decodeProtobuf', () => {
     const lengths = envelope('0a ff ff ff ff 07');
     expect(() => decodeProtobuf(lengths, 'core/v1.Event')).toThrow('unexpected EOF');
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('goString', () => {
+  /** Go's `utf8.DecodeRune` by another road: the shortest prefix (1-4 bytes) that is one code point. */
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const reference = (bytes: Uint8Array): string => {
+    let out = '';
+    let i = 0;
+    next: while (i < bytes.length) {
+      for (let n = 1; n <= 4 && i + n <= bytes.length; n++) {
+        let s: string;
+        try {
+          s = strict.decode(bytes.subarray(i, i + n));
+        } catch {
+          continue;
+        }
+        if ([...s].length !== 1) continue;
+        out += s;
+        i += n;
+        continue next;
+      }
+      out += '\ufffd';
+      i++;
+    }
+    return out;
+  };
+
+  it('replaces each byte that starts no valid sequence with U+FFFD, as Go does', () => {
+    const byte = fc.oneof(
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x9f, 0xa0, 0x8f, 0x90),
+    );
+    const text = fc.oneof(
+      fc.array(byte, { maxLength: 64 }).map((a) => Uint8Array.from(a)),
+      fc
+        .tuple(fc.string({ unit: 'binary', maxLength: 16 }), fc.array(byte, { maxLength: 4 }), fc.nat(3))
+        .map(([s, b, cut]) => {
+          const u = Buffer.from(s, 'utf8');
+          return Uint8Array.from([...u.subarray(0, Math.max(0, u.length - cut)), ...b, ...u]);
+        }),
+    );
+    fc.assert(
+      fc.property(text, fc.nat(8), (bytes, pad) => {
+        const padded = Buffer.concat([Buffer.alloc(pad, 0x41), bytes, Buffer.alloc(pad, 0x80)]);
+        expect(goString(padded, pad, pad + bytes.length)).toBe(reference(bytes));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('the cost of a 3 MiB body', () => {
+  const varint = (n: number): Buffer => {
+    const out: number[] = [];
+    let v = BigInt.asUintN(64, BigInt(n));
+    do {
+      out.push(Number(v & 0x7fn) | (v > 0x7fn ? 0x80 : 0));
+      v >>= 7n;
+    } while (v > 0n);
+    return Buffer.from(out);
+  };
+  /** A length-delimited field. */
+  const ld = (no: number, bytes: Uint8Array): Buffer =>
+    Buffer.concat([varint((no << 3) | 2), varint(bytes.length), bytes]);
+  const wrap = (raw: Uint8Array): Buffer =>
+    Buffer.concat([
+      Buffer.from('k8s\0', 'latin1'),
+      ld(1, Buffer.concat([ld(1, Buffer.from('events.k8s.io/v1')), ld(2, Buffer.from('Event'))])),
+      ld(2, raw),
+    ]);
+  const size = 3 * 1024 * 1024 - 100;
+  const timed = (data: Uint8Array): number => {
+    const started = performance.now();
+    decodeProtobuf(data, 'events/v1.Event');
+    return performance.now() - started;
+  };
+
+  it('is linear in the bytes of strings and map keys, valid UTF-8 or not', () => {
+    const invalid = Buffer.alloc(size, 0xc3);
+    const ascii = Buffer.alloc(size, 0x61);
+    const label = (key: Uint8Array, value: Uint8Array): Buffer =>
+      wrap(ld(1, ld(11, Buffer.concat([ld(1, key), ld(2, value)]))));
+    // each was 0.3-1.5 s: a string appended to per U+FFFD, a key copied through Uint8Array.from
+    const ms =
+      timed(wrap(ld(10, Buffer.alloc(size, 0xff)))) +
+      timed(label(invalid, Buffer.from('v'))) +
+      timed(label(Buffer.from('k'), invalid)) +
+      timed(label(ascii, Buffer.from('v')));
+    expect(ms).toBeLessThan(1500);
+    const decoded = decodeProtobuf(label(Buffer.from([0x61, 0xff]), invalid.subarray(0, 3)), 'events/v1.Event');
+    expect((decoded['metadata'] as Record<string, unknown>)['labels']).toEqual({ 'a\ufffd': '\ufffd\ufffd\ufffd' });
   });
 });
 
