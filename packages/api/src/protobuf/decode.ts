@@ -23,23 +23,84 @@ const wireOf = (field: FieldSpec): number =>
 const rawKey = (data: Uint8Array, start: number, end: number): string =>
   Buffer.from(data.buffer, data.byteOffset + start, end - start).toString('latin1');
 
-/** An int64 varint as a number when exact, else as a bigint. */
-function int64(r: ProtobufReader): number | bigint {
-  const { lo, hi } = r;
+/**
+ * A `Time` or `MicroTime` as read, formatted only when the JSON is written: a field repeated
+ * keeps its last value (each occurrence replaces the last, as `Time.Unmarshal` does), so a body of
+ * many occurrences costs one formatting, not one per occurrence. The seconds are kept as the two
+ * halves of their varint.
+ */
+class GoTimestamp {
+  readonly lo: number;
+  readonly hi: number;
+  readonly nanos: number;
+
+  constructor(lo: number, hi: number, nanos: number) {
+    this.lo = lo;
+    this.hi = hi;
+    this.nanos = nanos;
+  }
+
+  /** What Go's JSON writes for it, as a `Time` or a `MicroTime`. */
+  json(kind: 'time' | 'microTime'): string | null {
+    const seconds = int64(this.lo, this.hi);
+    return kind === 'time' ? timeJSON(seconds) : microTimeJSON(seconds, this.nanos);
+  }
+}
+
+/** An int64 varint (its unsigned halves) as a number when exact, else as a bigint. */
+function int64(lo: number, hi: number): number | bigint {
   if (hi === 0) return lo;
   if (hi < 0x200000) return hi * 2 ** 32 + lo;
   if (hi > 0xffe00000) return (hi | 0) * 2 ** 32 + lo;
   return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
 }
 
-/** Reads a `Timestamp` as `Time.Unmarshal` and `MicroTime.Unmarshal` do. */
-function timestamp(r: ProtobufReader, end: number): { seconds: number | bigint; nanos: number } {
-  const t: GoMessage = {};
-  decodeMessage(r, Timestamp, end, t);
-  return {
-    seconds: (t['seconds'] as number | bigint | undefined) ?? 0,
-    nanos: (t['nanos'] as number | undefined) ?? 0,
-  };
+/**
+ * Reads the tag at `r.pos` as the generated `Unmarshal` of `spec` does: the field it names, past
+ * its tag and with its wire type checked; or undefined when `spec` has no such field, which is
+ * then skipped.
+ */
+function nextField(r: ProtobufReader, spec: MessageSpec, end: number): FieldSpec | undefined {
+  const preIndex = r.pos;
+  r.varint(end);
+  const wireType = r.lo & 7;
+  const fieldNum = (r.hi << 29) | (r.lo >>> 3) | 0;
+  if (wireType === 4)
+    throw new ProtobufDecodeError('EndGroupForNonGroup', `proto: ${spec.name}: wiretype end group for non-group`);
+  if (fieldNum <= 0)
+    throw new ProtobufDecodeError(
+      'IllegalTag',
+      `proto: ${spec.name}: illegal tag ${fieldNum} (wire type ${toBigUint64(r).toString()})`,
+    );
+  const field = spec.byNo[fieldNum];
+  if (field === undefined) {
+    r.pos = preIndex;
+    r.skip(end, end);
+    return undefined;
+  }
+  if (wireType !== wireOf(field))
+    throw new ProtobufDecodeError('WrongWireType', `proto: wrong wireType = ${wireType} for field ${field.go}`);
+  return field;
+}
+
+/**
+ * Reads a `Timestamp` as `Time.Unmarshal` and `MicroTime.Unmarshal` do (a new one each time),
+ * without an object or a bigint for what a later occurrence replaces.
+ */
+function timestamp(r: ProtobufReader, end: number): GoTimestamp {
+  let lo = 0;
+  let hi = 0;
+  let nanos = 0;
+  while (r.pos < end) {
+    const field = nextField(r, Timestamp, end);
+    if (field === undefined) continue;
+    r.varint(end);
+    if (field.no === 1) {
+      lo = r.lo;
+      hi = r.hi;
+    } else nanos = r.lo | 0;
+  }
+  return new GoTimestamp(lo, hi, nanos);
 }
 
 /**
@@ -50,25 +111,8 @@ export function decodeMessage(r: ProtobufReader, spec: MessageSpec, end: number,
   const base = r.pos;
   const data = r.data;
   while (r.pos < end) {
-    const preIndex = r.pos;
-    r.varint(end);
-    const wireType = r.lo & 7;
-    const fieldNum = (r.hi << 29) | (r.lo >>> 3) | 0;
-    if (wireType === 4)
-      throw new ProtobufDecodeError('EndGroupForNonGroup', `proto: ${spec.name}: wiretype end group for non-group`);
-    if (fieldNum <= 0)
-      throw new ProtobufDecodeError(
-        'IllegalTag',
-        `proto: ${spec.name}: illegal tag ${fieldNum} (wire type ${toBigUint64(r).toString()})`,
-      );
-    const field = spec.byNo[fieldNum];
-    if (field === undefined) {
-      r.pos = preIndex;
-      r.skip(end, end);
-      continue;
-    }
-    if (wireType !== wireOf(field))
-      throw new ProtobufDecodeError('WrongWireType', `proto: wrong wireType = ${wireType} for field ${field.go}`);
+    const field = nextField(r, spec, end);
+    if (field === undefined) continue;
     const key = field.json;
     switch (field.kind) {
       case 'int32':
@@ -77,7 +121,7 @@ export function decodeMessage(r: ProtobufReader, spec: MessageSpec, end: number,
         break;
       case 'int64':
         r.varint(end);
-        target[key] = int64(r);
+        target[key] = int64(r.lo, r.hi);
         break;
       case 'bool':
         r.varint(end);
@@ -106,10 +150,7 @@ export function decodeMessage(r: ProtobufReader, spec: MessageSpec, end: number,
       case 'microTime': {
         const post = r.length(end, base);
         if (post === r.pos) target[key] = null;
-        else {
-          const t = timestamp(r, post);
-          target[key] = field.kind === 'time' ? timeJSON(t.seconds) : microTimeJSON(t.seconds, t.nanos);
-        }
+        else target[key] = timestamp(r, post);
         r.pos = post;
         break;
       }
@@ -202,7 +243,7 @@ export function messageJSON(
       case 'microTime':
         if (x === undefined) {
           if (!field.pointer) out[key] = null;
-        } else out[key] = x;
+        } else out[key] = x instanceof GoTimestamp ? x.json(field.kind) : x;
         break;
       case 'strings':
         if (x === undefined) {

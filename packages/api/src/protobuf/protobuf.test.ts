@@ -301,6 +301,7 @@ describe('the cost of a 3 MiB body', () => {
       ld(2, raw),
     ]);
   const size = 3 * 1024 * 1024 - 100;
+  const repeated = (field: Buffer): Buffer => Buffer.concat(Array<Buffer>(Math.floor(size / field.length)).fill(field));
   const timed = (data: Uint8Array): number => {
     const started = performance.now();
     decodeProtobuf(data, 'events/v1.Event');
@@ -321,6 +322,20 @@ describe('the cost of a 3 MiB body', () => {
     expect(ms).toBeLessThan(1500);
     const decoded = decodeProtobuf(label(Buffer.from([0x61, 0xff]), invalid.subarray(0, 3)), 'events/v1.Event');
     expect((decoded['metadata'] as Record<string, unknown>)['labels']).toEqual({ 'a\ufffd': '\ufffd\ufffd\ufffd' });
+  });
+
+  it('formats a time field once however often the body repeats it (the last one is kept)', () => {
+    // deprecatedFirstTimestamp and eventTime, 300,000 times each: 0.2-0.4 s when each was formatted
+    const one = ld(13, Buffer.concat([Buffer.from([0x08]), varint(1e9)]));
+    const first = repeated(one);
+    const eventTime = repeated(ld(2, Buffer.concat([Buffer.from([0x08]), varint(1e9), Buffer.from([0x10, 0x01])])));
+    expect(timed(wrap(first)) + timed(wrap(eventTime))).toBeLessThan(450);
+    const huge = ld(13, Buffer.concat([Buffer.from([0x08]), varint(-(2 ** 62))]));
+    const last = Buffer.concat([one, one, huge, ld(13, Buffer.from([0x08, 0x01]))]);
+    expect(decodeProtobuf(wrap(last), 'events/v1.Event')['deprecatedFirstTimestamp']).toBe('1970-01-01T00:00:01Z');
+    expect(decodeProtobuf(wrap(Buffer.concat([last, huge])), 'events/v1.Event')['deprecatedFirstTimestamp']).toBe(
+      '-146138510344-07-14T16:14:56Z',
+    );
   });
 });
 
