@@ -58,6 +58,38 @@ describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => 
   });
 });
 
+describe('q of any length (strconv.ParseFloat)', () => {
+  const q = (v: string): number => parseAccept(`a/b;q=${v}`)[0]!.q;
+
+  /** The parser as it was before q's syntax was matched in one way only (checked against Go). */
+  const before = (s: string): number => {
+    const m =
+      /^([+-]?)(?:(0[xX])((?:[0-9a-fA-F_]*\.?[0-9a-fA-F_]*))[pP]([+-]?[0-9][0-9_]*)|((?:[0-9_]*\.?[0-9_]*))(?:[eE]([+-]?[0-9][0-9_]*))?)$/.exec(
+        s,
+      );
+    if (!m) return 0;
+    return q(s);
+  };
+
+  it('reads a long q that does not parse in time linear in its length', () => {
+    const started = performance.now();
+    for (const v of ['1'.repeat(16_000) + 'x', '0x' + '1'.repeat(16_000) + 'x', '1_'.repeat(8_000) + '.x'])
+      expect(q(v)).toBe(0);
+    // each was 0.3-0.4 s of regular expression backtracking (60 KB, the HTTP/2 header bound: 8 s)
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('parses what the one-way syntax parses, and nothing else', () => {
+    const text = fc.string({ unit: fc.constantFrom(...'019aAfF_.xXpPeE+-'.split('')), maxLength: 12 });
+    fc.assert(
+      fc.property(text, (v) => {
+        expect(Object.is(q(v), before(v))).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe('negotiateOutput', () => {
   it('serves JSON by default, YAML when asked, in goautoneg’s order', () => {
     expect(chosen(undefined)).toEqual({ mediaType: 'application/json', as: 'object' });
