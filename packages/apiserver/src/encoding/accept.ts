@@ -42,13 +42,20 @@ function goParseFloat32(s: string): number {
   const neg = sign === '-';
   if (hex === undefined)
     return Math.fround((neg ? -1 : 1) * Number(`${digits}e${(exponent ?? '0').replaceAll('_', '')}`));
-  // 0x mantissa p exponent: the mantissa's hex digits, the exponent a power of two.
+  // 0x mantissa p exponent: the mantissa's hex digits, the exponent a power of two. As Go's
+  // readFloat, digits past the 16th only scale the value (a long mantissa is not Infinity), and a
+  // zero mantissa is zero whatever the exponent.
   const dot = digits.indexOf('.');
   const whole = dot < 0 ? digits : digits.slice(0, dot) + digits.slice(dot + 1);
   const fraction = dot < 0 ? 0 : digits.length - dot - 1;
   let v = 0;
-  for (const c of whole) v = v * 16 + parseInt(c, 16);
-  const e = Number((exponent ?? '').replaceAll('_', '')) - 4 * fraction;
+  let dropped = 0;
+  for (const c of whole) {
+    if (v < 2 ** 64) v = v * 16 + parseInt(c, 16);
+    else dropped++;
+  }
+  if (v === 0) return neg ? -0 : 0;
+  const e = Number((exponent ?? '').replaceAll('_', '')) - 4 * fraction + 4 * dropped;
   return Math.fround((neg ? -1 : 1) * v * 2 ** e);
 }
 

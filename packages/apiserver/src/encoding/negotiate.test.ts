@@ -88,6 +88,15 @@ describe('q of any length (strconv.ParseFloat)', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('keeps a hex mantissa longer than 16 digits finite, and a zero mantissa zero, as Go’s readFloat', () => {
+    expect(q(`0x${'1'.repeat(300)}p-2000`)).toBe(0);
+    expect(q(`0x${'1'.repeat(300)}p0`)).toBe(Infinity);
+    expect(q(`0x1${'0'.repeat(40)}p-160`)).toBe(1);
+    expect(q(`0x.${'0'.repeat(40)}1p164`)).toBe(1);
+    expect(q('0x0p2000')).toBe(0);
+    expect(Object.is(q('-0x0p2000'), -0)).toBe(true);
+  });
 });
 
 describe('negotiateOutput', () => {
