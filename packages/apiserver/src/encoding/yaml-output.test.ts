@@ -95,6 +95,33 @@ describe('jsonToYaml', () => {
     );
   });
 
+  it('writes 3 MB strings of words, quotes, controls or lines without a string per word or escape', () => {
+    const n = 3 * 1024 * 1024;
+    const values = [
+      'a '.repeat(n / 2 - 1) + 'a',
+      "' a".repeat(n / 3),
+      '\u0001'.repeat(n / 6),
+      'a\n'.repeat(n / 4),
+      '\u0001 '.repeat(n / 7),
+    ];
+    let ms = 0;
+    const lengths = values.map((v) => {
+      const text = JSON.stringify({ message: v });
+      let best = Infinity;
+      let length = 0;
+      for (let run = 0; run < 2; run++) {
+        const started = performance.now();
+        length = jsonToYaml(text).length;
+        best = Math.min(best, performance.now() - started);
+      }
+      ms += best;
+      return length;
+    });
+    // 3.5-4.5 s when each word, space and escape was a string of its own, most of it collecting them
+    expect(ms).toBeLessThan(2500);
+    expect(lengths[2]).toBe('message: "'.length + 4 * (n / 6) + '"\n'.length);
+  });
+
   it('encodes a 3 MB list (in linear time: timings are measured, not asserted)', () => {
     const item = {
       metadata: { name: 'x', namespace: 'default', creationTimestamp: '2024-05-01T10:11:12Z' },

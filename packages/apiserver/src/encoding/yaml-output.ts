@@ -74,7 +74,7 @@ function emit(tree: Value, numbers: Numbers): string {
   node(e, tree, -1, false, numbers);
   // The end of the document: the last line ends.
   e.writeIndent(-1);
-  return e.parts.join('');
+  return e.take();
 }
 
 /**
@@ -151,7 +151,7 @@ function simpleKeyText(key: string): string | null {
   else {
     const k = new YamlEmitter();
     scalar(k, key, 0, true, a);
-    text = k.parts.join('');
+    text = k.take();
   }
   if (key.length <= keyTextMaxLength) {
     if (keyTexts.size >= keyTextsMax) keyTexts.clear();
@@ -216,8 +216,6 @@ export function* yamlListChunks(shape: JSONListShape, chunkChars: number): Gener
   const e = new YamlEmitter();
   const keys = Object.keys(shape.envelope);
   if (keys.length > 1) keys.sort(compareGoyamlKeys);
-  let counted = 0;
-  let chars = 0;
   for (const key of keys) {
     if (key !== shape.arrayKey || shape.length === 0) {
       map(e, [[key, shape.envelope[key] as Value]], -1, 'values');
@@ -232,17 +230,11 @@ export function* yamlListChunks(shape: JSONListShape, chunkChars: number): Gener
         e.writeIndicator('-', true, false, true);
         node(e, item as Value, inner, false, 'values');
       }
-      for (; counted < e.parts.length; counted++) chars += e.parts[counted]!.length;
-      if (chars >= chunkChars) {
-        yield e.parts.join('');
-        e.parts.length = 0;
-        counted = 0;
-        chars = 0;
-      }
+      if (e.length >= chunkChars) yield e.take();
     }
   }
   e.writeIndent(-1);
-  yield e.parts.join('');
+  yield e.take();
 }
 
 /** Elements written between two checks of the chunk's size. */
