@@ -195,6 +195,23 @@ describe('yamlListChunks', () => {
     );
   });
 
+  it('ends a piece within one element of the chunk size, however large the elements', () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({ note: `${i} w`.repeat(40_000) }));
+    let taken = 0;
+    const shape: JSONListShape = {
+      ...shapeOf({ kind: 'EventList' }, 'items', items),
+      values: (from, to) => {
+        taken += to - from;
+        return items.slice(from, to);
+      },
+    };
+    const chunks = yamlListChunks(shape, 64 * 1024);
+    // elements of up to 3 MiB were written 16 at a time between two pieces
+    expect(chunks.next().value!.length).toBeLessThan(64 * 1024 + 200_000);
+    expect(taken).toBe(1);
+    expect(['', ...chunks].length).toBe(21);
+  });
+
   it('cuts a large list into pieces of about the chunk size', () => {
     const items = Array.from({ length: 3000 }, (_, i) => ({ metadata: { name: `e-${i}` }, note: 'x'.repeat(100) }));
     const chunks = [...yamlListChunks(shapeOf({ kind: 'EventList', apiVersion: 'v1' }, 'items', items), 64 * 1024)];
