@@ -57,6 +57,26 @@ describe('jsonListChunks', () => {
     }
   });
 
+  it('indents one element at a time: a piece ends within one element of the chunk size', () => {
+    const elements = Array.from({ length: 100 }, (_, i) => ({
+      metadata: { name: `e-${i}` },
+      note: 'x'.repeat(100_000),
+    }));
+    let taken = 0;
+    const shape: JSONListShape = {
+      ...shapeOf({ kind: 'EventList' }, 'items', elements),
+      values: (from, to) => {
+        taken += to - from;
+        return elements.slice(from, to);
+      },
+    };
+    const chunks = jsonListChunks(shape, true);
+    // 64 elements (of up to 3 MiB each) were indented before the first piece
+    expect(chunks.next().value!.length).toBeLessThan(listStreamChunkChars + 100_200);
+    expect(taken).toBe(1);
+    expect(['', ...chunks].length).toBe(101);
+  });
+
   it('refuses an envelope whose array is not its last member', () => {
     const shape = { ...shapeOf({}, 'items', [{}]), envelope: { items: [], kind: 'X' } };
     expect(() => [...jsonListChunks(shape, false)]).toThrow(/last member/);

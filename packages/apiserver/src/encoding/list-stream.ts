@@ -53,8 +53,11 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
   const tail = pretty ? '\n  ]\n}' : ']}\n';
   let parts: string[] = [head, open];
   let size = head.length + open.length;
-  for (let from = 0; from < length; from += step) {
-    const to = Math.min(length, from + step);
+  // Indented texts are made one element at a time (64 events of up to 3 MiB each, indented in
+  // one step, held the event loop for seconds); compact ones a step at a time.
+  const perStep = pretty ? 1 : step;
+  for (let from = 0; from < length; from += perStep) {
+    const to = Math.min(length, from + perStep);
     const texts = pretty
       ? shape.values(from, to).map((v) => JSON.stringify(v, null, 2).replaceAll('\n', '\n    '))
       : shape.items(from, to);
