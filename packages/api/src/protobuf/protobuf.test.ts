@@ -307,6 +307,8 @@ describe('the cost of a 3 MiB body', () => {
     decodeProtobuf(data, 'events/v1.Event');
     return performance.now() - started;
   };
+  /** The shorter of two runs (a loaded machine slows one down now and then). */
+  const best = (data: Uint8Array): number => Math.min(timed(data), timed(data));
 
   it('is linear in the bytes of strings and map keys, valid UTF-8 or not', () => {
     const invalid = Buffer.alloc(size, 0xc3);
@@ -315,23 +317,24 @@ describe('the cost of a 3 MiB body', () => {
       wrap(ld(1, ld(11, Buffer.concat([ld(1, key), ld(2, value)]))));
     // each was 0.3-1.5 s: a string appended to per U+FFFD, a key copied through Uint8Array.from
     const ms =
-      timed(wrap(ld(10, Buffer.alloc(size, 0xff)))) +
-      timed(label(invalid, Buffer.from('v'))) +
-      timed(label(Buffer.from('k'), invalid)) +
-      timed(label(ascii, Buffer.from('v')));
-    expect(ms).toBeLessThan(1500);
+      best(wrap(ld(10, Buffer.alloc(size, 0xff)))) +
+      best(label(invalid, Buffer.from('v'))) +
+      best(label(Buffer.from('k'), invalid)) +
+      best(label(ascii, Buffer.from('v')));
+    expect(ms).toBeLessThan(1200);
     const decoded = decodeProtobuf(label(Buffer.from([0x61, 0xff]), invalid.subarray(0, 3)), 'events/v1.Event');
     expect((decoded['metadata'] as Record<string, unknown>)['labels']).toEqual({ 'a\ufffd': '\ufffd\ufffd\ufffd' });
   });
 
   it('formats a time field once however often the body repeats it (the last one is kept)', () => {
-    // deprecatedFirstTimestamp and eventTime, 300,000 times each: 0.2-0.4 s when each was formatted
-    const one = ld(13, Buffer.concat([Buffer.from([0x08]), varint(1e9)]));
-    const first = repeated(one);
-    const eventTime = repeated(ld(2, Buffer.concat([Buffer.from([0x08]), varint(1e9), Buffer.from([0x10, 0x01])])));
-    expect(timed(wrap(first)) + timed(wrap(eventTime))).toBeLessThan(450);
+    // deprecatedFirstTimestamp and eventTime, 240,000 and 200,000 times, with seconds past year
+    // 9999 (formatted with bigints): 2-3 s under Jest when each was formatted
     const huge = ld(13, Buffer.concat([Buffer.from([0x08]), varint(-(2 ** 62))]));
-    const last = Buffer.concat([one, one, huge, ld(13, Buffer.from([0x08, 0x01]))]);
+    const first = repeated(huge);
+    const eventTime = repeated(ld(2, Buffer.concat([Buffer.from([0x08]), varint(2 ** 62), Buffer.from([0x10, 0x01])])));
+    expect(best(wrap(first)) + best(wrap(eventTime))).toBeLessThan(600);
+    const one = ld(13, Buffer.concat([Buffer.from([0x08]), varint(1e9)]));
+    const last = Buffer.concat([one, huge, ld(13, Buffer.from([0x08, 0x01]))]);
     expect(decodeProtobuf(wrap(last), 'events/v1.Event')['deprecatedFirstTimestamp']).toBe('1970-01-01T00:00:01Z');
     expect(decodeProtobuf(wrap(Buffer.concat([last, huge])), 'events/v1.Event')['deprecatedFirstTimestamp']).toBe(
       '-146138510344-07-14T16:14:56Z',
