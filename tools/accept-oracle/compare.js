@@ -58,6 +58,21 @@ const structured = [
   ...['1_0', '0x1p0', '0x1p-2', '1__0', '_1', '0x1', '0X1.8P1', '+nan', 'infin', '1e1_0', '0x1p128'].map(
     (q) => `a/b;q=${q}, c/d;q=0.7`,
   ),
+  // Hex mantissas longer than 16 digits, zero mantissas with large exponents, long digit runs.
+  ...[
+    `0x${'1'.repeat(300)}p-2000`,
+    `0x${'1'.repeat(300)}p0`,
+    `0x1${'0'.repeat(40)}p-160`,
+    `0x.${'0'.repeat(40)}1p164`,
+    `0x${'f'.repeat(17)}p-68`,
+    `0x${'8'.repeat(20)}p-80`,
+    '0x0p2000',
+    '-0x0p2000',
+    '0x0.0p-3000',
+    `${'1'.repeat(400)}e-400`,
+    `0.${'0'.repeat(400)}1e400`,
+    `${'1'.repeat(2000)}x`,
+  ].map((q) => `a/b;q=${q}, c/d;q=0.7`),
   'application/json;q=0.5, */*;q=0.9, text/*',
   'a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e',
   '*/*;q=0.1, application/json;q=0.1',
@@ -72,7 +87,16 @@ rl.on('line', (l) => answers.push(JSON.parse(l)));
 for (const c of cases) go.stdin.write(JSON.stringify(c) + '\n');
 go.stdin.end();
 await new Promise((r) => go.on('close', r));
-const fmtQ = (q) => (Number.isNaN(q) ? 'nan' : q === Infinity ? 'inf' : q === -Infinity ? '-inf' : JSON.stringify(q));
+const fmtQ = (q) =>
+  Number.isNaN(q)
+    ? 'nan'
+    : q === Infinity
+      ? 'inf'
+      : q === -Infinity
+        ? '-inf'
+        : Object.is(q, -0)
+          ? '-0'
+          : JSON.stringify(q);
 let diffs = 0;
 for (let i = 0; i < cases.length; i++) {
   const mine = parseAccept(cases[i]).map((c) => ({
