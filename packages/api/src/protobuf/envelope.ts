@@ -62,14 +62,21 @@ export function encodeProtobuf(object: Record<string, unknown>, type: ProtobufTy
   return envelope(str(object['apiVersion']), str(object['kind']), (w) => encodeMessage(w, spec, object));
 }
 
+/** Each list message's spec with its `items` field alone. */
+const itemsOnly = new Map<ProtobufType, MessageSpec>();
+
 /**
  * The `items` fields of a list message (`items` is field 2 of every Kubernetes list) for some of
  * its items, as {@link encodeProtobuf} writes them inside the list: a large list can be encoded a
  * batch at a time, then put together by {@link encodeListEnvelope}.
  */
 export function encodeListItems(items: readonly unknown[], listType: ProtobufType): Buffer {
-  const spec = protobufMessages[listType];
-  const only: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.json === 'items') };
+  let only = itemsOnly.get(listType);
+  if (only === undefined) {
+    const spec = protobufMessages[listType];
+    only = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.json === 'items') };
+    itemsOnly.set(listType, only);
+  }
   const w = new ProtobufWriter(1024);
   encodeMessage(w, only, { items });
   return w.finish();

@@ -46,10 +46,10 @@ export function protobufList<T extends KubeObject>(
 }
 
 /**
- * {@link protobufList} for a list of any length: a large one is encoded {@link protobufBatch} items
- * per turn of the event loop (a protobuf list is one length-prefixed message, so it is sent whole,
- * as kube does; the JSON and YAML lists are streamed instead), so that other requests are served
- * meanwhile.
+ * {@link protobufList} for a list of any length: its items are encoded one by one, and the event
+ * loop is let go after every {@link protobufBatch} items or {@link protobufTurnBytes} bytes (a
+ * protobuf list is one length-prefixed message, so it is sent whole, as kube does; the JSON and
+ * YAML lists are streamed instead), so that other requests are served meanwhile.
  */
 export async function protobufListInTurns<T extends KubeObject>(
   view: VersionedView<T>,
@@ -57,19 +57,21 @@ export async function protobufListInTurns<T extends KubeObject>(
   meta: ListMeta,
   rep: Representation,
 ): Promise<Buffer> {
-  if (items.length <= protobufBatch) return protobufList(view, items, meta, rep);
+  if (items.length <= 1) return protobufList(view, items, meta, rep);
   const partial = rep.as === 'PartialObjectMetadataList';
   const type = partial ? 'meta/v1.PartialObjectMetadataList' : messages(view).list;
   const parts: Buffer[] = [];
-  for (let from = 0; from < items.length; from += protobufBatch) {
-    const batch = items.slice(from, from + protobufBatch);
-    parts.push(
-      encodeListItems(
-        batch.map((o) => (partial ? partialObjectMetadata(view, o, 'v1') : view.toListItem(o))),
-        type,
-      ),
-    );
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  let count = 0;
+  let bytes = 0;
+  for (const o of items) {
+    const part = encodeListItems([partial ? partialObjectMetadata(view, o, 'v1') : view.toListItem(o)], type);
+    parts.push(part);
+    bytes += part.length;
+    if (++count >= protobufBatch || bytes >= protobufTurnBytes) {
+      count = 0;
+      bytes = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
   const list = partial
     ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta }
@@ -77,8 +79,11 @@ export async function protobufListInTurns<T extends KubeObject>(
   return encodeListEnvelope(list, type, parts);
 }
 
-/** Items a protobuf list encodes per turn of the event loop. */
+/** Items a protobuf list encodes per turn of the event loop, at most. */
 export const protobufBatch = 256;
+
+/** Bytes a protobuf list encodes per turn of the event loop, about (one item past it at most). */
+export const protobufTurnBytes = 512 * 1024;
 
 /** A Status (a delete's Success, an in-stream watch ERROR) in protobuf. */
 export const protobufStatus = (status: unknown): Buffer =>
