@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeProtobuf } from '@kevents/api';
-import { maxJSONPatchMemberNames, maxObjectValues } from '@kevents/apiserver';
+import { countValuesUpTo, maxJSONPatchMemberNames, maxObjectValues } from '@kevents/apiserver';
 import { MemoryStorage } from '@kevents/storage';
 import { request, sampleEvent, sampleEventYaml, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
@@ -61,6 +61,32 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
     const put = await request(`${ns('v1')}/within`, { method: 'PUT', body: got });
     expect(put.status).toBe(200);
     expect(put.body.metadata.labels.k0).toBe('changed');
+  });
+
+  it('stores a body of up to a fifth of the bound uncounted, and within the bound, through either view', async () => {
+    const n = maxObjectValues / 5 - 20;
+    const body = sampleEvent('fifth', 'v4');
+    (body['metadata'] as Record<string, unknown>)['labels'] = labels(n);
+    const created = await request(ns('v4'), { method: 'POST', body });
+    expect(created.status).toBe(201);
+    expect(countValuesUpTo(created.body, maxObjectValues)).toBeLessThanOrEqual(maxObjectValues);
+    const core = await request(`${srv.url}/api/v1/namespaces/v4/events`, {
+      method: 'POST',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'core-fifth', labels: labels(n) },
+        involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'v4' },
+        reason: 'Testing',
+        message: 'm',
+        type: 'Normal',
+      },
+    });
+    expect(core.status).toBe(201);
+    for (const path of [`${ns('v4')}/core-fifth`, `${srv.url}/api/v1/namespaces/v4/events/core-fifth`]) {
+      const got = (await request(path)).body;
+      expect(countValuesUpTo(got, maxObjectValues)).toBeLessThanOrEqual(maxObjectValues);
+    }
   });
 
   it('refuses a merge patch whose result passes it, and leaves the object as it was', async () => {

@@ -18,10 +18,12 @@ export const createHandler: Handler = async (scope, req, reply) => {
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'CreateOptions' });
   const body = decodeObjectBody(scope.view, req);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
-  const { object, warnings } = body instanceof Promise ? await body : body;
+  const { object, warnings, values } = body instanceof Promise ? await body : body;
   checkConversion(negotiated, req, scope, 'object');
+  // The body's count stands for the object's when the server makes all of its managedFields.
+  const decodedValues = object.metadata.managedFields === undefined ? values : undefined;
   scope.fieldManager.update(undefined, object, managerOrUserAgent(fieldManager, req.headers['user-agent']));
-  const stored = await scope.store.create(object, namespace, dryRun);
+  const stored = await scope.store.create(object, namespace, dryRun, decodedValues);
   if (dryRun || !isPlain(negotiated, req)) return sendObjectAs(scope, req, reply, 201, stored, negotiated, warnings);
   return sendSerialized(reply, 201, scope.texts.storedJSON(stored), warnings);
 };

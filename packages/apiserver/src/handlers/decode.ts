@@ -9,6 +9,8 @@ import { parseFieldValidation } from '../request/query.js';
 export interface DecodedObjectBody<T> {
   readonly object: T;
   readonly warnings: string[];
+  /** The body's values (object members and array elements), when its parse counted them (JSON). */
+  readonly values?: number;
 }
 
 /**
@@ -44,5 +46,9 @@ function decodeParsed<T extends KubeObject>(
   const decoded = decodeKind<Record<string, unknown>>(parsed, view.schema, view, fieldValidation, unrecognized);
   const object = view.toInternal(decoded.object);
   object.metadata = object.metadata ?? {};
-  return { object, warnings: decoded.warnings };
+  return {
+    object,
+    warnings: decoded.warnings,
+    ...(parsed.values !== undefined && { values: parsed.values }),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type { ApiError } from '../errors/api-error.js';
-import { checkObjectValues, countValuesUpTo, maxObjectValues } from './object-values.js';
+import { checkObjectValues, countValuesUpTo, maxObjectValues, withinObjectValues } from './object-values.js';
 
 /** Every member and element at every depth, counted by recursion: the reference. */
 function reference(v: unknown): number {
@@ -63,5 +63,14 @@ describe('checkObjectValues', () => {
       reason: 'RequestEntityTooLarge',
       message: `Request entity too large: limit is ${maxObjectValues} values (object members and array elements) in one object`,
     });
+  });
+});
+
+describe('withinObjectValues', () => {
+  test('spares the count for bodies of up to a fifth of the bound, and only when their count is known', () => {
+    expect(withinObjectValues(undefined)).toBe(false);
+    expect(withinObjectValues(0)).toBe(true);
+    expect(withinObjectValues(maxObjectValues / 5)).toBe(true);
+    expect(withinObjectValues(maxObjectValues / 5 + 1)).toBe(false);
   });
 });

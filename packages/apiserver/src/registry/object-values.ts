@@ -47,6 +47,18 @@ export const tooManyValues = (limit: number): ApiError =>
     `Request entity too large: limit is ${limit} values (object members and array elements) in one object`,
   );
 
+/**
+ * Whether a new object decoded from a body of `decodedValues` values (none of them managedFields)
+ * is stored within {@link maxObjectValues} without being counted. A create adds a few system
+ * fields, the zero values its kind writes, and one managedFields entry whose `fieldsV1` holds at
+ * most two keys per value of the object (the value's own and a map's or list item's `.`): about
+ * three times the body's values and the kind's zero values. A body of a fifth of the bound leaves
+ * room for 1,300 zero values (an Event writes ~15).
+ */
+export function withinObjectValues(decodedValues: number | undefined): boolean {
+  return decodedValues !== undefined && decodedValues <= maxObjectValues / 5;
+}
+
 /** Throws {@link tooManyValues} when `value` holds more than `limit` values. */
 export function checkObjectValues(value: unknown, limit: number = maxObjectValues): void {
   if (countValuesUpTo(value, limit) > limit) throw tooManyValues(limit);

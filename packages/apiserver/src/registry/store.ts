@@ -22,7 +22,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { generationOnDeletion } from './generation.js';
-import { checkObjectValues } from './object-values.js';
+import { checkObjectValues, withinObjectValues } from './object-values.js';
 import { checkPreconditions } from './preconditions.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
@@ -158,18 +158,22 @@ export class Store<T extends KubeObject = KubeObject> {
    * be stored with more than `maxObjectValues` values, managedFields included, is a 413 (so every
    * stored object can be sent back whole, as a PUT or a patch's result, and pass the same bound).
    */
-  prepareCreate(obj: T, namespace: string): void {
+  prepareCreate(obj: T, namespace: string, decodedValues?: number): void {
     beforeCreate(obj, namespace, this.#generate);
     this.strategy.prepareForCreate?.(obj);
     const errs = this.strategy.validate(obj, this.view);
     if (errs.length) throw this.#invalid(obj.metadata.name ?? '', errs);
-    checkObjectValues(obj);
+    if (!withinObjectValues(decodedValues)) checkObjectValues(obj);
   }
 
-  /** Creates a decoded object in `namespace` (201 semantics); with `dryRun`, checks without writing. */
-  async create(obj: T, namespace: string, dryRun: boolean): Promise<T> {
+  /**
+   * Creates a decoded object in `namespace` (201 semantics); with `dryRun`, checks without writing.
+   * `decodedValues`, when the caller knows it, is how many values the body held without
+   * managedFields of its own: a small enough count spares counting the object to store.
+   */
+  async create(obj: T, namespace: string, dryRun: boolean, decodedValues?: number): Promise<T> {
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
-    this.prepareCreate(obj, namespace);
+    this.prepareCreate(obj, namespace, decodedValues);
     return this.#storeNew(obj, namespace, dryRun, generated);
   }
 
