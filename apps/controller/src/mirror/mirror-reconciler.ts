@@ -7,6 +7,7 @@ import {
   type Reconciler,
   type ResourceClient,
   type Result,
+  TerminalError,
 } from '@kevents/controller-runtime';
 import { lastObservation } from '../event-time.js';
 import type { MirrorMetrics } from './mirror-metrics.js';
@@ -187,6 +188,20 @@ export class MirrorReconciler implements Reconciler {
    * that only the legacy API allows, such as a new note, or a type the strict API refuses).
    */
   private async write(e: Event, verb: 'create' | 'update'): Promise<Event> {
+    try {
+      return await this.writeThrough(e, verb);
+    } catch (err) {
+      // kevents stores at most maxObjectValues values in an object; a retry cannot change that.
+      if (!(err instanceof ApiError) || err.httpStatus !== 413) throw err;
+      const { namespace, annotations } = e.metadata;
+      throw new TerminalError(
+        `the event ${namespace}/${annotations?.[sourceUidAnnotation] ?? ''} of ${this.o.cluster} cannot be mirrored: ${err.message}`,
+        { cause: err },
+      );
+    }
+  }
+
+  private async writeThrough(e: Event, verb: 'create' | 'update'): Promise<Event> {
     if (!isLegacy(e)) {
       const { group, version } = this.o.events.ref;
       const typed = { ...e, apiVersion: `${group}/${version}` };

@@ -234,6 +234,55 @@ describe('mirror controller against real kevents apiservers', () => {
     expect(mine.metadata.resourceVersion).toBe(own.metadata.resourceVersion);
   }, 120_000);
 
+  it('an event whose copy kevents cannot store (past maxObjectValues) is given up; the others flow', async () => {
+    const a = track(await ApiserverChild.start('memory'));
+    const target = track(await ApiserverChild.start('memory'));
+    const { events: source } = eventClients(a.url);
+    const labelled = (n: number): Event => {
+      const e = testEvent(`wide-${n}`, 'edge');
+      e.metadata.labels = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+      return e;
+    };
+    // The widest event the source stores: its copy, with the cluster label and the source
+    // annotations, and its own managedFields, holds more values than kevents stores.
+    let stored = 100;
+    let refused = 6_000;
+    while (refused - stored > 1) {
+      const mid = Math.floor((stored + refused) / 2);
+      try {
+        await source.create(labelled(mid));
+        await source.delete('edge', `wide-${mid}`);
+        stored = mid;
+      } catch (err) {
+        expect((err as { httpStatus?: number }).httpStatus).toBe(413);
+        refused = mid;
+      }
+    }
+    await source.create(labelled(stored));
+    const wa = new SourceWriter(a.url);
+    for (let i = 0; i < 10; i++) await wa.create(i, 'edge');
+    const mirror = track(await startController(target.url, ['--leader-elect=false', ...mirrorArgs({ a: a.url })]));
+    const probe = await probeUrl(mirror);
+    const errors = async (): Promise<number> => {
+      const text = await (await fetch(`${probe}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((l) => l.startsWith('controller_runtime_reconcile_errors_total{'))
+        .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    };
+    await eventually(async () => {
+      const copies = await listEvents(target.url, `${clusterLabel}=a`);
+      return copies.length === 10 && (await errors()) >= 1 ? '' : `${copies.length} copies`;
+    }, 60_000);
+    // Given up at once, not retried with backoff.
+    const seen = await errors();
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await errors()).toBe(seen);
+    expect((await listEvents(target.url, `${clusterLabel}=a`)).map((e) => e.metadata.name)).not.toContain(
+      `wide-${stored}`,
+    );
+  }, 120_000);
+
   it('two replicas with leader election: exact, no duplicates; the leader killed, the other catches up', async () => {
     const source = track(await ApiserverChild.start('memory'));
     const target = track(await ApiserverChild.start('memory'));
