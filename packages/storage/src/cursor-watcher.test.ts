@@ -133,4 +133,33 @@ describe('Watcher.consume (CursorWatcher)', () => {
     await Promise.all(done);
     await s.close();
   });
+
+  it('catches up with older changes one batch per turn of the event loop, not all in the turn it starts', async () => {
+    const s = new MemoryStorage({ watchBatchIntervalMs: 0 });
+    const first = await s.create(keyOf('ns', 'k0'), testObject('ns', 'k0'));
+    for (let i = 1; i < 3000; i++) await s.create(keyOf('ns', `k${i}`), testObject('ns', `k${i}`));
+    let turn = 0;
+    const ticker = setInterval(() => turn++, 0);
+    const perTurn = new Map<number, number>();
+    let seen = 0;
+    const w = await s.watch<TestObject>({ resource: 'events' }, { resourceVersion: first.metadata.resourceVersion! });
+    const done = w.consume((batch) => {
+      perTurn.set(turn, (perTurn.get(turn) ?? 0) + batch.length);
+      seen += batch.length;
+    });
+    const seenAtOnce = seen;
+    for (let i = 0; i < 200 && seen < 2999; i++) await new Promise((r) => setTimeout(r, 5));
+    clearInterval(ticker);
+    // Nothing is read in the turn that opens the watch; then at most 256 changes per turn.
+    expect(seenAtOnce).toBe(0);
+    expect(seen).toBe(2999);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(256);
+    expect(perTurn.size).toBeGreaterThanOrEqual(12);
+    // Once caught up, a change is handed over in the turn that wakes the watch.
+    await s.create(keyOf('ns', 'late'), testObject('ns', 'late'));
+    expect(seen).toBe(3000);
+    w.stop();
+    await done;
+    await s.close();
+  });
 });
