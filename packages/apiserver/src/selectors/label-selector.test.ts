@@ -125,6 +125,47 @@ describe('parseLabelSelector', () => {
     }
   });
 
+  it('gt and lt read int64 values only, as strconv.ParseInt does', () => {
+    expect(matches('a>9223372036854775806', { a: '9223372036854775807' })).toBe(true);
+    expect(matches('a>1', { a: '9223372036854775808' })).toBe(false);
+    expect(matches('a<1', { a: '-9223372036854775809' })).toBe(false);
+    expect(() => parseLabelSelector('a>9223372036854775808')).toThrow(
+      /values\[0\]: Invalid value: "9223372036854775808": for 'Gt', 'Lt' operators, the value must be an integer/,
+    );
+  });
+
+  it('costs a label map about its own size, not the length of the selector', () => {
+    // Counts what the matcher asks of the labels (every lookup goes through the proxy).
+    let asked = 0;
+    const counted = (labels: Record<string, string>): Record<string, string> =>
+      new Proxy(labels, {
+        get: (t, p) => (asked++, Reflect.get(t, p)),
+        has: (t, p) => (asked++, Reflect.has(t, p)),
+        ownKeys: (t) => (asked++, Reflect.ownKeys(t)),
+        getOwnPropertyDescriptor: (t, p) => (asked++, Reflect.getOwnPropertyDescriptor(t, p)),
+      });
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${i}`);
+    const values = Array.from({ length: 5000 }, (_, i) => `v${i}`);
+    const labels = { app: 'web', tier: 'front' };
+    for (const sel of [
+      keys.map((k) => `!${k}`).join(','),
+      keys.map((k) => `${k}!=x`).join(','),
+      Array.from({ length: 5000 }, () => '!k').join(','),
+      Array.from({ length: 5000 }, () => 'app').join(','),
+      Array.from({ length: 5000 }, () => 'app!=x').join(','),
+      `app in (${values.join(',')})`,
+      keys.join(','),
+    ]) {
+      const s = parseLabelSelector(sel);
+      asked = 0;
+      const got = s.matches(counted(labels));
+      expect(asked).toBeLessThanOrEqual(12);
+      expect(got).toBe(
+        sel.startsWith('!') || sel.startsWith('k0!') || sel.startsWith('app,') || sel.startsWith('app!'),
+      );
+    }
+  });
+
   it('refuses a non-integer after > or <', () => {
     for (const s of ['a>x', 'a<1.5', 'a>', 'a<,b', 'a>1x', 'a>x1'])
       expect(() => parseLabelSelector(s)).toThrow(SelectorParseError);
@@ -235,6 +276,64 @@ describe('parseLabelSelector', () => {
           expect(sel.matches(l)).toBe(reqs.every((r) => r.holds(l)));
         }),
         { numRuns: 300 },
+      );
+    });
+
+    it('many requirements on a few keys and values match as all of them say', () => {
+      // Few keys and values, so that requirements on one key meet (the matcher merges them).
+      const k = fc.constantFrom('a', 'b', 'c', 'd');
+      // Values of selectors, and of labels (which may also be what no selector can spell).
+      const v: fc.Arbitrary<string> = fc.constantFrom('', 'x', 'y', '1', '2', '10', '9223372036854775808');
+      const lv = fc.oneof(v, fc.constantFrom('-3', '-9223372036854775808', '+2'));
+      const n = fc.constantFrom('0', '1', '2', '5', '10', '9223372036854775807');
+      const set = fc.array(
+        v.filter((x) => x !== ''),
+        { minLength: 1, maxLength: 3 },
+      );
+      const int = (s: string): bigint | undefined =>
+        /^[+-]?\d+$/.test(s) && BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n ? BigInt(s) : undefined;
+      const small: fc.Arbitrary<Req> = fc.oneof(
+        k.map((key) => ({ text: key, holds: (l: Record<string, string>) => has(l, key) })),
+        k.map((key) => ({ text: `!${key}`, holds: (l: Record<string, string>) => !has(l, key) })),
+        fc
+          .tuple(k, v)
+          .map(([key, x]) => ({
+            text: `${key}=${x}`,
+            holds: (l: Record<string, string>) => has(l, key) && l[key] === x,
+          })),
+        fc
+          .tuple(k, v)
+          .map(([key, x]) => ({
+            text: `${key}!=${x}`,
+            holds: (l: Record<string, string>) => !has(l, key) || l[key] !== x,
+          })),
+        fc.tuple(k, set).map(([key, xs]) => ({
+          text: `${key} in (${xs.join(',')})`,
+          holds: (l: Record<string, string>) => has(l, key) && xs.includes(l[key]!),
+        })),
+        fc.tuple(k, set).map(([key, xs]) => ({
+          text: `${key} notin (${xs.join(',')})`,
+          holds: (l: Record<string, string>) => !has(l, key) || !xs.includes(l[key]!),
+        })),
+        fc.tuple(k, n, fc.boolean()).map(([key, x, gt]) => ({
+          text: `${key}${gt ? '>' : '<'}${x}`,
+          holds: (l: Record<string, string>) => {
+            const m = has(l, key) ? int(l[key]!) : undefined;
+            return m !== undefined && (gt ? m > BigInt(x) : m < BigInt(x));
+          },
+        })),
+      );
+      fc.assert(
+        fc.property(
+          fc.array(small, { minLength: 1, maxLength: 24 }),
+          fc.dictionary(k, lv, { maxKeys: 4 }),
+          (reqs, l) => {
+            expect(parseLabelSelector(reqs.map((r) => r.text).join(',')).matches(l)).toBe(
+              reqs.every((r) => r.holds(l)),
+            );
+          },
+        ),
+        { numRuns: 2000 },
       );
     });
 

@@ -209,6 +209,15 @@ function checkKey(key: string, path: FieldPath): void {
 }
 
 const int64 = /^[+-]?\d+$/;
+const minInt64 = -(1n << 63n);
+const maxInt64 = (1n << 63n) - 1n;
+
+/** `strconv.ParseInt(s, 10, 64)`: the value, or undefined when Go refuses it (not an integer, or out of range). */
+function parseInt64(s: string): bigint | undefined {
+  if (!int64.test(s)) return undefined;
+  const n = BigInt(s);
+  return n < minInt64 || n > maxInt64 ? undefined : n;
+}
 
 /** `labels.NewRequirement`: the checks of values per operator, aggregated like Kubernetes' errors. */
 function newRequirement(key: string, op: Op, values: string[]): Requirement {
@@ -216,7 +225,7 @@ function newRequirement(key: string, op: Op, values: string[]): Requirement {
   const valuePath = FieldPath.root('values');
   if ((op === 'gt' || op === 'lt') && values.length === 1) {
     values.forEach((v, i) => {
-      if (!int64.test(v)) {
+      if (parseInt64(v) === undefined) {
         errs.push(invalidField(valuePath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       }
     });
@@ -230,39 +239,127 @@ function newRequirement(key: string, op: Op, values: string[]): Requirement {
   return { key, op, values };
 }
 
-const matchOne = (r: Requirement, labels: Readonly<Record<string, string>>): boolean => {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const v = has ? labels[r.key]! : undefined;
-  switch (r.op) {
-    case 'exists':
-      return has;
-    case '!':
-      return !has;
-    case '=':
-    case '==':
-    case 'in':
-      return has && r.values.includes(v!);
-    case '!=':
-    case 'notin':
-      return !has || !r.values.includes(v!);
-    case 'gt':
-    case 'lt': {
-      if (!has || !int64.test(v!)) return false;
-      const a = BigInt(v!);
-      const b = BigInt(r.values[0]!);
-      return r.op === 'gt' ? a > b : a < b;
+/** What the requirements on one key ask of its value, all of them together. */
+interface KeyCheck {
+  /** The key must be present (exists, `=`, `in`, `gt`, `lt`). */
+  present: boolean;
+  /** The key must be absent (`!`). */
+  absent: boolean;
+  /** The value must be one of these (the intersection of every `=` and `in` set on the key). */
+  allowed: Set<string> | undefined;
+  /** The value must be none of these (the union of every `!=` and `notin` set on the key). */
+  forbidden: Set<string> | undefined;
+  /** The value must be an int64 above `above` and below `below` (the tightest `gt` and `lt`). */
+  above: bigint | undefined;
+  below: bigint | undefined;
+}
+
+const valueHolds = (c: KeyCheck, v: string): boolean => {
+  if (c.allowed !== undefined && !c.allowed.has(v)) return false;
+  if (c.forbidden?.has(v) === true) return false;
+  if (c.above === undefined && c.below === undefined) return true;
+  const n = parseInt64(v);
+  return n !== undefined && (c.above === undefined || n > c.above) && (c.below === undefined || n < c.below);
+};
+
+/**
+ * The test of a label map against all the requirements (`Requirement.Matches` of each, as
+ * kube's selector does), with the requirements on each key merged first, so that a label map
+ * costs about its own size and the number of keys it must have, not the selector's length: a
+ * URL of 5,300 `!a` terms (or 20,000 over HTTP/2) cost that many lookups per object, 100-400 ms
+ * of event loop per 1,024 listed objects, and as much again per watcher for each change.
+ */
+function compileMatcher(reqs: readonly Requirement[]): (labels: Readonly<Record<string, string>>) => boolean {
+  if (reqs.length === 0) return () => true;
+  const checks = new Map<string, KeyCheck>();
+  for (const r of reqs) {
+    let c = checks.get(r.key);
+    if (c === undefined) {
+      c = {
+        present: false,
+        absent: false,
+        allowed: undefined,
+        forbidden: undefined,
+        above: undefined,
+        below: undefined,
+      };
+      checks.set(r.key, c);
+    }
+    switch (r.op) {
+      case 'exists':
+        c.present = true;
+        break;
+      case '!':
+        c.absent = true;
+        break;
+      case '=':
+      case '==':
+      case 'in': {
+        c.present = true;
+        const prev = c.allowed;
+        c.allowed = new Set(prev === undefined ? r.values : r.values.filter((v) => prev.has(v)));
+        break;
+      }
+      case '!=':
+      case 'notin':
+        c.forbidden ??= new Set();
+        for (const v of r.values) c.forbidden.add(v);
+        break;
+      case 'gt':
+      case 'lt': {
+        c.present = true;
+        // Refused at parse time otherwise; a bound that is no int64 never matches (as in kube).
+        const n = parseInt64(r.values[0] ?? '');
+        if (n === undefined) c.allowed = new Set();
+        else if (r.op === 'gt') c.above = c.above === undefined || n > c.above ? n : c.above;
+        else c.below = c.below === undefined || n < c.below ? n : c.below;
+        break;
+      }
     }
   }
-};
+  const present: [string, KeyCheck][] = [];
+  // Keys that may be absent: their value is checked only when the labels have them.
+  const optional = new Map<string, KeyCheck>();
+  for (const [key, c] of checks) {
+    if (c.present && c.absent) return () => false;
+    if (c.present) present.push([key, c]);
+    else optional.set(key, c);
+  }
+  const has = (labels: Readonly<Record<string, string>>, key: string): boolean =>
+    Object.prototype.hasOwnProperty.call(labels, key);
+  // A few requirements are looked up one by one; past that, the labels' keys bound the work.
+  const few = 8;
+  return (labels) => {
+    let keys: string[] | undefined;
+    if (present.length > few) {
+      keys = Object.keys(labels);
+      // More required keys than labels: some is missing (so the loop below is as short as the labels).
+      if (present.length > keys.length) return false;
+    }
+    for (const [key, c] of present) if (!has(labels, key) || !valueHolds(c, labels[key]!)) return false;
+    if (optional.size === 0) return true;
+    if (optional.size > few) keys ??= Object.keys(labels);
+    if (keys === undefined || optional.size <= keys.length) {
+      for (const [key, c] of optional) if (has(labels, key) && (c.absent || !valueHolds(c, labels[key]!))) return false;
+      return true;
+    }
+    for (const key of keys) {
+      const c = optional.get(key);
+      if (c !== undefined && (c.absent || !valueHolds(c, labels[key]!))) return false;
+    }
+    return true;
+  };
+}
 
 /** Parses a Kubernetes label selector (`a=b,c!=d,e in (x,y),!f,g`) with Kubernetes' grammar and messages. */
 export function parseLabelSelector(s: string | undefined): LabelSelector {
   const src = s ?? '';
   const reqs = src.trim() ? new Parser(src).parse() : [];
+  const match = compileMatcher(reqs);
   return {
     empty: reqs.length === 0,
     requirements: reqs,
-    matches: (labels) => reqs.every((r) => matchOne(r, labels ?? {})),
+    matches: (labels) => match(labels ?? {}),
     toString: () => src.trim(),
   };
 }
