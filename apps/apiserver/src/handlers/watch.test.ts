@@ -145,6 +145,22 @@ describe('watch over HTTP', () => {
     });
   });
 
+  it("keeps a watch open for a timeoutSeconds past setTimeout's range, and ends one with a negative timeoutSeconds at once", async () => {
+    const long = new AbortController();
+    const res = await fetch(`${ns('w10')}?watch=true&timeoutSeconds=2147484`, { signal: long.signal });
+    const reader = res.body!.getReader();
+    const ended = reader.read().then((r) => r.done);
+    const open = await Promise.race([ended, new Promise((r) => setTimeout(() => r('open'), 300))]);
+    expect(open).toBe('open');
+    long.abort();
+    await ended.catch(() => undefined);
+    const started = Date.now();
+    const negative = await fetch(`${ns('w10')}?watch=true&timeoutSeconds=-1`);
+    expect(negative.status).toBe(200);
+    expect(await negative.text()).toBe('');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('ends live watches at shutdown so clients can re-watch elsewhere', async () => {
     const other = await startTestServer();
     const res = await fetch(`${other.url}/apis/events.k8s.io/v1/events?watch=true`);

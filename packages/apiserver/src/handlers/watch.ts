@@ -1,3 +1,4 @@
+import { callAfter } from '../watch/deadline.js';
 import { encodeWatchEvent, initialEventsEndAnnotation } from '@kevents/api';
 import { protobufMediaType, protobufObject, protobufStatus } from './protobuf-answer.js';
 import type { KubeObject, WatchEvent } from '@kevents/api';
@@ -176,11 +177,12 @@ export async function serveWatch<T extends KubeObject>(
     resource: ctx.view.resource,
     scope: info.namespace ? 'namespace' : 'cluster',
   });
+  // kube's: 0 or none is a random length in [min, 2*min); a negative one ends the watch at once.
   const seconds =
-    opts.timeoutSeconds && opts.timeoutSeconds > 0
+    opts.timeoutSeconds !== undefined && opts.timeoutSeconds !== 0
       ? opts.timeoutSeconds
       : ctx.minRequestTimeoutSeconds * (1 + Math.random());
-  const timer = setTimeout(stop, seconds * 1000);
+  const cancelTimeout = callAfter(seconds * 1000, stop);
   stream.onClose(() => {
     // The client went away before the server ended the stream: fastify reports no response.
     if (!reply.raw.writableFinished) ctx.onWatchAbandoned?.(req);
@@ -218,7 +220,7 @@ export async function serveWatch<T extends KubeObject>(
   } catch (err) {
     if (!stream.closed) void stream.write([errorLine(err)]);
   } finally {
-    clearTimeout(timer);
+    cancelTimeout();
     unregister();
     stop();
   }
