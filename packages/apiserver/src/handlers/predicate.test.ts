@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import type { RestScope } from '../scope/rest-scope.js';
 import { buildPredicate } from './predicate.js';
 import { apiFailure } from '../testing/api-failure.js';
@@ -60,5 +61,42 @@ describe('buildPredicate', () => {
       },
     } as unknown as RestScope<W>;
     expect(() => buildPredicate(broken, undefined, 'a=b')).toThrow(TypeError);
+  });
+});
+
+describe('buildPredicate, field terms merged per field', () => {
+  const fieldsOf = ['metadata.name', 'metadata.namespace', 'spec.holder'] as const;
+  const valueOf = (o: W, f: (typeof fieldsOf)[number]): string =>
+    f === 'metadata.name'
+      ? (o.metadata.name ?? '')
+      : f === 'metadata.namespace'
+        ? (o.metadata.namespace ?? '')
+        : (o.spec?.holderIdentity ?? '');
+
+  it('matches what every term on its own says', () => {
+    const value = fc.constantFrom('', 'a', 'b', 'n1', 'h1');
+    const term = fc.record({ field: fc.constantFrom(...fieldsOf), op: fc.constantFrom('=', '!='), value });
+    const object = fc.record({ name: value, ns: value, holder: value });
+    fc.assert(
+      fc.property(fc.array(term, { minLength: 1, maxLength: 8 }), fc.array(object, { maxLength: 6 }), (terms, objs) => {
+        const p = buildPredicate(scope, undefined, terms.map((t) => `${t.field}${t.op}${t.value}`).join(','))!;
+        for (const o of objs) {
+          const obj = w(o.name, o.ns, o.holder);
+          expect(p(obj)).toBe(terms.every((t) => (valueOf(obj, t.field) === t.value) === (t.op === '=')));
+        }
+      }),
+    );
+  });
+
+  it('reads each field once per object, however many terms name it', () => {
+    let reads = 0;
+    const counting = {
+      ...scope,
+      strategy: { fieldValue: (o: W, label: string) => (reads++, scope.strategy.fieldValue(o, label)) },
+    } as unknown as RestScope<W>;
+    const selector = Array.from({ length: 2_000 }, (_, i) => `spec.holder!=h${i}`).join(',');
+    const p = buildPredicate(counting, undefined, selector)!;
+    expect(p(w('a', 'n1', 'zz'))).toBe(true);
+    expect(reads).toBe(1);
   });
 });
