@@ -295,18 +295,14 @@ describe('parseLabelSelector', () => {
       const small: fc.Arbitrary<Req> = fc.oneof(
         k.map((key) => ({ text: key, holds: (l: Record<string, string>) => has(l, key) })),
         k.map((key) => ({ text: `!${key}`, holds: (l: Record<string, string>) => !has(l, key) })),
-        fc
-          .tuple(k, v)
-          .map(([key, x]) => ({
-            text: `${key}=${x}`,
-            holds: (l: Record<string, string>) => has(l, key) && l[key] === x,
-          })),
-        fc
-          .tuple(k, v)
-          .map(([key, x]) => ({
-            text: `${key}!=${x}`,
-            holds: (l: Record<string, string>) => !has(l, key) || l[key] !== x,
-          })),
+        fc.tuple(k, v).map(([key, x]) => ({
+          text: `${key}=${x}`,
+          holds: (l: Record<string, string>) => has(l, key) && l[key] === x,
+        })),
+        fc.tuple(k, v).map(([key, x]) => ({
+          text: `${key}!=${x}`,
+          holds: (l: Record<string, string>) => !has(l, key) || l[key] !== x,
+        })),
         fc.tuple(k, set).map(([key, xs]) => ({
           text: `${key} in (${xs.join(',')})`,
           holds: (l: Record<string, string>) => has(l, key) && xs.includes(l[key]!),
