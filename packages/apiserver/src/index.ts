@@ -98,7 +98,13 @@ export {
 } from './openapi/protobuf.js';
 export { negotiateOpenAPI } from './openapi/accept.js';
 export { watchListHandler } from './install/watch-item.js';
-export { checkObjectValues, countValuesUpTo, maxObjectValues, tooManyValues } from './registry/object-values.js';
+export {
+  checkObjectValues,
+  countValuesUpTo,
+  maxBodyValues,
+  maxObjectValues,
+  tooManyValues,
+} from './registry/object-values.js';
 export { maxJSONPatchMemberNames } from './handlers/wide-json.js';
 // Types the public API reaches (handlers, scopes, caches, options), so users can name them.
 export type { Handler, RestScope } from './scope/rest-scope.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeProtobuf } from '@kevents/api';
-import { countValuesUpTo, maxJSONPatchMemberNames, maxObjectValues } from '@kevents/apiserver';
+import { countValuesUpTo, maxBodyValues, maxJSONPatchMemberNames, maxObjectValues } from '@kevents/apiserver';
 import { MemoryStorage } from '@kevents/storage';
 import { request, sampleEvent, sampleEventYaml, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
@@ -89,6 +89,44 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
     }
   });
 
+  it('reads any stored object sent back whole, at the very edge of the bound, through either view', async () => {
+    for (const [path, kind] of [
+      [ns('v5'), 'events.k8s.io'],
+      [`${srv.url}/api/v1/namespaces/v5/events`, 'core'],
+    ] as const) {
+      const body = (n: number): Record<string, unknown> =>
+        kind === 'core'
+          ? {
+              apiVersion: 'v1',
+              kind: 'Event',
+              metadata: { name: `edge-${n}`, labels: labels(n) },
+              involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'v5' },
+              reason: 'Testing',
+              type: 'Normal',
+            }
+          : { ...sampleEvent(`edge-${n}`, 'v5'), metadata: { name: `edge-${n}`, labels: labels(n) } };
+      // The most labels stored: its stored form is within a few values of the bound.
+      let stored = 100;
+      let refused = maxObjectValues;
+      while (refused - stored > 1) {
+        const mid = Math.floor((stored + refused) / 2);
+        const r = await request(path, { method: 'POST', body: body(mid) });
+        if (r.status === 201) {
+          stored = mid;
+          await request(`${path}/edge-${mid}`, { method: 'DELETE' });
+        } else {
+          expectTooLarge(r);
+          refused = mid;
+        }
+      }
+      expect((await request(path, { method: 'POST', body: body(stored) })).status).toBe(201);
+      const got = (await request(`${path}/edge-${stored}`)).body;
+      expect(countValuesUpTo(got, maxBodyValues)).toBeGreaterThan(maxObjectValues - 40);
+      const put = await request(`${path}/edge-${stored}`, { method: 'PUT', body: got });
+      expect([kind, put.status]).toEqual([kind, 200]);
+    }
+  });
+
   it('refuses a merge patch whose result passes it, and leaves the object as it was', async () => {
     const created = await request(ns('v2'), { method: 'POST', body: sampleEvent('small', 'v2') });
     expect(created.status).toBe(201);
@@ -145,15 +183,15 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
   });
 
   it('refuses YAML and protobuf bodies past it alike', async () => {
-    const yaml = sampleEventYaml('yaml', undefined, [
+    const yaml = sampleEventYaml('yaml', 'v3', [
       '  labels:',
-      ...Array.from({ length: maxObjectValues }, (_, i) => `    k${i}: v`),
+      ...Array.from({ length: maxBodyValues }, (_, i) => `    k${i}: v`),
     ]);
     expectTooLarge(
       await request(ns('v3'), { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: yaml }),
     );
     const event = sampleEvent('proto', 'v3');
-    (event['metadata'] as Record<string, unknown>)['labels'] = labels(maxObjectValues);
+    (event['metadata'] as Record<string, unknown>)['labels'] = labels(maxBodyValues);
     const res = await fetch(ns('v3'), {
       method: 'POST',
       headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },

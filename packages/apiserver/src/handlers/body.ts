@@ -3,7 +3,7 @@ import { goQuote } from '@kevents/validation';
 import type { ObjectSchema, ProtobufType } from '@kevents/api';
 import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, scanJsonText } from './json-duplicates.js';
-import { countValuesUpTo, maxObjectValues, tooManyValues } from '../registry/object-values.js';
+import { countValuesUpTo, maxBodyValues, tooManyValues } from '../registry/object-values.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
 import { refuseWideJson } from './wide-json.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
@@ -232,7 +232,7 @@ export interface DecodeKindOptions extends UnrecognizedBodyOptions {
 }
 
 /**
- * Decodes a parsed body strictly against a kind: an object of more than `maxObjectValues` values
+ * Decodes a parsed body strictly against a kind: a body of more than `maxBodyValues` values
  * is a 413; wrong apiVersion/kind and type errors are 400s; unknown and duplicate fields are 400
  * (Strict), warnings (Warn) or dropped (Ignore).
  */
@@ -258,7 +258,7 @@ export function decodeKind<T>(
   }
   const raw = v as Record<string, unknown>;
   // Before anything walks the object: what it costs the event loop grows with its values.
-  if ((parsed.values ?? countValuesUpTo(raw, maxObjectValues)) > maxObjectValues) throw tooManyValues(maxObjectValues);
+  if ((parsed.values ?? countValuesUpTo(raw, maxBodyValues)) > maxBodyValues) throw tooManyValues();
   if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
     for (const key of Object.keys(raw)) {
       if (key !== 'kind' && key !== 'apiVersion') continue;

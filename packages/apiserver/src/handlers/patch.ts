@@ -8,7 +8,7 @@ import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/
 import type { MergingPatchType } from './patch/apply.js';
 import { refuseOverflowingNumbers } from './patch/number-overflow.js';
 import { decodePatched } from './patch/patch-decode.js';
-import { checkObjectValues } from '../registry/object-values.js';
+import { countValuesUpTo, maxBodyValues, tooManyValues } from '../registry/object-values.js';
 import { applyError, readApplyConfigurationOffLoop, strictApplyWarnings } from './patch/server-side-apply.js';
 import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
@@ -80,7 +80,7 @@ async function serverSideApply<T extends KubeObject>(
   const { namespace = '', name = '' } = req.params;
   const view = scope.view;
   const config = await readApplyConfigurationOffLoop(req.body);
-  checkObjectValues(config.object);
+  if (countValuesUpTo(config.object, maxBodyValues) > maxBodyValues) throw tooManyValues();
   let warnings: string[] = [];
   const result = await scope.store.update(
     namespace,

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import { maxObjectValues, tooManyValues } from '../registry/object-values.js';
+import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
 import { countMemberNames } from './json-duplicates.js';
 import { maxJSONPatchOperations } from './patch/limits.js';
 import { tooManyOperations } from './patch/json-patch.js';
@@ -8,7 +8,7 @@ import { tooManyOperations } from './patch/json-patch.js';
  * The most member names a JSON patch body may spell: four for each of its most operations
  * (`op`, `path`, `from`, `value`) and an object's worth of values.
  */
-export const maxJSONPatchMemberNames = 4 * maxJSONPatchOperations + maxObjectValues;
+export const maxJSONPatchMemberNames = 4 * maxJSONPatchOperations + maxBodyValues;
 
 /**
  * Refuses a JSON object body (a create, an update, a merge patch, a DeleteOptions) that spells
@@ -17,8 +17,8 @@ export const maxJSONPatchMemberNames = 4 * maxJSONPatchOperations + maxObjectVal
  * text ~20 ms. Counted as written: repeated keys count each time. Returns the count.
  */
 export function refuseWideJson(text: string): number {
-  const names = countMemberNames(text, maxObjectValues);
-  if (names > maxObjectValues) throw tooManyValues(maxObjectValues);
+  const names = countMemberNames(text, maxBodyValues);
+  if (names > maxBodyValues) throw tooManyValues();
   return names;
 }
 

@@ -4,7 +4,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
 import { countMemberNames, hasDuplicateKeys } from './json-duplicates.js';
-import { maxObjectValues } from '../registry/object-values.js';
+import { maxBodyValues } from '../registry/object-values.js';
 import { overflowingNumber } from './json-scan.js';
 import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
 import { goyamlScalarTags } from './yaml-schema.js';
@@ -342,7 +342,7 @@ function readJsonText(text: string): { value: unknown } | undefined {
   if (overflowingNumber(text) !== undefined) return undefined;
   // Too wide for an object: the YAML parser reads it (off the event loop when large), and its
   // answer is refused (yaml-thread.ts) or counted (decodeKind) like any other.
-  if (countMemberNames(text, maxObjectValues) > maxObjectValues) return undefined;
+  if (countMemberNames(text, maxBodyValues) > maxBodyValues) return undefined;
   let value: unknown;
   try {
     value = parseJson(text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readYaml, YamlInputError } from './yaml-input.js';
 import { ApiError } from '../errors/api-error.js';
-import { maxObjectValues } from '../registry/object-values.js';
+import { maxBodyValues } from '../registry/object-values.js';
 import { parseBodyOffLoop } from './body.js';
 import {
   inlineYamlLimit,
@@ -27,7 +27,7 @@ describe('readYamlOffLoop', () => {
   });
 
   it('refuses a body the thread reads into more member names than an object may hold values', async () => {
-    const text = big(maxObjectValues / 4 + 1);
+    const text = big(maxBodyValues / 4 + 1);
     const err = (await readYamlOffLoop(text).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect([err.code, err.status.reason]).toEqual([413, 'RequestEntityTooLarge']);

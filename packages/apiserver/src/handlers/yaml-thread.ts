@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { parseJson } from '@kevents/api';
 import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
 import { countMemberNames } from './json-duplicates.js';
-import { maxObjectValues, tooManyValues } from '../registry/object-values.js';
+import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
 import type { YamlBody } from './yaml-input.js';
 
 /**
@@ -112,8 +112,7 @@ class YamlThread {
       waiting.reject(new Error(reply.failed));
     } else {
       // The thread's JSON is parsed here: one too wide for an object is refused unread.
-      if (countMemberNames(reply.json, maxObjectValues) > maxObjectValues)
-        waiting.reject(tooManyValues(maxObjectValues));
+      if (countMemberNames(reply.json, maxBodyValues) > maxBodyValues) waiting.reject(tooManyValues());
       else waiting.resolve({ value: parseJson(reply.json), duplicateKeys: reply.duplicateKeys });
     }
   }
@@ -158,7 +157,7 @@ const thread = new YamlThread();
 /**
  * {@link readYaml} without holding the event loop: JSON texts (the JSON parser reads them in
  * milliseconds) and bodies up to {@link inlineYamlLimit} are read here, larger YAML on the YAML
- * thread. Every caller reads an object: one the thread finds spelling more than `maxObjectValues`
+ * thread. Every caller reads an object: one the thread finds spelling more than `maxBodyValues`
  * member names is refused with that bound's 413 before this thread parses its answer.
  */
 export async function readYamlOffLoop(text: string): Promise<YamlBody> {

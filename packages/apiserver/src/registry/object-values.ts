@@ -11,6 +11,14 @@ import { ApiError } from '../errors/api-error.js';
 export const maxObjectValues = 10_000;
 
 /**
+ * The most values a request body, a patched object or an apply's result may hold before it is
+ * decoded: {@link maxObjectValues} and room for what a view writes beside the stored fields (its
+ * zero values, `null` times), so that any stored object sent back whole (a GET then a PUT) is
+ * read. What is stored is then held to {@link maxObjectValues}. Past it, the same 413.
+ */
+export const maxBodyValues = maxObjectValues + 1_000;
+
+/**
  * How many values `value` holds below its root (members of its objects and elements of its
  * arrays, at every depth), counting no further than `limit + 1`. Iterative: as deep as the value
  * nests.
@@ -39,8 +47,8 @@ export function countValuesUpTo(value: unknown, limit: number): number {
   return n;
 }
 
-/** The 413 for an object past {@link maxObjectValues}, worded as kube's body-size 413. */
-export const tooManyValues = (limit: number): ApiError =>
+/** The 413 for an object past {@link maxObjectValues} (or a body past {@link maxBodyValues}), worded as kube's body-size 413. */
+export const tooManyValues = (limit: number = maxObjectValues): ApiError =>
   new ApiError(
     413,
     'RequestEntityTooLarge',
