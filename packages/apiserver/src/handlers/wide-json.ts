@@ -6,13 +6,13 @@ import { tooManyOperations } from './patch/json-patch.js';
 
 /**
  * The most member names a JSON patch body may spell: four for each of its most operations
- * (`op`, `path`, `from`, `value`) and an object's worth of values.
+ * (`op`, `path`, `from`, `value`) and a body's worth of values (`maxBodyValues`).
  */
 export const maxJSONPatchMemberNames = 4 * maxJSONPatchOperations + maxBodyValues;
 
 /**
  * Refuses a JSON object body (a create, an update, a merge patch, a DeleteOptions) that spells
- * more member names than an object may hold values, before it is parsed: parsing and walking
+ * more member names than a body may hold values (`maxBodyValues`), before it is parsed: parsing and walking
  * 3 MiB of keys costs the event loop 0.3-1 s (keys spelled with escapes the most), a scan of its
  * text ~20 ms. Counted as written: repeated keys count each time. Returns the count.
  */
