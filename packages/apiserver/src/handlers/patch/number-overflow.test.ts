@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { apiFailure } from '../../testing/api-failure.js';
 import { readPatch } from './apply.js';
@@ -46,5 +46,19 @@ describe('refuseOverflowingNumbers', () => {
       readPatch('[{"op":"add","path":"/a","value":1e400}]'),
       'Strict',
     );
+  });
+
+  it('walks arrays by index, never listing their indices as keys', () => {
+    // Object.keys of a million-element array makes a million index strings: ~0.5 s of event loop.
+    const big = readPatch(`{"a":[${Array(100_000).fill('1').join(',')},{"b":[1e400]}]}`);
+    const keys = jest.spyOn(Object, 'keys');
+    try {
+      expect(
+        apiFailure(() => refuseOverflowingNumbers('application/strategic-merge-patch+json', big, 'Warn')).code,
+      ).toBe(400);
+      expect(keys.mock.calls.filter(([v]) => Array.isArray(v))).toEqual([]);
+    } finally {
+      keys.mockRestore();
+    }
   });
 });
