@@ -1,8 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
+import { apiFailure } from '../../testing/api-failure.js';
 import { strategicMerge } from './strategic-merge-patch.js';
-import { WorkBudget } from './work-budget.js';
+import { hashSteps, WorkBudget } from './work-budget.js';
 
 const owner = (uid: string, extra: Record<string, unknown> = {}) => ({ uid, kind: 'Pod', name: uid, ...extra });
 
@@ -142,8 +143,11 @@ describe('strategicMerge', () => {
     const n = 100_000;
     const names = (prefix: string, count = n): string[] => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
     const same = (a: unknown, b: unknown): void => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    /** A budget for the checks of results at `n` items, which spend more than a request may. */
+    const unbounded = (): WorkBudget => new WorkBudget(Infinity);
     /**
-     * Counted, not timed: the steps charged to the work budget are at most a few per item, and
+     * Counted, not timed: the steps charged to the work budget are at most a few per item (and
+     * {@link hashSteps} for each value a table is built of), and
      * twice the items cost at most twice the steps (the quadratic code this replaced took minutes
      * at 100,000 items; a quadratic mutant is a timeout).
      */
@@ -153,7 +157,7 @@ describe('strategicMerge', () => {
       run(small, half);
       const full = new WorkBudget();
       run(large, full);
-      expect(full.spent).toBeLessThanOrEqual(8 * large);
+      expect(full.spent).toBeLessThanOrEqual((6 + 2 * hashSteps) * large);
       expect(full.spent).toBeLessThanOrEqual(2.1 * half.spent);
     };
 
@@ -161,6 +165,8 @@ describe('strategicMerge', () => {
       const out = strategicMerge(
         { metadata: { finalizers: names('a', 10) } },
         { metadata: { finalizers: [...names('b'), 'a1'] } },
+        '',
+        unbounded(),
       );
       same(out, { metadata: { finalizers: [...names('a', 10), ...names('b')] } });
       expectLinear((c, budget) =>
@@ -175,14 +181,23 @@ describe('strategicMerge', () => {
 
     it('deletes from, orders and retains with long lists', () => {
       const target = { metadata: { finalizers: names('a') } };
-      same(strategicMerge(target, { metadata: { '$deleteFromPrimitiveList/finalizers': names('a').slice(1) } }), {
-        metadata: { finalizers: ['a0'] },
-      });
-      same(strategicMerge(target, { metadata: { '$setElementOrder/finalizers': names('a').reverse() } }), {
-        metadata: { finalizers: names('a').reverse() },
-      });
+      same(
+        strategicMerge(
+          target,
+          { metadata: { '$deleteFromPrimitiveList/finalizers': names('a').slice(1) } },
+          '',
+          unbounded(),
+        ),
+        {
+          metadata: { finalizers: ['a0'] },
+        },
+      );
+      same(
+        strategicMerge(target, { metadata: { '$setElementOrder/finalizers': names('a').reverse() } }, '', unbounded()),
+        { metadata: { finalizers: names('a').reverse() } },
+      );
       const wide = Object.fromEntries(names('k').map((k) => [k, 1]));
-      const retain = strategicMerge(wide, { $retainKeys: names('k').filter((_, i) => i % 2 === 0) });
+      const retain = strategicMerge(wide, { $retainKeys: names('k').filter((_, i) => i % 2 === 0) }, '', unbounded());
       expect(Object.keys(retain as object)).toHaveLength(n / 2);
       expectLinear((c, budget) =>
         strategicMerge(
@@ -225,7 +240,7 @@ describe('strategicMerge', () => {
           '',
           budget,
         );
-      same(merge(n), {
+      same(merge(n, unbounded()), {
         metadata: {
           ownerReferences: [
             ...names('u')
@@ -236,6 +251,39 @@ describe('strategicMerge', () => {
         },
       });
       expectLinear(merge);
+    });
+
+    it('builds tables of the object, looking a long directive list up in them', () => {
+      // Building a Set or Map of a 3 MiB patch's 300,000 values holds the event loop 100-250 ms.
+      const target = { metadata: { finalizers: names('a', 10) }, a: 1, b: 2 };
+      const long = [...names('a', n), ...Array.from({ length: 1000 }, () => ({}))];
+      const set = jest.spyOn(Map.prototype, 'set');
+      const add = jest.spyOn(Set.prototype, 'add');
+      let out, inserts;
+      try {
+        out = [
+          strategicMerge(target, { metadata: { '$deleteFromPrimitiveList/finalizers': long.slice(1) } }),
+          strategicMerge(target, { metadata: { '$setElementOrder/finalizers': [...long].reverse() } }),
+          strategicMerge(target, { $retainKeys: [...long, 'b'] }),
+        ];
+      } finally {
+        // Counted before restoring, which clears the calls.
+        inserts = set.mock.calls.length + add.mock.calls.length;
+        set.mockRestore();
+        add.mockRestore();
+      }
+      same(out, [
+        { metadata: { finalizers: ['a0'] }, a: 1, b: 2 },
+        { metadata: { finalizers: names('a', 10).reverse() }, a: 1, b: 2 },
+        { b: 2 },
+      ]);
+      expect(inserts).toBeLessThan(100);
+    });
+
+    it('charges hashSteps for each value a table holds', () => {
+      // 150,000 new finalizers: 150,000 Set insertions, more than a request's budget.
+      const err = apiFailure(() => strategicMerge({ metadata: {} }, { metadata: { finalizers: names('f', 150_000) } }));
+      expect(err.code).toBe(422);
     });
 
     it('charges the budget it is given, a 422 once spent', () => {

@@ -3,6 +3,7 @@ import { getOwn, setOwn } from '@kevents/api';
 import { WorkBudget } from './work-budget.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';
 
 /** List fields of ObjectMeta with a merge strategy: `finalizers` (set) and `ownerReferences` (by uid). */
 const mergeKeys: Readonly<Record<string, string | null>> = { finalizers: null, ownerReferences: 'uid' };
@@ -49,6 +50,7 @@ class KeyIndex {
   add(k: unknown, pos: number): void {
     const p = this.at.get(k);
     if (p === undefined) {
+      this.budget.chargeHashed(1);
       this.at.set(k, pos);
       return;
     }
@@ -77,9 +79,17 @@ function mergeList(target: unknown, patch: unknown[], key: string | null, budget
   budget.charge(base.length + patch.length);
   if (key === null) {
     // A set: the patch's values that are not there yet, in order (a Set compares as includes does).
+    budget.chargeHashed(base.length);
     const present = new Set<unknown>(base);
     for (const v of patch) {
+      // A container of the patch is never in the set (the set holds the target's values and
+      // values added before it): it is appended without being hashed.
+      if (isContainer(v)) {
+        base.push(v);
+        continue;
+      }
       if (present.has(v)) continue;
+      budget.chargeHashed(1);
       present.add(v);
       base.push(v);
     }
@@ -121,20 +131,43 @@ function mergeList(target: unknown, patch: unknown[], key: string | null, budget
 }
 
 /**
+ * `$deleteFromPrimitiveList`: `list` without the values `values` names (===, as a Set compares).
+ * The table is built of the list's values and `values` only looked up in it, however long it is;
+ * a container `values` holds is never an item of the list, so it is not looked up.
+ */
+function withoutValues(list: unknown[], values: unknown[], budget: WorkBudget): unknown[] {
+  budget.charge(list.length + values.length);
+  budget.chargeHashed(list.length);
+  const drop = new Map<unknown, boolean>();
+  for (const x of list) if (!isContainer(x)) drop.set(x, false);
+  for (const x of values) if (!isContainer(x) && drop.has(x)) drop.set(x, true);
+  return list.filter((x) => isContainer(x) || !drop.get(x));
+}
+
+/**
  * `$setElementOrder`: the items the directive names come in its order, the others keep their
  * relative places after them (`normalizeElementOrder`). A stable counting sort by rank.
  */
 function orderList(list: unknown[], order: unknown[], key: string | null, budget: WorkBudget): unknown[] {
   budget.charge(list.length + order.length);
   const id = (v: unknown): unknown => (key === null ? v : isObject(v) ? getOwn(v, key) : undefined);
-  // The first place of each identity in the order (indexOf's answer), found in one lookup.
+  // The first place in the order of each identity the list holds (indexOf's answer): the table is
+  // built of the list's identities and the order only looked up in it, however long it is. A
+  // container the order names is never an item of the list (nor the identity of one), so it is
+  // not looked up.
+  const ids = list.map(id);
   const wanted = new Map<unknown, number>();
+  budget.chargeHashed(ids.length);
+  for (const k of ids) if (!isContainer(k)) wanted.set(k, -1);
   order.forEach((v, i) => {
     const k = id(v);
-    if (!wanted.has(k)) wanted.set(k, i);
+    if (!isContainer(k) && wanted.get(k) === -1) wanted.set(k, i);
   });
   const last = order.length;
-  const ranks = list.map((v) => wanted.get(id(v)) ?? last);
+  const ranks = ids.map((k) => {
+    const r = isContainer(k) ? -1 : wanted.get(k)!;
+    return r < 0 ? last : r;
+  });
   const start = new Array<number>(last + 2).fill(0);
   for (const r of ranks) start[r + 1]!++;
   for (let r = 1; r < start.length; r++) start[r]! += start[r - 1]!;
@@ -170,13 +203,7 @@ export function strategicMerge(target: unknown, patch: unknown, path = '', budge
       const f = k.slice('$deleteFromPrimitiveList/'.length);
       const list = getOwn(src, f);
       if (Array.isArray(list) && Array.isArray(v)) {
-        budget.charge(list.length + v.length);
-        const drop = new Set<unknown>(v);
-        setOwn(
-          src,
-          f,
-          list.filter((x) => !drop.has(x)),
-        );
+        setOwn(src, f, withoutValues(list, v, budget));
       }
       continue;
     }
@@ -204,8 +231,11 @@ export function strategicMerge(target: unknown, patch: unknown, path = '', budge
   if (Array.isArray(retain)) {
     const keys = Object.keys(src);
     budget.charge(keys.length + retain.length);
-    const keep = new Set<unknown>(retain);
-    for (const k of keys) if (!keep.has(k)) delete src[k];
+    // The table is built of the object's keys and the list only looked up in it.
+    budget.chargeHashed(keys.length);
+    const keep = new Map<string, boolean>(keys.map((k) => [k, false]));
+    for (const r of retain) if (typeof r === 'string' && keep.has(r)) keep.set(r, true);
+    for (const k of keys) if (!keep.get(k)) delete src[k];
   }
   return src;
 }

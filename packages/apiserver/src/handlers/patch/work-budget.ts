@@ -6,6 +6,13 @@ import { patchWorkLimit } from './limits.js';
 export const elementsPerStep = 32;
 
 /**
+ * The steps one insertion into a Set or Map pays for: growing a hash table by a value the patch
+ * parsed (hashing a fresh string, giving an object its identity hash, rehashing as the table
+ * grows) costs some hundreds of nanoseconds, several plain steps. A lookup is one step.
+ */
+export const hashSteps = 8;
+
+/**
  * The per-request guard of a PATCH: a counter of work steps that the appliers charge as they go.
  * A step is about one value visited, copied, sized or compared, one member listed, one pointer
  * token followed, one list item merged (some tens of nanoseconds), or {@link elementsPerStep}
@@ -31,6 +38,11 @@ export class WorkBudget {
   /** Spends the steps of shifting `elements` array elements. */
   chargeShift(elements: number): void {
     this.charge(Math.ceil(elements / elementsPerStep));
+  }
+
+  /** Spends the steps of inserting `entries` values into a Set or Map ({@link hashSteps} each). */
+  chargeHashed(entries: number): void {
+    this.charge(entries * hashSteps);
   }
 
   /** Steps spent so far. */
