@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
@@ -113,6 +113,29 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
   const MERGE = 'application/merge-patch+json';
   const SMP = 'application/strategic-merge-patch+json';
   const nestedText = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+
+  it('refuses a result of more values than an object may hold before walking its containers', () => {
+    // Walking a million empty arrays (a Set of them) holds the event loop half a second.
+    const wide = `{"foo":[${Array(100_000).fill('[]').join(',')}]}`;
+    for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json'] as const) {
+      const add = jest.spyOn(Set.prototype, 'add');
+      let err, adds;
+      try {
+        err = apiFailure(() => applyPatch(type, { metadata: { name: 'a' } }, wide));
+      } finally {
+        // Counted before restoring, which clears the calls.
+        adds = add.mock.calls.length;
+        add.mockRestore();
+      }
+      expect([err.code, err.status.message]).toEqual([
+        413,
+        'Request entity too large: limit is 10000 values (object members and array elements) in one object',
+      ]);
+      expect(adds).toBeLessThan(100);
+    }
+    // At the limit the patch applies.
+    applyPatch('application/merge-patch+json', {}, `{"foo":[${Array(9_999).fill('[]').join(',')}]}`);
+  });
 
   it('keeps the result within the nesting limit (the inputs are) and refuses one past the size limit', () => {
     const deep = { metadata: {}, x: JSON.parse(nestedText(maxNestingDepth - 1)) };
