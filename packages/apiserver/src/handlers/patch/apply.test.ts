@@ -2,8 +2,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
-import { applyPatch, patchMediaTypes, patchTypeOf } from './apply.js';
-import { maxPatchedObjectBytes } from './limits.js';
+import { applyPatch, applyPatchBody, countContainers, patchMediaTypes, patchTypeOf, readPatch } from './apply.js';
+import { maxPatchContainers, maxPatchedObjectBytes } from './limits.js';
 import { apiFailure } from '../../testing/api-failure.js';
 
 const current = { metadata: { name: 'e', labels: { a: '1' } }, note: 'x' };
@@ -121,7 +121,10 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
       const add = jest.spyOn(Set.prototype, 'add');
       let err, adds;
       try {
-        err = apiFailure(() => applyPatch(type, { metadata: { name: 'a' } }, wide));
+        // Parsed here: readPatch refuses so many containers in a patch's text (the test below).
+        err = apiFailure(() =>
+          applyPatchBody(type, { metadata: { name: 'a' } }, { text: wide, value: JSON.parse(wide) }),
+        );
       } finally {
         // Counted before restoring, which clears the calls.
         adds = add.mock.calls.length;
@@ -135,6 +138,34 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
     }
     // At the limit the patch applies.
     applyPatch('application/merge-patch+json', {}, `{"foo":[${Array(9_999).fill('[]').join(',')}]}`);
+  });
+
+  it('refuses a merge or strategic merge patch opening too many objects and arrays before parsing it', () => {
+    // Parsing and walking a million empty arrays holds the event loop about a second.
+    expect(countContainers('{"a":["[{","\\"[",[],{}],"b":{"c":[[]]}}')).toBe(7);
+    expect(countContainers('[[[[[[', 3)).toBe(4);
+    const at = `{"foo":[${Array(maxPatchContainers - 2)
+      .fill('[]')
+      .join(',')}]}`;
+    const past = `{"foo":[${Array(maxPatchContainers - 1)
+      .fill('{}')
+      .join(',')}]}`;
+    for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json'] as const) {
+      readPatch(at, type);
+      const parse = jest.spyOn(JSON, 'parse');
+      let err, parses;
+      try {
+        err = apiFailure(() => readPatch(past, type));
+      } finally {
+        parses = parse.mock.calls.length;
+        parse.mockRestore();
+      }
+      expect([err.code, err.status.message]).toEqual([
+        413,
+        `Request entity too large: limit is ${maxPatchContainers} objects and arrays in a merge or strategic merge patch`,
+      ]);
+      expect(parses).toBe(0);
+    }
   });
 
   it('keeps the result within the nesting limit (the inputs are) and refuses one past the size limit', () => {

@@ -10,6 +10,8 @@ import { mergePatch } from './merge-patch.js';
 import { checkPlainTree } from './plain-tree.js';
 import { strategicMerge } from './strategic-merge-patch.js';
 import { WorkBudget } from './work-budget.js';
+import { endOfJsonString } from '../json-scan.js';
+import { maxPatchContainers, tooManyContainers } from './limits.js';
 import { countValuesUpTo, maxObjectValues, tooManyValues } from '../../registry/object-values.js';
 
 const isPlainObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -63,7 +65,10 @@ export function readPatch(
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
   if (type === 'application/json-patch+json') refuseWideJsonPatch(text);
-  else refuseWideJson(text);
+  else {
+    refuseWideJson(text);
+    if (countContainers(text, maxPatchContainers) > maxPatchContainers) throw tooManyContainers();
+  }
   try {
     return { text, value: parseJson(text) };
   } catch (err) {
@@ -119,4 +124,19 @@ function applyParsed(
       }
       return strategicMerge(doc, patch, '', budget);
   }
+}
+
+/**
+ * How many objects and arrays a JSON text opens (`{` and `[` outside strings), counting no
+ * further than `limit + 1`. A scan of the text, for any text (a malformed one is counted as far
+ * as it reads).
+ */
+export function countContainers(text: string, limit = Infinity): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) i = endOfJsonString(text, i);
+    else if ((c === 123 || c === 91) && ++n > limit) return n;
+  }
+  return n;
 }
