@@ -2,8 +2,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
-import { applyPatch, applyPatchBody, countContainers, patchMediaTypes, patchTypeOf, readPatch } from './apply.js';
-import { maxPatchContainers, maxPatchedObjectBytes } from './limits.js';
+import { applyPatch, applyPatchBody, countTextValues, patchMediaTypes, patchTypeOf, readPatch } from './apply.js';
+import { maxPatchValues, maxPatchedObjectBytes } from './limits.js';
 import { apiFailure } from '../../testing/api-failure.js';
 
 const current = { metadata: { name: 'e', labels: { a: '1' } }, note: 'x' };
@@ -140,16 +140,29 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
     applyPatch('application/merge-patch+json', {}, `{"foo":[${Array(9_999).fill('[]').join(',')}]}`);
   });
 
-  it('refuses a merge or strategic merge patch opening too many objects and arrays before parsing it', () => {
+  it('refuses a merge or strategic merge patch of too many values before parsing it', () => {
     // Parsing and walking a million empty arrays holds the event loop about a second.
-    expect(countContainers('{"a":["[{","\\"[",[],{}],"b":{"c":[[]]}}')).toBe(7);
-    expect(countContainers('[[[[[[', 3)).toBe(4);
-    const at = `{"foo":[${Array(maxPatchContainers - 2)
+    expect(countTextValues('{"a":["[{,","\\",[",[],{ }],"b":{"c":[[ ]]}}')).toBe(8);
+    expect(countTextValues('[1,2,3,4,5]', 3)).toBe(4);
+    const count = (text: string): number => {
+      let n = 0;
+      const walk = (v: unknown): void => {
+        if (v === null || typeof v !== 'object') return;
+        for (const x of Object.values(v)) {
+          n++;
+          walk(x);
+        }
+      };
+      walk(JSON.parse(text));
+      return n;
+    };
+    for (const text of ['{}', '[]', '{"a":[1,{"b":[]},[[2]]],"c":{" , ":"[{"}}', '[ [ ] , { } , [ 1 , 2 ] ]']) {
+      expect(countTextValues(text)).toBe(count(text));
+    }
+    const at = `{"foo":[${Array(maxPatchValues - 1)
       .fill('[]')
       .join(',')}]}`;
-    const past = `{"foo":[${Array(maxPatchContainers - 1)
-      .fill('{}')
-      .join(',')}]}`;
+    const past = `{"foo":[${Array(maxPatchValues).fill('1').join(',')}]}`;
     for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json'] as const) {
       readPatch(at, type);
       const parse = jest.spyOn(JSON, 'parse');
@@ -162,7 +175,7 @@ describe('applyPatch bounds for merge and strategic merge patches', () => {
       }
       expect([err.code, err.status.message]).toEqual([
         413,
-        `Request entity too large: limit is ${maxPatchContainers} objects and arrays in a merge or strategic merge patch`,
+        `Request entity too large: limit is ${maxPatchValues} values (object members and array elements) in a merge or strategic merge patch`,
       ]);
       expect(parses).toBe(0);
     }

@@ -11,7 +11,7 @@ import { checkPlainTree } from './plain-tree.js';
 import { strategicMerge } from './strategic-merge-patch.js';
 import { WorkBudget } from './work-budget.js';
 import { endOfJsonString } from '../json-scan.js';
-import { maxPatchContainers, tooManyContainers } from './limits.js';
+import { maxPatchValues, tooManyPatchValues } from './limits.js';
 import { countValuesUpTo, maxObjectValues, tooManyValues } from '../../registry/object-values.js';
 
 const isPlainObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -67,7 +67,7 @@ export function readPatch(
   if (type === 'application/json-patch+json') refuseWideJsonPatch(text);
   else {
     refuseWideJson(text);
-    if (countContainers(text, maxPatchContainers) > maxPatchContainers) throw tooManyContainers();
+    if (countTextValues(text, maxPatchValues) > maxPatchValues) throw tooManyPatchValues();
   }
   try {
     return { text, value: parseJson(text) };
@@ -127,16 +127,28 @@ function applyParsed(
 }
 
 /**
- * How many objects and arrays a JSON text opens (`{` and `[` outside strings), counting no
- * further than `limit + 1`. A scan of the text, for any text (a malformed one is counted as far
- * as it reads).
+ * How many values (object members and array elements below the root) a JSON text spells: a
+ * value for each comma outside strings and for each object or array that is not empty, counting
+ * no further than `limit + 1`. A scan of the text, for any text (a malformed one is counted as
+ * far as it reads).
  */
-export function countContainers(text: string, limit = Infinity): number {
+export function countTextValues(text: string, limit = Infinity): number {
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34) i = endOfJsonString(text, i);
-    else if ((c === 123 || c === 91) && ++n > limit) return n;
+    if (c === 34) {
+      i = endOfJsonString(text, i);
+    } else if (c === 44) {
+      if (++n > limit) return n;
+    } else if (c === 123 || c === 91) {
+      let j = i + 1;
+      while (j < end && isBlank(text.charCodeAt(j))) j++;
+      const d = text.charCodeAt(j);
+      if (d !== 125 && d !== 93 && ++n > limit) return n;
+    }
   }
   return n;
 }
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
