@@ -99,6 +99,7 @@ function mergeList(target: unknown, patch: unknown[], key: string | null, budget
   // a Map compares), deletes it (`$patch: delete`), or is appended. The index makes finding
   // that item one lookup instead of a search of the list.
   const index = new KeyIndex(budget);
+  const owned = new Set<object>();
   base.forEach((b, i) => {
     if (isObject(b)) index.add(getOwn(b, key), i);
   });
@@ -118,7 +119,12 @@ function mergeList(target: unknown, patch: unknown[], key: string | null, budget
       base.push(item);
       continue;
     }
-    const merged = strategicMerge(base[idx], item, '', budget);
+    // An item a patch item merged into is this patch's own: the next ones change it in place.
+    const merged = mergeInto(base[idx], item, '', budget, owned.has(base[idx]));
+    if (isObject(merged) && !owned.has(merged)) {
+      budget.chargeHashed(1);
+      owned.add(merged);
+    }
     base[idx] = merged;
     // A merge can drop or null the key ($retainKeys, a null): the item moves to its new value.
     const mk = isObject(merged) ? getOwn(merged, key) : removed;
@@ -187,16 +193,29 @@ function orderList(list: unknown[], order: unknown[], key: string | null, budget
  * (sets and maps where the plain reading would search a list for every item).
  */
 export function strategicMerge(target: unknown, patch: unknown, path = '', budget = new WorkBudget()): unknown {
+  return mergeInto(target, patch, path, budget, false);
+}
+
+/**
+ * {@link strategicMerge}, changing `target` itself when `own` (an object this patch made, that
+ * nothing else refers to) instead of copying it: a list item that many patch items with its key
+ * merge into is copied once, not once for each of them.
+ */
+function mergeInto(target: unknown, patch: unknown, path: string, budget: WorkBudget, own: boolean): unknown {
   if (!isObject(patch)) return patch;
   const directive = getOwn(patch, '$patch');
   if (directive === 'delete') return undefined;
   if (directive !== undefined && directive !== 'replace' && directive !== 'merge') {
     throw badRequest(`Unable to find the patch directive: ${String(directive)}`);
   }
-  const src: Record<string, unknown> = directive === 'replace' || !isObject(target) ? {} : { ...target };
-  const retain = getOwn(patch, '$retainKeys');
   const entries = Object.entries(patch);
-  budget.charge(1 + entries.length + (isObject(target) ? Object.keys(target).length : 0));
+  const copied = directive !== 'replace' && isObject(target) && !own ? Object.keys(target).length : 0;
+  // Charged before the copy: each of the target's members is listed and copied.
+  budget.charge(1 + entries.length + 2 * copied);
+  let src: Record<string, unknown>;
+  if (directive === 'replace' || !isObject(target)) src = {};
+  else src = own ? target : { ...target };
+  const retain = getOwn(patch, '$retainKeys');
   for (const [k, v] of entries) {
     if (k === '$patch' || k === '$retainKeys' || k.startsWith('$setElementOrder/')) continue;
     if (k.startsWith('$deleteFromPrimitiveList/')) {
@@ -215,7 +234,7 @@ export function strategicMerge(target: unknown, patch: unknown, path = '', budge
     if (Array.isArray(v) && path === 'metadata' && Object.hasOwn(mergeKeys, k)) {
       setOwn(src, k, mergeList(getOwn(src, k), v, mergeKeys[k]!, budget));
     } else {
-      const merged = strategicMerge(getOwn(src, k), v, childPath, budget);
+      const merged = mergeInto(getOwn(src, k), v, childPath, budget, false);
       if (merged === undefined) delete src[k];
       else setOwn(src, k, merged);
     }
