@@ -99,12 +99,12 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
           ? {
               apiVersion: 'v1',
               kind: 'Event',
-              metadata: { name: `edge-${n}`, labels: labels(n) },
+              metadata: { name: `edge-${kind}-${n}`, labels: labels(n) },
               involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'v5' },
               reason: 'Testing',
               type: 'Normal',
             }
-          : { ...sampleEvent(`edge-${n}`, 'v5'), metadata: { name: `edge-${n}`, labels: labels(n) } };
+          : { ...sampleEvent(`edge-${kind}-${n}`, 'v5'), metadata: { name: `edge-${kind}-${n}`, labels: labels(n) } };
       // The most labels stored: its stored form is within a few values of the bound.
       let stored = 100;
       let refused = maxObjectValues;
@@ -113,17 +113,23 @@ describe(`an object holds at most ${maxObjectValues} values`, () => {
         const r = await request(path, { method: 'POST', body: body(mid) });
         if (r.status === 201) {
           stored = mid;
-          await request(`${path}/edge-${mid}`, { method: 'DELETE' });
+          await request(`${path}/edge-${kind}-${mid}`, { method: 'DELETE' });
         } else {
           expectTooLarge(r);
           refused = mid;
         }
       }
       expect((await request(path, { method: 'POST', body: body(stored) })).status).toBe(201);
-      const got = (await request(`${path}/edge-${stored}`)).body;
+      const got = (await request(`${path}/edge-${kind}-${stored}`)).body;
       expect(countValuesUpTo(got, maxBodyValues)).toBeGreaterThan(maxObjectValues - 40);
-      const put = await request(`${path}/edge-${stored}`, { method: 'PUT', body: got });
+      const put = await request(`${path}/edge-${kind}-${stored}`, { method: 'PUT', body: got });
       expect([kind, put.status]).toEqual([kind, 200]);
+      const patched = await request(`${path}/edge-${kind}-${stored}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: { metadata: { labels: { k0: 'patched' } } },
+      });
+      expect([kind, patched.status]).toEqual([kind, 200]);
     }
   });
 

@@ -17,6 +17,7 @@ describe('countValuesUpTo', () => {
     expect(countValuesUpTo({}, 10)).toBe(0);
     expect(countValuesUpTo({ a: 1, b: [1, 2, { c: null }] }, 10)).toBe(6);
     expect(countValuesUpTo([[], {}], 10)).toBe(2);
+    expect(countValuesUpTo({ a: undefined, b: { c: undefined, d: 1 } }, 10)).toBe(2);
   });
 
   test('agrees with a recursive count up to the limit, and stops past it', () => {

@@ -20,7 +20,8 @@ export const maxBodyValues = maxObjectValues + 1_000;
 
 /**
  * How many values `value` holds below its root (members of its objects and elements of its
- * arrays, at every depth), counting no further than `limit + 1`. Iterative: as deep as the value
+ * arrays, at every depth), as its JSON holds them (members set to `undefined` left out),
+ * counting no further than `limit + 1`. Iterative: as deep as the value
  * nests.
  */
 export function countValuesUpTo(value: unknown, limit: number): number {
@@ -39,8 +40,10 @@ export function countValuesUpTo(value: unknown, limit: number): number {
       continue;
     }
     for (const k of Object.keys(v)) {
-      if (++n > limit) return n;
       const x: unknown = (v as Record<string, unknown>)[k];
+      // A member set to undefined (an object being built) is no value: JSON leaves it out.
+      if (x === undefined) continue;
+      if (++n > limit) return n;
       if (x !== null && typeof x === 'object') stack.push(x);
     }
   }
@@ -65,6 +68,16 @@ export const tooManyValues = (limit: number = maxObjectValues): ApiError =>
  */
 export function withinObjectValues(decodedValues: number | undefined): boolean {
   return decodedValues !== undefined && decodedValues <= maxObjectValues / 5;
+}
+
+/**
+ * Throws {@link tooManyValues} when an object about to be stored would hold more than
+ * {@link maxObjectValues} values once stored: its `metadata.resourceVersion`, which the store sets
+ * on a create, counted too.
+ */
+export function checkStoredValues(obj: { readonly metadata?: { readonly resourceVersion?: string } }): void {
+  const unset = obj.metadata?.resourceVersion === undefined ? 1 : 0;
+  if (countValuesUpTo(obj, maxObjectValues) + unset > maxObjectValues) throw tooManyValues();
 }
 
 /** Throws {@link tooManyValues} when `value` holds more than `limit` values. */

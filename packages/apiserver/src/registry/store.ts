@@ -22,7 +22,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { generationOnDeletion } from './generation.js';
-import { checkObjectValues, withinObjectValues } from './object-values.js';
+import { checkStoredValues, withinObjectValues } from './object-values.js';
 import { checkPreconditions } from './preconditions.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
@@ -163,7 +163,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.strategy.prepareForCreate?.(obj);
     const errs = this.strategy.validate(obj, this.view);
     if (errs.length) throw this.#invalid(obj.metadata.name ?? '', errs);
-    if (!withinObjectValues(decodedValues)) checkObjectValues(obj);
+    if (!withinObjectValues(decodedValues)) checkStoredValues(obj);
   }
 
   /**
@@ -267,7 +267,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
         return { end: { object: current, deleteNext: false } };
       }
-      checkObjectValues(next);
+      checkStoredValues(next);
       return { write: next };
     };
     try {

@@ -12,7 +12,7 @@ import { strategicMerge } from './strategic-merge-patch.js';
 import { WorkBudget } from './work-budget.js';
 import { endOfJsonString } from '../json-scan.js';
 import { maxPatchValues, tooManyPatchValues } from './limits.js';
-import { countValuesUpTo, maxObjectValues, tooManyValues } from '../../registry/object-values.js';
+import { countValuesUpTo, maxBodyValues, tooManyValues } from '../../registry/object-values.js';
 
 const isPlainObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -96,9 +96,7 @@ export function applyPatchBody(type: MergingPatchType, current: Record<string, u
   // Decoding refuses an object of more values first of all (413); refused here, before the walk of
   // every container below (a Set of each), which costs a patched list of a million empty arrays
   // half a second. A patch's lists (plain fields, finalizers) join the object uncharged.
-  if (isPlainObject(patched) && countValuesUpTo(patched, maxObjectValues) > maxObjectValues) {
-    throw tooManyValues(maxObjectValues);
-  }
+  if (isPlainObject(patched) && countValuesUpTo(patched, maxBodyValues) > maxBodyValues) throw tooManyValues();
   // A strategic merge patch of `$patch: delete` leaves nothing, which decoding answers.
   if (patched !== undefined) checkPlainTree(patched);
   return patched;
