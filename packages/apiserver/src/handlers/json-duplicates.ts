@@ -50,18 +50,23 @@ export function countMemberNames(text: string, limit = Infinity): number {
 function countMembersAndValues(value: unknown): { members: number; values: number } {
   let members = 0;
   let elements = 0;
-  const stack: unknown[] = [value];
+  if (value === null || typeof value !== 'object') return { members, values: 0 };
+  // Only containers are stacked: a list of a million scalars is counted by its length.
+  const stack: object[] = [value];
   while (stack.length) {
-    const v = stack.pop();
-    if (v === null || typeof v !== 'object') continue;
+    const v = stack.pop()!;
     if (Array.isArray(v)) {
       elements += v.length;
-      for (const x of v) stack.push(x);
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (x !== null && typeof x === 'object') stack.push(x);
+      }
       continue;
     }
     for (const k of Object.keys(v)) {
       members++;
-      stack.push((v as Record<string, unknown>)[k]);
+      const x: unknown = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') stack.push(x);
     }
   }
   return { members, values: members + elements };
