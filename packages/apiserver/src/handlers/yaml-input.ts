@@ -3,7 +3,7 @@ import type { CST } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { parseJson } from '@kevents/api';
 import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
-import { countMemberNames, hasDuplicateKeys } from './json-duplicates.js';
+import { countMemberNames, scanJsonText } from './json-duplicates.js';
 import { maxBodyValues } from '../registry/object-values.js';
 import { overflowingNumber } from './json-scan.js';
 import { decodeGoyaml, GoyamlDecodeError, isMergeKey } from './yaml-decode.js';
@@ -342,12 +342,13 @@ function readJsonText(text: string): { value: unknown } | undefined {
   if (overflowingNumber(text) !== undefined) return undefined;
   // Too wide for an object: the YAML parser reads it (off the event loop when large), and its
   // answer is refused (yaml-thread.ts) or counted (decodeKind) like any other.
-  if (countMemberNames(text, maxBodyValues) > maxBodyValues) return undefined;
+  const names = countMemberNames(text, maxBodyValues);
+  if (names > maxBodyValues) return undefined;
   let value: unknown;
   try {
     value = parseJson(text);
   } catch {
     return undefined;
   }
-  return hasDuplicateKeys(text, value) ? undefined : { value };
+  return scanJsonText(text, value, names).duplicates ? undefined : { value };
 }
