@@ -199,6 +199,7 @@ export type { SchemaViolation } from './schema/structural.js';
 export { goFormatNumber } from './go-number.js';
 export { goFormatValue } from './go-value.js';
 export { goJsonSyntaxError } from './json/go-json-syntax.js';
+export { goEscapeJSON } from './json/go-html-escape.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { jsonShortEscapes, parseJson } from './json/parse-json.js';
 export { getOwn, setOwn } from './json/own.js';

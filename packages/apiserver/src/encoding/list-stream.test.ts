@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { goEscapeJSON } from '@kevents/api';
 import { chunkStream, jsonListChunks, listStreamChunkChars } from './list-stream.js';
 import type { JSONListShape } from './list-stream.js';
 
@@ -14,7 +15,7 @@ const shapeOf = (envelope: Record<string, unknown>, arrayKey: string, elements: 
 const json = fc.jsonValue({ maxDepth: 4 }).filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
 
 describe('jsonListChunks', () => {
-  it('joins to exactly JSON.stringify of the whole object: compact plus a newline, or indented without one (json.MarshalIndent)', () => {
+  it("joins to exactly JSON.stringify of the whole object with Go's escapes: compact plus a newline, or indented without one (json.MarshalIndent)", () => {
     fc.assert(
       fc.property(
         fc.dictionary(
@@ -25,8 +26,13 @@ describe('jsonListChunks', () => {
         fc.boolean(),
         (envelope, elements, pretty) => {
           const whole = { ...envelope, items: elements };
-          const expected = pretty ? JSON.stringify(whole, null, 2) : `${JSON.stringify(whole)}\n`;
+          const expected = goEscapeJSON(pretty ? JSON.stringify(whole, null, 2) : `${JSON.stringify(whole)}\n`);
           expect([...jsonListChunks(shapeOf(envelope, 'items', elements), pretty)].join('')).toBe(expected);
+          // Items already escaped are written as they are.
+          const escaped = { ...shapeOf(envelope, 'items', elements), escaped: true };
+          const items = escaped.items;
+          escaped.items = (from, to) => items(from, to).map(goEscapeJSON);
+          expect([...jsonListChunks(escaped, pretty)].join('')).toBe(expected);
         },
       ),
       { numRuns: 300 },

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { goEscapeJSON } from '@kevents/api';
 
 /**
  * Lists with at least this many items are sent as a stream ({@link streamJSONList}); smaller ones
@@ -21,6 +22,8 @@ export interface JSONListShape {
   readonly length: number;
   /** Compact JSON texts of elements `[from, to)`. */
   readonly items: (from: number, to: number) => readonly string[];
+  /** The texts of `items` already carry Go's escapes ({@link goEscapeJSON}); else each is escaped as it is written. */
+  readonly escaped?: boolean;
   /** Elements `[from, to)` as values, for the indented (`?pretty`) form. */
   readonly values: (from: number, to: number) => readonly unknown[];
 }
@@ -31,13 +34,14 @@ const step = 64;
 /**
  * The JSON text of `shape`, in pieces of about {@link listStreamChunkChars}, as Go's
  * serializer writes the whole object: compact plus a newline (`json.Encoder`), or indented by
- * two spaces for `?pretty` with no newline (`json.MarshalIndent`). Joined, the pieces are byte
- * for byte what `JSON.stringify(object)` and a newline, or `JSON.stringify(object, null, 2)`, give, so a client cannot tell a streamed list from a buffered one; only
- * one piece is held at a time.
+ * two spaces for `?pretty` with no newline (`json.MarshalIndent`), with Go's escapes
+ * ({@link goEscapeJSON}). Joined, the pieces are byte for byte what `JSON.stringify(object)` and a
+ * newline, or `JSON.stringify(object, null, 2)`, give, so escaped, so a client cannot tell a
+ * streamed list from a buffered one; only one piece is held at a time.
  */
 export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generator<string, void, undefined> {
   const { envelope, arrayKey, length } = shape;
-  const empty = pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
+  const empty = goEscapeJSON(pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope));
   if (length === 0) {
     yield pretty ? empty : `${empty}\n`;
     return;
@@ -61,9 +65,10 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
     const texts = pretty
       ? shape.values(from, to).map((v) => JSON.stringify(v, null, 2).replaceAll('\n', '\n    '))
       : shape.items(from, to);
+    const escaped = shape.escaped === true && !pretty;
     for (let i = 0; i < texts.length; i++) {
       if (from + i > 0) parts.push(sep);
-      const t = texts[i]!;
+      const t = escaped ? texts[i]! : goEscapeJSON(texts[i]!);
       parts.push(t);
       size += t.length + sep.length;
       // Checked per item: a chunk ends within one item of the size, whatever the items weigh

@@ -1,3 +1,4 @@
+import { goEscapeJSON } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import { hasRevisionReads } from '@kevents/storage';
 import type { ListOptions, StoredRevision } from '@kevents/storage';
@@ -21,8 +22,9 @@ export interface JSONPage {
 }
 
 /**
- * The JSON texts of one store's objects through its view, with the texts encoded before kept by
- * resourceVersion: what handlers answer gets, pages, writes and watch lines with. Reads go
+ * The JSON texts of one store's objects through its view, with Go's escapes ({@link goEscapeJSON}),
+ * with the texts encoded before kept by resourceVersion: what handlers answer gets, pages, writes
+ * and watch lines with. Reads go
  * straight to the store's storage (they are never dry runs).
  */
 export class ObjectTexts<T extends KubeObject = KubeObject> {
@@ -95,8 +97,8 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     const typed = view.withTypeMeta;
     const rv = Number(obj.metadata?.resourceVersion);
     if (typed === undefined || !hasRevisionReads(this.#store.storage) || !Number.isSafeInteger(rv) || rv <= 0)
-      return view.toJSON(obj, true);
-    return typed(this.#recent.get(rv, () => view.toJSON(obj, false)));
+      return goEscapeJSON(view.toJSON(obj, true));
+    return typed(this.#recent.get(rv, () => goEscapeJSON(view.toJSON(obj, false))));
   }
 
   /**
@@ -107,7 +109,7 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     const rv = rev.resourceVersion;
     return this.#encoded.get(
       rv,
-      () => this.#recent.peek(rv) ?? this.#store.view.toJSON(rev.decodeShared?.() ?? rev.decode(), false),
+      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(rev.decodeShared?.() ?? rev.decode(), false)),
       listed,
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { goEscapeJSON } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
@@ -39,10 +40,11 @@ export function isPretty(req: PrettyRequest): boolean {
 
 /**
  * Serializes as kube's JSON serializer does: compact plus a newline (`json.Encoder`), or indented
- * by two spaces with no newline (`json.MarshalIndent`, for `pretty`).
+ * by two spaces with no newline (`json.MarshalIndent`, for `pretty`), with Go's escapes
+ * ({@link goEscapeJSON}).
  */
 export const toJSON = (value: unknown, pretty: boolean): string =>
-  pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
+  goEscapeJSON(pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`);
 
 /**
  * Sends a JSON body with Kubernetes' headers. Warnings become RFC 7234 `Warning: 299 - "..."`
@@ -100,8 +102,23 @@ export function sendStatus(
 /** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */
 const asIs = (payload: unknown): string => payload as string;
 
-/** Sends JSON text that is already serialized (one-pass serializers on the hot paths), newline-terminated or not. */
+/**
+ * Sends JSON text that is already serialized (one-pass serializers on the hot paths), newline-terminated
+ * or not, with Go's escapes ({@link goEscapeJSON}) as kube writes every JSON answer.
+ */
 export function sendJSONText(
+  reply: FastifyReply,
+  code: number,
+  text: string,
+  warnings: readonly string[] = [],
+  contentType = 'application/json',
+  cacheControl = 'no-cache, private',
+): Replied {
+  return sendEscapedJSONText(reply, code, goEscapeJSON(text), warnings, contentType, cacheControl);
+}
+
+/** {@link sendJSONText} for a text that already carries Go's escapes (an `ObjectTexts` text, a list of them). */
+export function sendEscapedJSONText(
   reply: FastifyReply,
   code: number,
   text: string,
@@ -114,10 +131,10 @@ export function sendJSONText(
 
 /**
  * Sends the compact text of one JSON value as a serializer writes it (it ends with `}`, `]` or a
- * scalar, never a newline) as {@link sendJSONText} does, appending the newline without reading
- * the text: reading the last character of a concatenated string (a view's text with its type
- * meta put in front) makes V8 copy it into one flat string first, and the socket write copies it
- * again.
+ * scalar, never a newline), already with Go's escapes ({@link goEscapeJSON}), as
+ * {@link sendJSONText} does, appending the newline without reading the text: reading a
+ * concatenated string (a view's text with its type meta put in front) makes V8 copy it into one
+ * flat string first, and the socket write copies it again.
  */
 export function sendSerialized(
   reply: FastifyReply,
@@ -134,7 +151,7 @@ export function sendRawJSON(reply: FastifyReply, code: number, value: unknown): 
     .code(code)
     .header('content-type', 'application/json')
     .serializer(asIs)
-    .send(JSON.stringify(value, null, 2));
+    .send(goEscapeJSON(JSON.stringify(value, null, 2)));
 }
 
 /** Sends a newline-terminated JSON text with Kubernetes' headers, at the end of the loop's turn ({@link sendAtTurnEnd}). */
@@ -210,7 +227,9 @@ export function sendObject<T extends KubeObject>(
   pretty: boolean,
   warnings: readonly string[] = [],
 ): Replied {
-  return pretty
-    ? sendJSON(reply, code, view.toExternal(obj), true, warnings)
-    : sendSerialized(reply, code, view.toJSON(obj, true), warnings);
+  if (pretty) return sendJSON(reply, code, view.toExternal(obj), true, warnings);
+  const typed = view.withTypeMeta;
+  const json =
+    typed === undefined ? goEscapeJSON(view.toJSON(obj, true)) : typed(goEscapeJSON(view.toJSON(obj, false)));
+  return sendSerialized(reply, code, json, warnings);
 }

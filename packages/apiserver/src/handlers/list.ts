@@ -54,6 +54,7 @@ function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage)
     length: page.length,
     values: (from, to) => page.texts(from, to).map((t) => parseJson(t)),
     items: page.texts,
+    escaped: true,
   };
   return sendJSONList(reply, shape, false);
 }

@@ -1,5 +1,5 @@
 import { callAfter } from '../watch/deadline.js';
-import { encodeWatchEvent, initialEventsEndAnnotation } from '@kevents/api';
+import { encodeWatchEvent, goEscapeJSON, initialEventsEndAnnotation } from '@kevents/api';
 import { protobufMediaType, protobufObject, protobufStatus } from './protobuf-answer.js';
 import type { KubeObject, WatchEvent } from '@kevents/api';
 import { hasRevisionReads, isStorageError } from '@kevents/storage';
@@ -15,6 +15,9 @@ import type { RestRequest } from '../request/rest-request.js';
 import type { ListRequestOptions } from '../request/query.js';
 import { WatchStream } from '../watch/watch-stream.js';
 import { q } from '../request/query.js';
+
+/** A JSON watch line as kube's streaming encoder writes it: compact, Go's escapes, a newline. */
+const jsonLine = (event: unknown): Buffer => Buffer.from(`${goEscapeJSON(JSON.stringify(event))}\n`);
 
 /**
  * A protobuf watch frame: the length of the WatchEvent (4 bytes, big-endian), then the WatchEvent
@@ -143,11 +146,12 @@ export async function serveWatch<T extends KubeObject>(
     }
     if (ev.type === 'BOOKMARK') {
       const annotations = ev.initialEventsEnd ? { [initialEventsEndAnnotation]: 'true' } : undefined;
-      return Buffer.from(
-        `${JSON.stringify({ type: 'BOOKMARK', object: encode('BOOKMARK', bookmarkObject(ctx, ev.resourceVersion, annotations)) })}\n`,
-      );
+      return jsonLine({
+        type: 'BOOKMARK',
+        object: encode('BOOKMARK', bookmarkObject(ctx, ev.resourceVersion, annotations)),
+      });
     }
-    if (converted) return Buffer.from(`${JSON.stringify({ type: ev.type, object: encode(ev.type, ev.object) })}\n`);
+    if (converted) return jsonLine({ type: ev.type, object: encode(ev.type, ev.object) });
     const { type, object } = ev;
     const line = (): Buffer => Buffer.from(`{"type":"${type}","object":${ctx.texts.storedJSON(object)}}\n`);
     if (type === 'ADDED' && !live && revisionsShared) return ctx.encoded.revision(Number(ev.resourceVersion), line);
@@ -156,7 +160,7 @@ export async function serveWatch<T extends KubeObject>(
   const errorLine = (err: unknown): Buffer => {
     const status = fromStorageError(err, ctx.view.gr).status;
     if (protobuf) return protobufFrame('ERROR', protobufStatus(status));
-    return Buffer.from(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+    return jsonLine({ type: 'ERROR', object: status });
   };
 
   if (startError !== undefined || !watcher) {

@@ -8,7 +8,8 @@ import {
 } from '../discovery/aggregated.js';
 import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
-import { isPretty, sendJSON, sendJSONText } from '../encoding/respond.js';
+import { goEscapeJSON } from '@kevents/api';
+import { isPretty, sendEscapedJSONText, sendJSON } from '../encoding/respond.js';
 
 /** One aggregated discovery document, encoded once, and its ETag. */
 interface AggregatedDocument {
@@ -32,7 +33,7 @@ export function installDiscoveryRoutes(app: FastifyInstance, resources: readonly
   const aggregated = new Map<string, AggregatedDocument>();
   for (const core of [true, false]) {
     for (const v of ['v2', 'v2beta1'] as const) {
-      const body = JSON.stringify(aggregatedDiscovery(index, core, v));
+      const body = goEscapeJSON(JSON.stringify(aggregatedDiscovery(index, core, v)));
       aggregated.set(`${core}/${v}`, {
         body,
         etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`,
@@ -51,7 +52,7 @@ export function installDiscoveryRoutes(app: FastifyInstance, resources: readonly
     const type = rep === 'v2' ? aggregatedDiscoveryV2 : aggregatedDiscoveryV2Beta1;
     reply.header('ETag', doc.etag);
     if (req.headers['if-none-match'] === doc.etag) return reply.code(304).header('Content-Type', type).send();
-    return sendJSONText(reply, 200, doc.body, [], type, 'public');
+    return sendEscapedJSONText(reply, 200, doc.body, [], type, 'public');
   };
   app.get('/api', discovery(true));
   app.get('/apis', discovery(false));
