@@ -102,31 +102,32 @@ export function sendStatus(
 /** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */
 const asIs = (payload: unknown): string => payload as string;
 
+/** How {@link sendJSONText} sends a text. */
+export interface JSONTextOptions {
+  /** Warnings for `Warning` headers. */
+  readonly warnings?: readonly string[];
+  /** Default `application/json`. */
+  readonly contentType?: string;
+  /** Default `no-cache, private`. */
+  readonly cacheControl?: string;
+  /** The text already carries Go's escapes (an `ObjectTexts` text, a list of them): it is not scanned again. */
+  readonly escaped?: boolean;
+}
+
 /**
  * Sends JSON text that is already serialized (one-pass serializers on the hot paths), newline-terminated
  * or not, with Go's escapes ({@link goEscapeJSON}) as kube writes every JSON answer.
  */
-export function sendJSONText(
-  reply: FastifyReply,
-  code: number,
-  text: string,
-  warnings: readonly string[] = [],
-  contentType = 'application/json',
-  cacheControl = 'no-cache, private',
-): Replied {
-  return sendEscapedJSONText(reply, code, goEscapeJSON(text), warnings, contentType, cacheControl);
-}
-
-/** {@link sendJSONText} for a text that already carries Go's escapes (an `ObjectTexts` text, a list of them). */
-export function sendEscapedJSONText(
-  reply: FastifyReply,
-  code: number,
-  text: string,
-  warnings: readonly string[] = [],
-  contentType = 'application/json',
-  cacheControl = 'no-cache, private',
-): Replied {
-  return sendLine(reply, code, text.endsWith('\n') ? text : `${text}\n`, warnings, contentType, cacheControl);
+export function sendJSONText(reply: FastifyReply, code: number, text: string, options: JSONTextOptions = {}): Replied {
+  const line = options.escaped === true ? text : goEscapeJSON(text);
+  return sendLine(
+    reply,
+    code,
+    line.endsWith('\n') ? line : `${line}\n`,
+    options.warnings ?? [],
+    options.contentType ?? 'application/json',
+    options.cacheControl ?? 'no-cache, private',
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Handler } from '../scope/rest-scope.js';
 import { checkResourceVersion, q } from '../request/query.js';
-import { sendEscapedJSONText } from '../encoding/respond.js';
+import { sendJSONText } from '../encoding/respond.js';
 import { isPlain, sendObjectAs } from './represent.js';
 import { negotiateOutput } from '../encoding/negotiate.js';
 import { formatsOf } from './protobuf-answer.js';
@@ -13,7 +13,7 @@ export const getHandler: Handler = async (scope, req, reply) => {
   checkResourceVersion(resourceVersion);
   if (isPlain(negotiated, req)) {
     const text = await scope.texts.getJSON(namespace, name, resourceVersion);
-    if (text !== undefined) return sendEscapedJSONText(reply, 200, text);
+    if (text !== undefined) return sendJSONText(reply, 200, text, { escaped: true });
   }
   const obj = await scope.store.get(namespace, name, resourceVersion);
   return sendObjectAs(scope, req, reply, 200, obj, negotiated);

@@ -14,7 +14,7 @@ import { parseIncludeObject, toTable } from '../table/table.js';
 import { q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSONStream, sendEscapedJSONText, sendProtobuf, sendYAMLStream } from '../encoding/respond.js';
+import { isPretty, sendJSONStream, sendJSONText, sendProtobuf, sendYAMLStream } from '../encoding/respond.js';
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { protobufListInTurns, protobufMediaType } from './protobuf-answer.js';
 
@@ -65,7 +65,7 @@ export function sendJSONList(reply: FastifyReply, shape: JSONListShape, pretty: 
   for (const t of texts) chars += t.length;
   const encoded: JSONListShape = { ...shape, items: (from, to) => texts.slice(from, to) };
   if (chars > listBufferMaxChars) return sendJSONStream(reply, 200, chunkStream(jsonListChunks(encoded, false)));
-  return sendEscapedJSONText(reply, 200, [...jsonListChunks(encoded, false)].join(''));
+  return sendJSONText(reply, 200, [...jsonListChunks(encoded, false)].join(''), { escaped: true });
 }
 
 /** The most item text a list is answered with in one write (a few events of up to 3 MiB each make far more). */

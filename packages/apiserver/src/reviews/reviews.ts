@@ -395,7 +395,7 @@ export function installSelfSubjectReviews(
       const out = await k.create(review, req.user);
       const text = serializeObject(out, k.schema);
       if (isPretty(req)) return sendJSON(reply, 201, JSON.parse(text), true, decoded.warnings);
-      return sendJSONText(reply, 201, text, decoded.warnings);
+      return sendJSONText(reply, 201, text, { warnings: decoded.warnings });
     };
     for (const method of allMethods) {
       app.route({

@@ -9,7 +9,7 @@ import {
 import { DiscoveryIndex } from '../discovery/discovery.js';
 import type { DiscoveredResource } from '../discovery/discovery.js';
 import { goEscapeJSON } from '@kevents/api';
-import { isPretty, sendEscapedJSONText, sendJSON } from '../encoding/respond.js';
+import { isPretty, sendJSONText, sendJSON } from '../encoding/respond.js';
 
 /** One aggregated discovery document, encoded once, and its ETag. */
 interface AggregatedDocument {
@@ -52,7 +52,7 @@ export function installDiscoveryRoutes(app: FastifyInstance, resources: readonly
     const type = rep === 'v2' ? aggregatedDiscoveryV2 : aggregatedDiscoveryV2Beta1;
     reply.header('ETag', doc.etag);
     if (req.headers['if-none-match'] === doc.etag) return reply.code(304).header('Content-Type', type).send();
-    return sendEscapedJSONText(reply, 200, doc.body, [], type, 'public');
+    return sendJSONText(reply, 200, doc.body, { contentType: type, cacheControl: 'public', escaped: true });
   };
   app.get('/api', discovery(true));
   app.get('/apis', discovery(false));
