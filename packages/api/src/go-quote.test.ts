@@ -58,6 +58,20 @@ describe("goQuote (Go's strconv.Quote)", () => {
     );
   });
 
+  it('writes the same for long texts: runs past the short-run length and escapes past the buffer', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('"', '\\', '\x01', '\u00ad', '\ud800', '\u{e0001}', '😀', 'é'),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(piece, fc.integer({ min: 1, max: 700 })), { maxLength: 8 }), (pieces) => {
+        const s = pieces.map(([p, n]) => p.repeat(n)).join('');
+        expect(goQuote(s)).toBe(quoteByRune(s));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('copies a long printable value in runs', () => {
     const long = 'a b '.repeat(750_000);
     expect(goQuote(long)).toBe(`"${long}"`);
