@@ -6,6 +6,7 @@ export {
   formatBadValue,
   GoLiteral,
   aggregateMessage,
+  uniqueErrors,
   required,
   invalid,
   forbidden,

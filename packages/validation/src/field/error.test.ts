@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatBadValue, invalid } from './error.js';
+import { aggregateMessage, formatBadValue, invalid, uniqueErrors } from './error.js';
 
 describe('formatBadValue (Go field.Error.ErrorBody)', () => {
   it('prints nil as json null, unquoted', () => {
@@ -20,5 +20,33 @@ describe('formatBadValue (Go field.Error.ErrorBody)', () => {
   it('prints objects as json.Marshal does, HTML-escaped', () => {
     expect(formatBadValue({ Kind: 'Pod', Name: '<a&b>' })).toBe('{"Kind":"Pod","Name":"\\u003ca\\u0026b\\u003e"}');
     expect(formatBadValue(['a'])).toBe('["a"]');
+  });
+});
+
+describe('FieldError.body', () => {
+  it('formats the bad value once, however often the error is printed (a 422 prints it as its cause and in its message)', () => {
+    let formatted = 0;
+    const value = {
+      toJSON: () => {
+        formatted++;
+        return 'v';
+      },
+    };
+    const e = invalid('spec.x', value, 'detail');
+    expect(e.body()).toBe('Invalid value: "v": detail');
+    expect(e.toString()).toBe('spec.x: Invalid value: "v": detail');
+    expect(aggregateMessage([e, e])).toBe('spec.x: Invalid value: "v": detail');
+    expect(formatted).toBe(1);
+  });
+});
+
+describe('uniqueErrors (ErrorList.ToAggregate)', () => {
+  it('keeps the first error of each message, in order', () => {
+    const a = invalid('a', 'x', 'd');
+    const b = invalid('b', 'x', 'd');
+    const { indices, messages } = uniqueErrors([a, b, invalid('a', 'x', 'd'), b]);
+    expect(indices).toEqual([0, 1]);
+    expect(messages).toEqual(['a: Invalid value: "x": d', 'b: Invalid value: "x": d']);
+    expect(aggregateMessage([a, b, a])).toBe('[a: Invalid value: "x": d, b: Invalid value: "x": d]');
   });
 });

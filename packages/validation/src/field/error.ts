@@ -40,6 +40,7 @@ export class FieldError {
   readonly field: string;
   readonly badValue: unknown;
   readonly detail: string;
+  #body: string | undefined;
 
   constructor(type: FieldErrorType, field: FieldPath | string, badValue: unknown, detail = '') {
     this.type = type;
@@ -48,8 +49,15 @@ export class FieldError {
     this.detail = detail;
   }
 
-  /** `ErrorBody()` in Go: the message without the field path. */
+  /**
+   * `ErrorBody()` in Go: the message without the field path. Written once: a 422 prints each
+   * error twice (its cause and the aggregated message), and the bad value may be megabytes.
+   */
   body(): string {
+    return (this.#body ??= this.#writeBody());
+  }
+
+  #writeBody(): string {
     const text = fieldErrorTypeText[this.type];
     let s: string;
     switch (this.type) {
@@ -190,18 +198,30 @@ export const notSupported = (p: FieldPath | string, value: unknown, valid: reado
   );
 
 /**
+ * The errors `ErrorList.ToAggregate()` keeps: the first of each message, in order (Go's
+ * aggregate drops an error whose `Error()` text it has seen), as their positions in `errors` and
+ * their messages.
+ */
+export function uniqueErrors(errors: readonly FieldError[]): { indices: number[]; messages: string[] } {
+  const seen = new Set<string>();
+  const indices: number[] = [];
+  const messages: string[] = [];
+  for (let i = 0; i < errors.length; i++) {
+    const m = errors[i]!.toString();
+    if (!seen.has(m)) {
+      seen.add(m);
+      indices.push(i);
+      messages.push(m);
+    }
+  }
+  return { indices, messages };
+}
+
+/**
  * `ErrorList.ToAggregate().Error()`: one message, or `[e1, e2]` for several, with identical
  * messages removed (Go's aggregate de-duplicates).
  */
 export function aggregateMessage(errors: readonly FieldError[]): string {
-  const seen = new Set<string>();
-  const msgs: string[] = [];
-  for (const e of errors) {
-    const m = e.toString();
-    if (!seen.has(m)) {
-      seen.add(m);
-      msgs.push(m);
-    }
-  }
-  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+  const { messages } = uniqueErrors(errors);
+  return messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
 }
