@@ -86,17 +86,26 @@ export function sendNegotiated(
   return sendJSON(reply, code, value, pretty, warnings);
 }
 
-/** Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it first; indented JSON when nothing in `Accept` fits. */
+/**
+ * Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it
+ * first; indented JSON when nothing in `Accept` fits. `statusText`, when given, writes the
+ * Status's compact JSON (sent for compact JSON instead of serializing `status`).
+ */
 export function sendStatus(
   reply: FastifyReply,
   req: PrettyRequest & { readonly headers: { readonly accept?: string | undefined } },
   code: number,
   status: unknown,
+  statusText?: () => string,
 ): Replied {
   const negotiated = negotiateStatus(req.headers.accept);
   // Nothing acceptable: kube's `WriteRawJSON`, indented JSON without a newline.
   if (!negotiated) return sendJSON(reply, code, status, true);
-  return sendNegotiated(reply, code, negotiated, status, negotiated.pretty || isPretty(req));
+  const pretty = negotiated.pretty || isPretty(req);
+  if (statusText && !pretty && negotiated.mediaType !== 'application/yaml') {
+    return sendSerialized(reply, code, statusText());
+  }
+  return sendNegotiated(reply, code, negotiated, status, pretty);
 }
 
 /** A reply serializer that passes text through: fastify then sends the string as it is (one write, no charset added). */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { FieldPath, invalid as invalidField, required } from '@kevents/validation';
+import fc from 'fast-check';
+import {
+  FieldError,
+  FieldPath,
+  forbidden as forbiddenField,
+  invalid as invalidField,
+  notSupported,
+  required,
+  tooMany,
+} from '@kevents/validation';
 import { StorageError } from '@kevents/storage';
 import type { StorageErrorCode } from '@kevents/storage';
 import {
@@ -197,6 +206,57 @@ describe('the Status of each error, as k8s.io/apimachinery/pkg/api/errors words 
       details: { name: 'p', kind: 'Pod' },
     });
     expect(invalid({ group: '', kind: 'Pod' }, 'p', []).status.details).not.toHaveProperty('group');
+  });
+
+  it('Invalid: the name quoted as %q, no aggregate and no causes without errors, a cause without an empty field', () => {
+    expect(invalid({ group: '', kind: 'Pod' }, 'a"b\n', [invalidField('', 'v', 'd')]).status).toMatchObject({
+      message: 'Pod "a\\"b\\n" is invalid: : Invalid value: "v": d',
+      details: {
+        name: 'a"b\n',
+        kind: 'Pod',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "v": d' }],
+      },
+    });
+    const none = invalid({ group: 'g', kind: 'K' }, '', []);
+    expect(none.status.message).toBe('K.g "" is invalid');
+    expect(none.status.details).toEqual({ group: 'g', kind: 'K' });
+  });
+
+  it("Invalid: the Status's JSON text is what JSON.stringify writes of it", () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('', 'a', '"', '\\', '<&>', '\u2028', '\ud800', 'metadata.name'),
+    );
+    const value = fc.oneof(
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.dictionary(text, text, { maxKeys: 2 }),
+    );
+    const fieldError = fc.oneof(
+      fc.tuple(text, value, text).map(([f, v, d]) => invalidField(f, v, d)),
+      fc.tuple(text, text).map(([f, d]) => required(f, d)),
+      fc.tuple(text, text).map(([f, d]) => forbiddenField(f, d)),
+      fc.tuple(text, value, fc.array(text, { maxLength: 2 })).map(([f, v, vs]) => notSupported(f, v, vs)),
+      fc.tuple(text, fc.integer({ min: -1, max: 9 })).map(([f, n]) => tooMany(f, n, 3)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fieldError, { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        text,
+        text,
+        text,
+        (errs, repeats, group, kind, name) => {
+          const list: FieldError[] = [...errs, ...repeats.filter((i) => i < errs.length).map((i) => errs[i]!)];
+          const err = invalid({ group, kind }, name, list);
+          expect(err.statusText!()).toBe(JSON.stringify(err.status));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 import { makeStatus } from '@kevents/api';
 import type { Status, StatusCause, StatusReason, StatusDetails } from '@kevents/api';
-import { aggregateMessage } from '@kevents/validation';
+import { goQuote, uniqueErrors } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
+import { invalidStatusText } from './invalid-status-text.js';
 import { StorageError } from '@kevents/storage';
 
 /** A resource and its group; `qualified` is how Kubernetes prints it (`events.events.k8s.io`). */
@@ -19,6 +20,11 @@ export const qualified = (gr: GroupResource): string => (gr.group ? `${gr.resour
 export class ApiError extends Error {
   readonly status: Status;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The Status's compact JSON text (`JSON.stringify(status)`), for errors that write it more
+   * cheaply than `JSON.stringify` does (a large Invalid Status).
+   */
+  statusText?: () => string;
 
   /** A Status is an answer, not a fault: no stack trace is captured (an unexpected error is logged with its own stack where the error handler catches it). */
   constructor(
@@ -131,18 +137,30 @@ export const forbidden = (why: string, gr?: GroupResource, name?: string): ApiEr
   return new ApiError(403, 'Forbidden', message, gr && gr.resource ? grDetails(gr, name) : {});
 };
 
-/** `errors.NewInvalid`: 422 with one cause per field error; `details.kind` is the Kind. */
+/**
+ * `errors.NewInvalid`: 422 with one cause per field error (a cause leaves out an empty field, as
+ * Go's `omitempty` does); `details.kind` is the Kind; the message is `<Kind.group> "<name>" is
+ * invalid: <the errors' aggregate>`, the name quoted as `%q` does. The answer's JSON text is
+ * written by {@link invalidStatusText}.
+ */
 export const invalid = (kind: { group: string; kind: string }, name: string, errs: readonly FieldError[]): ApiError => {
-  const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: e.body(), field: e.field }));
+  const causes: StatusCause[] = errs.map((e) =>
+    e.field ? { reason: e.type, message: e.body(), field: e.field } : { reason: e.type, message: e.body() },
+  );
   const gk = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
-  // Go's StatusDetails leaves empty strings out (omitempty).
+  // Go's StatusDetails leaves empty strings and an empty list out (omitempty).
   const details: StatusDetails = {
     ...(name ? { name } : {}),
     ...(kind.group ? { group: kind.group } : {}),
     ...(kind.kind ? { kind: kind.kind } : {}),
-    causes,
+    ...(causes.length ? { causes } : {}),
   };
-  return new ApiError(422, 'Invalid', `${gk} "${name}" is invalid: ${aggregateMessage(errs)}`, details);
+  const prefix = `${gk} ${goQuote(name)} is invalid`;
+  const { indices, messages } = uniqueErrors(errs);
+  const aggregate = messages.length === 0 ? '' : messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
+  const err = new ApiError(422, 'Invalid', aggregate ? `${prefix}: ${aggregate}` : prefix, details);
+  err.statusText = () => invalidStatusText(prefix, details, errs, indices);
+  return err;
 };
 
 /** `errors.NewTooManyRequests`: 429 with `retryAfterSeconds` in the details and a `Retry-After` header. */

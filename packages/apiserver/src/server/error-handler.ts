@@ -38,7 +38,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
       apiErr = internalError(err);
     }
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
-    return sendStatus(reply, req, apiErr.code, apiErr.status);
+    return sendStatus(reply, req, apiErr.code, apiErr.status, apiErr.statusText);
   });
   app.setNotFoundHandler((req, reply) => sendStatus(reply, req, 404, pathNotFound().status));
 }

@@ -55,7 +55,7 @@ export function createFastifyApp(options: FastifyAppOptions): FastifyInstance {
     serverFactory: limitedServerFactory(options.limits, tls),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const apiErr = frameworkErrorStatus(err, req.raw.url ?? '') ?? badRequest(err.message);
-      void sendStatus(reply, req, apiErr.code, apiErr.status);
+      void sendStatus(reply, req, apiErr.code, apiErr.status, apiErr.statusText);
     },
     // Requests Node's parser refuses (headers too large, unknown methods, bad framing) get a Status too.
     // A connection whose TLS handshake failed or timed out is destroyed.
