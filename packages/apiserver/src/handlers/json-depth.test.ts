@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { excessiveNesting, maxNestingDepth, nestingDepth } from './json-depth.js';
@@ -57,5 +57,28 @@ describe('nestingDepth', () => {
     expect(nestingDepth(cyclic)).toBe(maxNestingDepth + 1);
     expect(nestingDepth(parseYaml('a: &x { b: *x }'), 5)).toBe(6);
     expect(nestingDepth(JSON.parse('['.repeat(50) + ']'.repeat(50)), 10)).toBe(11);
+  });
+
+  it('measures what a recursive walk measures, for any JSON value', () => {
+    const depthOf = (v: unknown): number =>
+      v === null || typeof v !== 'object' ? 0 : 1 + Math.max(0, ...Object.values(v).map(depthOf));
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (v, limit) => {
+        const d = depthOf(v);
+        expect(nestingDepth(v)).toBe(d);
+        expect(nestingDepth(v, limit)).toBe(Math.min(d, limit + 1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads arrays by index, not by Object.keys (which spells out each index of a million-element array)', () => {
+    const keys = jest.spyOn(Object, 'keys');
+    try {
+      expect(nestingDepth({ items: [[1, 2], { a: [3] }, 'x'] })).toBe(4);
+      expect(keys.mock.calls.filter(([v]) => Array.isArray(v))).toEqual([]);
+    } finally {
+      keys.mockRestore();
+    }
   });
 });
