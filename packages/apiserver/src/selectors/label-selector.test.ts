@@ -1,6 +1,47 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseLabelSelector, SelectorParseError } from './label-selector.js';
+import { lex, parseLabelSelector, SelectorParseError } from './label-selector.js';
+import type { LexItem } from './label-selector.js';
+
+/** The lexer as it was written first (a string built a character at a time): the reference for the one-pass lexer. */
+function lexByCharacter(s: string): LexItem[] {
+  const specials: Record<string, LexItem['tok']> = {
+    ')': ')',
+    ',': ',',
+    '!': '!',
+    '==': '==',
+    '=': '=',
+    '>': '>',
+    '<': '<',
+    '!=': '!=',
+    '(': '(',
+  };
+  const isSpecial = (c: string): boolean => '=!(),><'.includes(c);
+  const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+  const out: LexItem[] = [];
+  let i = 0;
+  for (;;) {
+    while (i < s.length && isSpace(s[i]!)) i++;
+    if (i >= s.length || s[i] === '\0') return [...out, { tok: 'end', lit: '' }];
+    if (isSpecial(s[i]!)) {
+      let buf = '';
+      let last: LexItem | undefined;
+      while (i < s.length && isSpecial(s[i]!)) {
+        buf += s[i];
+        const t = specials[buf];
+        if (t) last = { tok: t, lit: buf };
+        else if (last) break;
+        i++;
+      }
+      out.push(last ?? { tok: 'error', lit: `error expected: keyword found '${buf}'` });
+      if (!last) return [...out, { tok: 'end', lit: '' }];
+      continue;
+    }
+    let id = '';
+    while (i < s.length && !isSpace(s[i]!) && !isSpecial(s[i]!) && s[i] !== '\0') id += s[i++];
+    out.push({ tok: id === 'in' ? 'in' : id === 'notin' ? 'notin' : 'ident', lit: id });
+  }
+}
 
 /** The message of the error `fn` throws (fails the test when it does not throw a SelectorParseError). */
 const parseError = (s: string): string => {
@@ -363,6 +404,36 @@ describe('parseLabelSelector', () => {
         ),
         { numRuns: 500 },
       );
+    });
+  });
+
+  describe('lexer', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('=', '==', '!=', '!', '(', ')', ',', '>', '<', '===', '!==', '=!', ' ', '\t', '\n', '\0'),
+      fc.constantFrom('in', 'notin', 'a', 'k1', 'example.com/x', 'é', '😀'),
+      fc.string({ maxLength: 6 }),
+      fc.string({ unit: 'binary', maxLength: 4 }),
+    );
+
+    it('reads the tokens the character-at-a-time lexer read, and the same terms, for any selector', () => {
+      fc.assert(
+        fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
+          const s = parts.join('');
+          expect(lex(s)).toEqual(lexByCharacter(s));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('reads long selectors in one pass: 20,000 terms, a 100,000-character identifier', () => {
+      const terms = Array.from({ length: 20_000 }, (_, i) => `k${i}!=v,!a,b in (x, y)`).join(',');
+      const long = 'a'.repeat(100_000);
+      expect(lex(terms)).toEqual(lexByCharacter(terms));
+      expect(lex(long)).toEqual([
+        { tok: 'ident', lit: long },
+        { tok: 'end', lit: '' },
+      ]);
+      expect(parseLabelSelector(terms).requirements).toHaveLength(60_000);
     });
   });
 });

@@ -23,7 +23,8 @@ interface Requirement {
   readonly values: readonly string[];
 }
 
-type Tok = 'end' | 'error' | 'ident' | 'in' | 'notin' | '(' | ')' | ',' | '!' | '=' | '==' | '!=' | '>' | '<';
+/** The lexer's tokens. */
+export type Tok = 'end' | 'error' | 'ident' | 'in' | 'notin' | '(' | ')' | ',' | '!' | '=' | '==' | '!=' | '>' | '<';
 
 const specialTokens: Readonly<Record<string, Tok>> = {
   ')': ')',
@@ -36,35 +37,49 @@ const specialTokens: Readonly<Record<string, Tok>> = {
   '!=': '!=',
   '(': '(',
 };
-const isSpecial = (c: string): boolean => '=!(),><'.includes(c);
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+/** A lexer item: a token and its literal text. */
+export interface LexItem {
+  readonly tok: Tok;
+  readonly lit: string;
+}
 
-/** Kubernetes' selector lexer (`labels.Lexer`): identifiers, keywords and the longest special symbol. */
-function lex(s: string): { tok: Tok; lit: string }[] {
-  const out: { tok: Tok; lit: string }[] = [];
+/** Character classes of the lexer, by UTF-16 unit below 0x80: 0 identifier, 1 whitespace, 2 special symbol, 3 NUL. */
+const charClass = new Uint8Array(0x80);
+for (const c of ' \t\r\n') charClass[c.charCodeAt(0)] = 1;
+for (const c of '=!(),><') charClass[c.charCodeAt(0)] = 2;
+charClass[0] = 3;
+const classOf = (c: number): number => (c < 0x80 ? charClass[c]! : 0);
+const endItem: LexItem = { tok: 'end', lit: '' };
+/** The item of each special symbol: one character, or `==` and `!=` (the longest that is a token). */
+const symbolItems = new Map<string, LexItem>(Object.entries(specialTokens).map(([lit, tok]) => [lit, { tok, lit }]));
+const EQUALS = 0x3d;
+const BANG = 0x21;
+
+/**
+ * Kubernetes' selector lexer (`labels.Lexer`): identifiers, keywords and the longest special
+ * symbol (every single symbol is a token, and only `==` and `!=` are longer, so it is one or two
+ * characters). One pass over the text by character codes, identifiers taken as slices.
+ */
+export function lex(s: string): LexItem[] {
+  const out: LexItem[] = [];
+  const n = s.length;
   let i = 0;
   for (;;) {
-    while (i < s.length && isSpace(s[i]!)) i++;
-    if (i >= s.length || s[i] === '\0') {
-      out.push({ tok: 'end', lit: '' });
+    while (i < n && classOf(s.charCodeAt(i)) === 1) i++;
+    if (i >= n || s.charCodeAt(i) === 0) {
+      out.push(endItem);
       return out;
     }
-    if (isSpecial(s[i]!)) {
-      let buf = '';
-      let last: { tok: Tok; lit: string } | undefined;
-      while (i < s.length && isSpecial(s[i]!)) {
-        buf += s[i];
-        const t = specialTokens[buf];
-        if (t) last = { tok: t, lit: buf };
-        else if (last) break;
-        i++;
-      }
-      out.push(last ?? { tok: 'error', lit: `error expected: keyword found '${buf}'` });
-      if (!last) return [...out, { tok: 'end', lit: '' }];
+    const start = i;
+    const first = s.charCodeAt(i);
+    if (classOf(first) === 2) {
+      const two = (first === EQUALS || first === BANG) && s.charCodeAt(i + 1) === EQUALS;
+      out.push(symbolItems.get(s.slice(i, (i += two ? 2 : 1)))!);
       continue;
     }
-    let id = '';
-    while (i < s.length && !isSpace(s[i]!) && !isSpecial(s[i]!) && s[i] !== '\0') id += s[i++];
+    let c = classOf(s.charCodeAt(i));
+    while (i < n && c === 0) c = classOf(s.charCodeAt(++i));
+    const id = s.slice(start, i);
     out.push({ tok: id === 'in' ? 'in' : id === 'notin' ? 'notin' : 'ident', lit: id });
   }
 }
@@ -77,7 +92,7 @@ const fail = (message: string): never => {
 
 /** `labels.Parser`: the grammar, error texts and requirement checks of Kubernetes' label selectors. */
 class Parser {
-  readonly #items: { tok: Tok; lit: string }[];
+  readonly #items: LexItem[];
   #pos = 0;
 
   constructor(src: string) {
@@ -85,12 +100,12 @@ class Parser {
   }
 
   /** The next item; `in`/`notin` read as identifiers where values are expected. */
-  #peek(values: boolean): { tok: Tok; lit: string } {
+  #peek(values: boolean): LexItem {
     const it = this.#items[Math.min(this.#pos, this.#items.length - 1)]!;
     return values && (it.tok === 'in' || it.tok === 'notin') ? { tok: 'ident', lit: it.lit } : it;
   }
 
-  #next(values: boolean): { tok: Tok; lit: string } {
+  #next(values: boolean): LexItem {
     const it = this.#peek(values);
     if (this.#pos < this.#items.length - 1) this.#pos++;
     return it;
