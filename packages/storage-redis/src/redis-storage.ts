@@ -2,7 +2,7 @@ import type { KubeObject } from '@kevents/api';
 import {
   alreadyExistsError,
   conflictError,
-  encodeContinue,
+  encodeListContinue,
   expiredContinueError,
   expiredListError,
   isUnsetResourceVersion,
@@ -207,7 +207,7 @@ export class RedisStorage implements Storage {
     decode: (body: string, rv: number) => T,
   ): Promise<ListResult<T>> {
     this.checkOpen();
-    const { limit, start, at, kind, waitFor } = listStart(options);
+    const { limit, start, at, kind, waitFor } = listStart(options, prefix);
     if (waitFor !== undefined) await this.waitFor(waitFor);
     return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate, decode));
   }
@@ -461,8 +461,8 @@ export class RedisStorage implements Storage {
     const ns = prefix.namespace ?? '';
     const keys = [this.keys.rv, this.keys.objects(prefix.resource), this.keys.index(prefix.resource), this.keys.stream];
     // A namespace's keys are `<ns>/<name>`: the range [`<ns>/`, `<ns>0`) of the index, as '0'
-    // follows '/'. A continue key is clamped into it (in Redis's byte order), so no token reads
-    // another namespace.
+    // follows '/'. A continue key is read relative to the namespace (`<ns>/` in front), so it
+    // falls in the range; the clamp (in Redis's byte order) keeps any start inside it.
     const range = namespaceRange(ns);
     const from =
       range !== undefined && (start === undefined || Buffer.compare(Buffer.from(start), Buffer.from(range.first)) < 0)
@@ -489,7 +489,7 @@ export class RedisStorage implements Storage {
         first && wantCount ? '1' : '0',
       ])) as ChunkReply;
       if (status === 'expired') {
-        if (kind === 'continue') throw expiredContinueError(encodeContinue(start!, -1));
+        if (kind === 'continue') throw expiredContinueError(encodeListContinue(prefix, start!, -1));
         if (kind === 'exact') throw expiredListError();
         throw new StorageError('Expired', 'list history compacted while reading');
       }
@@ -534,7 +534,7 @@ export class RedisStorage implements Storage {
     }
     const resourceVersion = String(at);
     if (!more || last === undefined) return { items, resourceVersion };
-    const result: ListResult<T> = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    const result: ListResult<T> = { items, resourceVersion, continue: encodeListContinue(prefix, keyAfter(last), at) };
     if (predicate !== undefined || total === undefined) return result;
     return { ...result, remainingItemCount: total - items.length };
   }

@@ -2,7 +2,7 @@ import type { KubeObject } from '@kevents/api';
 import {
   alreadyExistsError,
   conflictError,
-  encodeContinue,
+  encodeListContinue,
   expiredContinueError,
   expiredListError,
   fromBody,
@@ -219,7 +219,7 @@ export class SqlStorage implements Storage, RevisionReads {
     predicate: Predicate<never> | undefined,
   ): Promise<Omit<ListResult, 'items'> & { items: I[] }> {
     this.checkOpen();
-    const { limit, start, at, kind, waitFor } = listStart(options);
+    const { limit, start, at, kind, waitFor } = listStart(options, prefix);
     if (waitFor !== undefined) await this.waitFor(waitFor);
     return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, read, predicate));
   }
@@ -433,8 +433,10 @@ export class SqlStorage implements Storage, RevisionReads {
     let lowerExclusive = false;
     if (start !== undefined && start > first) {
       // A token's start is `<key>\u0000`: the first key after <key> (PostgreSQL text holds no NUL).
-      if (start.endsWith('\u0000')) {
-        lower = start.slice(0, -1);
+      // No key holds a NUL, so the keys from `<x>\u0000<y>` are the keys after <x>, whatever <y> is.
+      const nul = start.indexOf('\u0000');
+      if (nul >= 0) {
+        lower = start.slice(0, nul);
         lowerExclusive = true;
       } else lower = start;
     }
@@ -458,7 +460,7 @@ export class SqlStorage implements Storage, RevisionReads {
         ...(match === undefined ? {} : { match }),
       });
       if (at >= 0 && at < res.compacted) {
-        if (kind === 'continue') throw expiredContinueError(encodeContinue(start!, -1));
+        if (kind === 'continue') throw expiredContinueError(encodeListContinue(prefix, start!, -1));
         if (kind === 'exact') throw expiredListError();
         throw new StorageError('Expired', 'list history compacted while reading');
       }
@@ -500,7 +502,7 @@ export class SqlStorage implements Storage, RevisionReads {
     }
     const resourceVersion = String(at);
     if (!more || last === undefined) return { items, resourceVersion };
-    const result = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    const result = { items, resourceVersion, continue: encodeListContinue(prefix, keyAfter(last), at) };
     if (predicate !== undefined || total === undefined) return result;
     return { ...result, remainingItemCount: total - items.length };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeContinue, encodeContinue, keyAfter } from './continue.js';
+import { decodeContinue, decodeListContinue, encodeContinue, encodeListContinue, keyAfter } from './continue.js';
 import { isStorageError } from './errors.js';
 
 const raw = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -54,5 +54,24 @@ describe('continue tokens', () => {
       resourceVersion: 3,
     });
     expect(decodeContinue(raw({ v: 'meta.k8s.io/v1', rv: 3, start: '/' }))).toEqual({ start: '', resourceVersion: 3 });
+  });
+
+  it("are read and written relative to the list's key prefix, as kube's DecodeContinue and EncodeContinue", () => {
+    const inA = { resource: 'events', namespace: 'a' };
+    const all = { resource: 'events' };
+    expect(decodeContinue(encodeListContinue(inA, 'a/x\u0000', 7))).toEqual({ start: 'x\u0000', resourceVersion: 7 });
+    expect(decodeContinue(encodeListContinue(all, 'a/x\u0000', 7))).toEqual({ start: 'a/x\u0000', resourceVersion: 7 });
+    expect(decodeListContinue(inA, encodeContinue('b/y\u0000', 3))).toEqual({
+      start: 'a/b/y\u0000',
+      resourceVersion: 3,
+    });
+    expect(decodeListContinue({ resource: 'events', namespace: '' }, encodeContinue('/', 3))).toEqual({
+      start: '',
+      resourceVersion: 3,
+    });
+    expect(decodeListContinue(inA, raw({ v: 'meta.k8s.io/v1', rv: 3, start: '/' }))).toEqual({
+      start: 'a/',
+      resourceVersion: 3,
+    });
   });
 });

@@ -39,7 +39,15 @@ export {
   isStorageError,
 } from './errors.js';
 export type { StorageErrorCode } from './errors.js';
-export { encodeContinue, decodeContinue, keyAfter, continueTokenVersion } from './continue.js';
+export {
+  encodeContinue,
+  decodeContinue,
+  encodeListContinue,
+  decodeListContinue,
+  listKeyPrefix,
+  keyAfter,
+  continueTokenVersion,
+} from './continue.js';
 export type { ContinueToken } from './continue.js';
 export { parseResourceVersion, isUnsetResourceVersion } from './resource-version.js';
 export { listStart, readListRetrying } from './list-start.js';

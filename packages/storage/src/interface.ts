@@ -67,7 +67,9 @@ export interface ListOptions<T extends KubeObject = KubeObject> {
   readonly limit?: number;
   /**
    * A continue token from an earlier page: the Kubernetes format, base64url without padding of
-   * `{"v":"meta.k8s.io/v1","rv":<list rv>,"start":"<namespace>/<name>\u0000"}` (see `encodeContinue`).
+   * `{"v":"meta.k8s.io/v1","rv":<list rv>,"start":"<key>\u0000"}`, the key relative to the list's
+   * prefix as in kube (`<name>` in a namespace's list, `<namespace>/<name>` in a cluster-wide one;
+   * see `encodeListContinue`), so a token is read in whichever list it is sent with.
    */
   readonly continue?: string;
   readonly predicate?: Predicate<T>;

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kevents/api';
-import { decodeContinue } from './continue.js';
+import { decodeListContinue } from './continue.js';
 import { StorageError } from './errors.js';
-import type { ListOptions } from './interface.js';
+import type { KeyPrefix, ListOptions } from './interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from './resource-version.js';
 
 /** What a list reads: the latest state, one resourceVersion exactly, or a continued page's. */
@@ -11,7 +11,7 @@ export type ListKind = 'latest' | 'exact' | 'continue';
 export interface ListStart {
   /** The page size; 0 for no limit. */
   readonly limit: number;
-  /** The first key of a continued page. */
+  /** The first key of a continued page (a key of the resource: the list's prefix and the token's start). */
   readonly start: string | undefined;
   /** The resourceVersion read at; -1 for the latest state. */
   readonly at: number;
@@ -24,11 +24,12 @@ export interface ListStart {
  * A list's start point, for stores that read a consistent snapshot at a resourceVersion: a
  * continue token's resourceVersion (continue), an `Exact` match or a paged list at a given
  * resourceVersion (exact), else the latest state; any given resourceVersion must be waited for.
+ * A continue token is read relative to the list's `prefix`, as kube reads it.
  */
-export function listStart<T extends KubeObject>(options: ListOptions<T>): ListStart {
+export function listStart<T extends KubeObject>(options: ListOptions<T>, prefix: KeyPrefix): ListStart {
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
   if (options.continue !== undefined && options.continue !== '') {
-    const token = decodeContinue(options.continue);
+    const token = decodeListContinue(prefix, options.continue);
     return token.resourceVersion >= 0
       ? { limit, start: token.start, at: token.resourceVersion, kind: 'continue', waitFor: token.resourceVersion }
       : { limit, start: token.start, at: -1, kind: 'latest', waitFor: undefined };

@@ -1,5 +1,5 @@
 import { parseJson, type KubeObject } from '@kevents/api';
-import { decodeContinue, encodeContinue, keyAfter } from '../continue.js';
+import { decodeListContinue, encodeListContinue, keyAfter } from '../continue.js';
 import {
   alreadyExistsError,
   conflictError,
@@ -131,13 +131,14 @@ export class MemoryStorage implements Storage, RevisionReads {
     let start: string | undefined;
     let at: number;
     if (options.continue !== undefined && options.continue !== '') {
-      const token = decodeContinue(options.continue);
+      const token = decodeListContinue(prefix, options.continue);
       start = token.start;
       if (token.resourceVersion < 0) {
         at = this.log.rv;
       } else {
         await this.waitFor(token.resourceVersion);
-        if (token.resourceVersion < this.log.compacted) throw expiredContinueError(encodeContinue(start, -1));
+        if (token.resourceVersion < this.log.compacted)
+          throw expiredContinueError(encodeListContinue(prefix, start, -1));
         at = token.resourceVersion;
       }
     } else if (isUnsetResourceVersion(options.resourceVersion)) {
@@ -404,7 +405,7 @@ export class MemoryStorage implements Storage, RevisionReads {
       if (pinned) this.unpin(at);
     }
     if (next === undefined || last === undefined) return { items, resourceVersion };
-    const result = { items, resourceVersion, continue: encodeContinue(keyAfter(last), at) };
+    const result = { items, resourceVersion, continue: encodeListContinue(prefix, keyAfter(last), at) };
     if (filtered) return result;
     return { ...result, remainingItemCount: this.countLive(table, next, end, at) };
   }

@@ -230,6 +230,102 @@ export function defineListConformance(ctx: ConformanceContext): void {
     });
   });
 
+  describe('continue tokens read relative to the list (kube: relative to the request key prefix)', () => {
+    const ns = (namespace: string): KeyPrefix => ({ resource: 'events', namespace });
+    const cluster: KeyPrefix = { resource: 'events' };
+
+    it("writes a namespace's page token with the name alone, a cluster-wide one with <namespace>/<name>", async () => {
+      const s = await ctx.open();
+      await seed(s, ['a/1', 'a/2', 'b/1']);
+      const inA = await s.list<TestObject>(ns('a'), { limit: 1 });
+      expect(decodeContinue(inA.continue!)).toEqual({ start: '1\u0000', resourceVersion: rvOf(inA.resourceVersion) });
+      const all = await s.list<TestObject>(cluster, { limit: 1 });
+      expect(decodeContinue(all.continue!).start).toBe('a/1\u0000');
+      expect(await listAll(s, ns('a'), { limit: 1 })).toEqual(['a/1', 'a/2']);
+    });
+
+    it("continues a namespace's token in the namespace it is sent to, after the same name", async () => {
+      const s = await ctx.open();
+      await seed(s, ['a/1', 'a/2', 'a/3', 'b/0', 'b/1', 'b/2', 'b/3', 'c/9']);
+      const inA = await s.list<TestObject>(ns('a'), { limit: 1 });
+      for (const token of [inA.continue!, encodeContinue('1\u0000', -1)]) {
+        const inB = await s.list<TestObject>(ns('b'), { limit: 10, continue: token });
+        expect(names(inB.items)).toEqual(['b/2', 'b/3']);
+        expect(inB.continue).toBeUndefined();
+      }
+      // Paged in b from a's token: each next token is b's own, relative again.
+      const page = await s.list<TestObject>(ns('b'), { limit: 1, continue: inA.continue });
+      expect(names(page.items)).toEqual(['b/2']);
+      expect(decodeContinue(page.continue!).start).toBe('2\u0000');
+      expect(names((await s.list<TestObject>(ns('b'), { continue: page.continue })).items)).toEqual(['b/3']);
+    });
+
+    it("reads a cluster-wide token in a namespace's list as a name, and a namespace's token in a cluster-wide list as a key", async () => {
+      const s = await ctx.open();
+      await seed(s, ['a/1', 'b/1', 'b/a', 'b/a-', 'b/a0', 'b/b', 'c/1', 'c/2']);
+      // In b, `a/1\u0000` is a name: b's names after it in byte order ('-' and '/' < '0' < 'b').
+      const inB = await s.list<TestObject>(ns('b'), { continue: encodeContinue('a/1\u0000', -1) });
+      expect(names(inB.items)).toEqual(['b/a0', 'b/b']);
+      // Cluster-wide, `b\u0000` is a key: every key after it, from namespace b on.
+      const all = await s.list<TestObject>(cluster, { continue: encodeContinue('b\u0000', -1) });
+      expect(names(all.items)).toEqual(['b/1', 'b/a', 'b/a-', 'b/a0', 'b/b', 'c/1', 'c/2']);
+      const fromC = await s.list<TestObject>(cluster, { continue: encodeContinue('c/1\u0000', -1) });
+      expect(names(fromC.items)).toEqual(['c/2']);
+      // A NUL inside the start (no store's key holds one) sorts as in bytes: after `a`, before `a-`.
+      const nul = await s.list<TestObject>(ns('b'), { continue: encodeContinue('a\u0000b', -1) });
+      expect(names(nul.items)).toEqual(['b/a-', 'b/a0', 'b/b']);
+      // A start past every name of the namespace gives an empty page, not the next namespace.
+      const past = await s.list<TestObject>(ns('a'), { continue: encodeContinue('z\u0000', -1) });
+      expect(past.items).toEqual([]);
+    });
+
+    it("reads any start as a key in byte order, in a namespace's list and a cluster-wide one", async () => {
+      const s = await ctx.open();
+      const keys = ['a/1', 'b/-', 'b/0', 'b/a', 'b/a.b', 'b/z', 'c/x'];
+      await seed(s, keys);
+      const starts = [
+        '\u0000',
+        'a\u0000\u0000',
+        'a.\u0000b',
+        '-',
+        // A start the token's path cleaning reads as the list's first key.
+        '/',
+        'b/a\u0000',
+        'a/b/c',
+        'é',
+        '\ud800',
+        '\u{1f600}x',
+        'zz\u0000',
+      ];
+      // Keys hold no NUL, so from a start with one are the keys after its part before the NUL.
+      const from = (key: string, token: string): boolean => {
+        const start = decodeContinue(token).start;
+        const before = start.split('\u0000')[0]!;
+        return Buffer.compare(Buffer.from(key), Buffer.from(before)) >= 0 && (before === start || key !== before);
+      };
+      for (const raw of starts) {
+        const token = encodeContinue(raw, -1);
+        const inB = await s.list<TestObject>(ns('b'), { continue: token });
+        const inBWanted = keys.filter((k) => k.startsWith('b/') && from(k.slice(2), token));
+        expect([raw, names(inB.items)]).toEqual([raw, inBWanted]);
+        const all = await s.list<TestObject>(cluster, { continue: token });
+        expect([raw, names(all.items)]).toEqual([raw, keys.filter((k) => from(k, token))]);
+      }
+    });
+
+    it("offers an expired namespace token's successor relative to the namespace", async () => {
+      const s = await ctx.open();
+      await seed(s, ['a/1', 'a/2', 'a/3']);
+      const first = await s.list<TestObject>(ns('a'), { limit: 1 });
+      await s.create(keyOf('a', '4'), testObject('a', '4'));
+      await s.compact(await s.currentResourceVersion());
+      const e = await expectStorageError(s.list(ns('a'), { limit: 1, continue: first.continue }), 'Expired');
+      expect(decodeContinue(e.continue!)).toEqual({ start: '1\u0000', resourceVersion: -1 });
+      const rest = await s.list<TestObject>(ns('a'), { continue: e.continue });
+      expect(names(rest.items)).toEqual(['a/2', 'a/3', 'a/4']);
+    });
+  });
+
   describe('list resourceVersion', () => {
     it('reads the exact state at a past resourceVersion with Exact, and with a limit and no match', async () => {
       const s = await ctx.open();
