@@ -4,6 +4,7 @@ import { leaseSchema } from '@kevents/api';
 import { ApiError } from '../errors/api-error.js';
 import { decodeKind, mediaType, objectMediaTypes, parseBody, requireObjectMediaType, summarizeBody } from './body.js';
 import { apiFailure } from '../testing/api-failure.js';
+import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
 
 const st = (e: ApiError): [number, string | undefined] => [e.code, e.status.message];
 
@@ -91,6 +92,19 @@ describe('parseBody', () => {
       'yaml: invalid map key: []interface {}{"a"}',
     ]);
   });
+  it('413 before parsing for a JSON body of more values than a body may hold (a malformed end is not read)', () => {
+    const zeros = (n: number): string => Array.from({ length: n }, () => '0').join(',');
+    const over = apiFailure(() => parseBody(`{"x":[${zeros(maxBodyValues)}],"y":`, 'application/json'));
+    expect(st(over)).toEqual([413, tooManyValues().status.message]);
+    // 1.5 million numbers: refused as soon as the count passes the bound.
+    expect(apiFailure(() => parseBody(`{"x":[${zeros(1_500_000)}]}`, 'application/json')).code).toBe(413);
+    // At the bound it parses, and decodeKind counts it as before.
+    const at = parseBody(`{"x":[${zeros(maxBodyValues - 1)}]}`, 'application/json');
+    expect(at.values).toBe(maxBodyValues);
+    // Values in strings are not values.
+    expect(parseBody(`{"x":"${'0,'.repeat(maxBodyValues)}"}`, 'application/json').values).toBe(1);
+  });
+
   it('never throws anything but a 400', () => {
     fc.assert(
       fc.property(fc.string(), fc.constantFrom('application/json', 'application/yaml'), (s, t) => {

@@ -5,7 +5,7 @@ import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../
 import { findDuplicateKeys, scanJsonText } from './json-duplicates.js';
 import { countValuesUpTo, maxBodyValues, tooManyValues } from '../registry/object-values.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
-import { refuseWideJson } from './wide-json.js';
+import { refuseManyJsonValues, refuseWideJson } from './wide-json.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError, yamlThreadHeapMb } from './yaml-thread.js';
 import type { YamlBody } from './yaml-input.js';
@@ -111,6 +111,7 @@ export function parseBody(
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw unreadable(parseError(maxDepthMessage(deep)), text, options);
   const names = refuseWideJson(text);
+  refuseManyJsonValues(text);
   let value: unknown;
   try {
     value = parseJson(text);

@@ -36,3 +36,30 @@ export function overflowingNumber(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * How many values (object members and array elements below the root) a JSON text spells: a
+ * value for each comma outside strings and for each object or array that is not empty, counting
+ * no further than `limit + 1`. A scan of the text, for any text (a malformed one is counted as
+ * far as it reads).
+ */
+export function countTextValues(text: string, limit = Infinity): number {
+  let n = 0;
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = endOfJsonString(text, i);
+    } else if (c === 44) {
+      if (++n > limit) return n;
+    } else if (c === 123 || c === 91) {
+      let j = i + 1;
+      while (j < end && isBlank(text.charCodeAt(j))) j++;
+      const d = text.charCodeAt(j);
+      if (d !== 125 && d !== 93 && ++n > limit) return n;
+    }
+  }
+  return n;
+}
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

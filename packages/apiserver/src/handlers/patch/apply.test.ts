@@ -2,7 +2,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../../errors/api-error.js';
 import { maxNestingDepth } from '../json-depth.js';
-import { applyPatch, applyPatchBody, countTextValues, patchMediaTypes, patchTypeOf, readPatch } from './apply.js';
+import { countTextValues } from '../json-scan.js';
+import { applyPatch, applyPatchBody, patchMediaTypes, patchTypeOf, readPatch } from './apply.js';
 import { maxPatchValues, maxPatchedObjectBytes } from './limits.js';
 import { apiFailure } from '../../testing/api-failure.js';
 
