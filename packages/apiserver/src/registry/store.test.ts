@@ -4,7 +4,7 @@ import type { Storage } from '@kevents/storage';
 import { FieldPath, invalid as invalidField } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import type { ApiError } from '../errors/api-error.js';
-import { Store } from './store.js';
+import { deleteCollectionTurnItems, Store } from './store.js';
 import type { StoreOptions } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
 import { apiRejection as failure } from '../testing/api-failure.js';
@@ -668,6 +668,34 @@ describe('Store.deleteCollection', () => {
     const all = await s.deleteCollection(undefined, {}, { dryRun: false });
     expect(all.items.map((o) => o.metadata.name)).toEqual(['b', 'c']);
     expect((await s.list(undefined, {})).items.map((o) => o.metadata.name)).toEqual(['b']);
+  });
+
+  it('lets other work run between slices of deletes (a memory store resolves each without waiting)', async () => {
+    const s = makeStore();
+    const n = 3 * deleteCollectionTurnItems + 5;
+    for (let i = 0; i < n; i++) await s.create(widget(`w${i}`), 'ns', false);
+    const realDelete = s.delete.bind(s);
+    let deleted = 0;
+    (s as unknown as { delete: typeof s.delete }).delete = async (...args) => {
+      const r = await realDelete(...args);
+      deleted++;
+      return r;
+    };
+    const seen: number[] = [];
+    let ticking = true;
+    const tick = (): void => {
+      seen.push(deleted);
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const r = await s.deleteCollection('ns', {}, { dryRun: false });
+    ticking = false;
+    expect(r.items).toHaveLength(n);
+    // Ticks ran while the deletes went on, at most one slice apart.
+    const during = seen.filter((d) => d > 0 && d < n);
+    expect(during.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(deleteCollectionTurnItems);
   });
 
   it("checks the client's preconditions on each item in list order; the first that fails is the answer (409)", async () => {

@@ -373,6 +373,7 @@ export class Store<T extends KubeObject = KubeObject> {
    * checked against each item, the first that fails ending the call with its 409 (items before
    * it stay deleted, as in kube with one worker). Without them each item is deleted with its own
    * uid as precondition, and items deleted or replaced since the list are skipped.
+   * {@link deleteCollectionTurnItems} deletes are made per turn of the event loop.
    */
   async deleteCollection(
     namespace: string | undefined,
@@ -383,7 +384,9 @@ export class Store<T extends KubeObject = KubeObject> {
     const { dryRun } = deleteOptions;
     const client = deleteOptions.preconditions?.uid || deleteOptions.preconditions?.resourceVersion;
     const items: T[] = [];
-    for (const obj of page.items) {
+    for (let i = 0; i < page.items.length; i++) {
+      const obj = page.items[i]!;
+      if (i > 0 && i % deleteCollectionTurnItems === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       try {
         const r = await this.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '', {
           preconditions: client ? deleteOptions.preconditions! : { uid: obj.metadata.uid },
@@ -399,6 +402,13 @@ export class Store<T extends KubeObject = KubeObject> {
     return { items, resourceVersion: page.resourceVersion };
   }
 }
+
+/**
+ * The most deletes of a collection made in one turn of the event loop before other requests are
+ * let in: a memory store's delete resolves without waiting, so 5,000 of them (~45 µs each) held
+ * the event loop 230 ms in one turn; 64 hold it ~3 ms.
+ */
+export const deleteCollectionTurnItems = 64;
 
 /** Two lists of managedFields entries that are equal but for at least one entry's `time`. */
 function sameEntriesButTimes(a: ManagedFieldsEntry[] | undefined, b: ManagedFieldsEntry[] | undefined): boolean {
