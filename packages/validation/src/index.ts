@@ -9,6 +9,7 @@ export {
   uniqueErrors,
   required,
   invalid,
+  invalidEach,
   forbidden,
   duplicate,
   notFound,

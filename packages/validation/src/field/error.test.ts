@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { aggregateMessage, formatBadValue, invalid, uniqueErrors } from './error.js';
+import { aggregateMessage, formatBadValue, invalid, invalidEach, pushInvalid, uniqueErrors } from './error.js';
+import type { FieldError } from './error.js';
 
 describe('formatBadValue (Go field.Error.ErrorBody)', () => {
   it('prints nil as json null, unquoted', () => {
@@ -37,6 +38,32 @@ describe('FieldError.body', () => {
     expect(e.toString()).toBe('spec.x: Invalid value: "v": detail');
     expect(aggregateMessage([e, e])).toBe('spec.x: Invalid value: "v": detail');
     expect(formatted).toBe(1);
+  });
+});
+
+describe('invalidEach', () => {
+  it('formats one value once for all its messages', () => {
+    let formatted = 0;
+    const value = {
+      toJSON: () => {
+        formatted++;
+        return 'v';
+      },
+    };
+    const errs = invalidEach('metadata.labels', value, ['too long', 'not a label value']);
+    const pushed: FieldError[] = [];
+    pushInvalid(pushed, ['a', 'b', 'c'], () => 'x', value);
+    expect(errs.map(String)).toEqual([
+      'metadata.labels: Invalid value: "v": too long',
+      'metadata.labels: Invalid value: "v": not a label value',
+    ]);
+    expect(pushed.map((e) => e.body())).toEqual([
+      'Invalid value: "v": a',
+      'Invalid value: "v": b',
+      'Invalid value: "v": c',
+    ]);
+    expect(formatted).toBe(2);
+    expect(invalidEach('p', 'v', [])).toEqual([]);
   });
 });
 

@@ -41,12 +41,21 @@ export class FieldError {
   readonly badValue: unknown;
   readonly detail: string;
   #body: string | undefined;
+  /** The bad value's text, shared by the errors {@link invalidEach} makes of one value. */
+  readonly #value: { text?: string } | undefined;
 
-  constructor(type: FieldErrorType, field: FieldPath | string, badValue: unknown, detail = '') {
+  constructor(
+    type: FieldErrorType,
+    field: FieldPath | string,
+    badValue: unknown,
+    detail = '',
+    sharedValue?: { text?: string },
+  ) {
     this.type = type;
     this.field = typeof field === 'string' ? field : field.toString();
     this.badValue = badValue;
     this.detail = detail;
+    this.#value = sharedValue;
   }
 
   /**
@@ -68,9 +77,14 @@ export class FieldError {
         s = text;
         break;
       default:
-        s = this.badValue === omitValue ? text : `${text}: ${formatBadValue(this.badValue)}`;
+        s = this.badValue === omitValue ? text : `${text}: ${this.#formattedValue()}`;
     }
     return this.detail ? `${s}: ${this.detail}` : s;
+  }
+
+  #formattedValue(): string {
+    if (this.#value === undefined) return formatBadValue(this.badValue);
+    return (this.#value.text ??= formatBadValue(this.badValue));
   }
 
   toString(): string {
@@ -141,8 +155,20 @@ export const required = (p: FieldPath | string, detail = ''): FieldError =>
 export const invalid = (p: FieldPath | string, value: unknown, detail = ''): FieldError =>
   new FieldError('FieldValueInvalid', p, value, detail);
 /**
- * Appends a `field.Invalid` at `at()` for each message; the path is built only when there are
- * some (most values are valid, and a path per checked field is garbage on every request).
+ * A `field.Invalid` for each message, at one path with one value, which is formatted once for all
+ * of them (a 3 MB label value that is too long and not a label value is quoted once, not twice).
+ */
+export function invalidEach(p: FieldPath | string, value: unknown, messages: readonly string[]): FieldError[] {
+  if (messages.length === 0) return [];
+  if (messages.length === 1) return [invalid(p, value, messages[0])];
+  const shared = {};
+  return messages.map((m) => new FieldError('FieldValueInvalid', p, value, m, shared));
+}
+
+/**
+ * Appends a `field.Invalid` at `at()` for each message ({@link invalidEach}); the path is built
+ * only when there are some (most values are valid, and a path per checked field is garbage on
+ * every request).
  */
 export function pushInvalid(
   errs: FieldError[],
@@ -151,8 +177,7 @@ export function pushInvalid(
   value: unknown,
 ): void {
   if (messages.length === 0) return;
-  const p = at();
-  for (const m of messages) errs.push(invalid(p, value, m));
+  for (const e of invalidEach(at(), value, messages)) errs.push(e);
 }
 /** `field.Forbidden` */
 export const forbidden = (p: FieldPath | string, detail = ''): FieldError =>

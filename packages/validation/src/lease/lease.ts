@@ -1,5 +1,5 @@
 import type { Lease, LeaseSpec } from '@kevents/api';
-import { forbidden, invalid, notSupported, type FieldError } from '../field/error.js';
+import { forbidden, invalid, invalidEach, notSupported, type FieldError } from '../field/error.js';
 import { FieldPath } from '../field/path.js';
 import { nameIsDNSSubdomain } from '../meta/name-functions.js';
 import { validateObjectMeta } from '../meta/object-meta.js';
@@ -59,5 +59,5 @@ export function validateCoordinatedLeaseStrategy(strategy: string, path: FieldPa
   if (!strategy.includes('/')) {
     return validLeaseStrategies.includes(strategy) ? [] : [notSupported(at, strategy, validLeaseStrategies)];
   }
-  return isQualifiedName(strategy).map((m) => invalid(at, strategy, m));
+  return invalidEach(at, strategy, isQualifiedName(strategy));
 }

@@ -1,4 +1,4 @@
-import { invalid, tooLong, type FieldError } from '../field/error.js';
+import { invalidEach, tooLong, type FieldError } from '../field/error.js';
 import type { FieldPath } from '../field/path.js';
 import { goLen } from './messages.js';
 import { isQualifiedName } from './qualified-name.js';
@@ -17,7 +17,7 @@ export function validateAnnotations(
   const errs: FieldError[] = [];
   let size = 0;
   for (const [k, v] of Object.entries(annotations ?? {})) {
-    errs.push(...isQualifiedName(k.toLowerCase()).map((m) => invalid(path, k, m)));
+    errs.push(...invalidEach(path, k, isQualifiedName(k.toLowerCase())));
     size += goLen(k) + goLen(v);
   }
   if (size > totalAnnotationSizeLimitBytes) errs.push(tooLong(path, '', totalAnnotationSizeLimitBytes));

@@ -1,4 +1,4 @@
-import { forbidden, goQuote, invalid, type FieldError } from '../field/error.js';
+import { forbidden, goQuote, invalid, invalidEach, type FieldError } from '../field/error.js';
 import type { FieldPath } from '../field/path.js';
 import { isQualifiedName } from './qualified-name.js';
 
@@ -15,7 +15,7 @@ const standardFinalizers = new Set(['kubernetes', finalizerOrphanDependents, fin
 export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
   const list = finalizers ?? [];
   const errs: FieldError[] = [];
-  for (const f of list) errs.push(...isQualifiedName(f).map((m) => invalid(path, f, m)));
+  for (const f of list) errs.push(...invalidEach(path, f, isQualifiedName(f)));
   if (list.includes(finalizerOrphanDependents) && list.includes(finalizerDeleteDependents)) {
     errs.push(
       invalid(path, list, `finalizer ${finalizerOrphanDependents} and ${finalizerDeleteDependents} cannot be both set`),

@@ -1,10 +1,10 @@
-import { invalid, type FieldError } from '../field/error.js';
+import { invalidEach, type FieldError } from '../field/error.js';
 import type { FieldPath } from '../field/path.js';
 import { isQualifiedName, isValidLabelValue } from './qualified-name.js';
 
 /** `ValidateLabelName`: a label key must be a qualified name. */
 export function validateLabelName(key: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(key).map((m) => invalid(path, key, m));
+  return invalidEach(path, key, isQualifiedName(key));
 }
 
 /**
@@ -15,7 +15,7 @@ export function validateLabels(labels: Readonly<Record<string, string>> | undefi
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     errs.push(...validateLabelName(k, path));
-    errs.push(...isValidLabelValue(v).map((m) => invalid(path, v, m)));
+    errs.push(...invalidEach(path, v, isValidLabelValue(v)));
   }
   return errs;
 }
