@@ -103,7 +103,7 @@ export function sendStatus(
   if (!negotiated) return sendJSON(reply, code, status, true);
   const pretty = negotiated.pretty || isPretty(req);
   if (statusText && !pretty && negotiated.mediaType !== 'application/yaml') {
-    return sendSerialized(reply, code, statusText());
+    return sendSerialized(reply, code, goEscapeJSON(statusText()));
   }
   return sendNegotiated(reply, code, negotiated, status, pretty);
 }
