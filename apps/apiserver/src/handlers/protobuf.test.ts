@@ -156,3 +156,59 @@ describe('application/vnd.kubernetes.protobuf', () => {
     expect(none.status).toBe(400);
   });
 });
+
+describe('errors in protobuf (ErrorNegotiated: a Status in the media type negotiated)', () => {
+  /** The protobuf Status and the JSON one for the same request, decoded with kevents' codec. */
+  async function both(url: string, init: { method?: string; body?: unknown; accept: string }) {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const headers: Record<string, string> = { accept: init.accept };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const json = await request(url, { method: init.method ?? 'GET', ...(init.body ? { body: init.body } : {}) });
+    return { status: res.status, type: res.headers.get('content-type'), bytes, json };
+  }
+
+  const expectSame = (r: Awaited<ReturnType<typeof both>>, code: number): void => {
+    expect([r.status, r.type, r.json.status]).toEqual([code, pb, code]);
+    expect(r.bytes.subarray(0, 4)).toEqual(Buffer.from('k8s\0', 'latin1'));
+    const status = decoded(r.bytes, 'meta/v1.Status');
+    expect(status).toEqual(r.json.body);
+    expect([status.apiVersion, status.kind, status.status, status.code]).toEqual(['v1', 'Status', 'Failure', code]);
+    // The bytes are those kube writes for that Status (the same encoder as every other answer).
+    expect(r.bytes).toEqual(encodeProtobuf(r.json.body, 'meta/v1.Status'));
+  };
+
+  it('a handler’s errors: 404, 409, 422 with causes, as client-go with protobuf asks', async () => {
+    await request(ns('pe'), { method: 'POST', body: sampleEvent('a', 'pe') });
+    expectSame(await both(`${ns('pe')}/missing`, { accept: clientGoAccept }), 404);
+    expectSame(await both(ns('pe'), { method: 'POST', body: sampleEvent('a', 'pe'), accept: clientGoAccept }), 409);
+    const invalid = await both(ns('pe'), {
+      method: 'POST',
+      body: sampleEvent('bad', 'pe', { type: 'Weird', reason: '' }),
+      accept: pb,
+    });
+    expectSame(invalid, 422);
+    expect(decoded(invalid.bytes, 'meta/v1.Status').details.causes).toHaveLength(2);
+  });
+
+  it('errors outside a resource handler: an unknown path, a watch’s own refusal (stream=watch is allowed)', async () => {
+    expectSame(await both(`${srv.url}/apis/nope.example.com/v1/things`, { accept: pb }), 404);
+    expectSame(await both(`${ns('pe')}?watch=1&labelSelector=a%20in`, { accept: `${pb};stream=watch` }), 400);
+  });
+
+  it('406 itself is never negotiated: WriteRawJSON (indented JSON, no newline)', async () => {
+    const r = await send(ns('pe'), { headers: { accept: `${pb};as=Table;g=meta.k8s.io;v=v1` } });
+    expect([r.status, r.type]).toEqual([406, 'application/json']);
+    expect(r.bytes.toString()).toMatch(/^\{\n {2}"kind": "Status",[^]*\}$/);
+  });
+
+  it('a conversion or a server version in the clause is not taken for a Status: the next clause is', async () => {
+    const r = await send(`${ns('pe')}/missing`, {
+      headers: { accept: `${pb};as=PartialObjectMetadata;g=meta.k8s.io;v=v1, ${pb};sv=v1, application/yaml, ${pb}` },
+    });
+    expect([r.status, r.type]).toEqual([404, 'application/yaml']);
+    const p = await send(`${ns('pe')}/missing`, { headers: { accept: `application/yaml;q=0.5, ${pb}` } });
+    expect([p.status, p.type]).toEqual([404, pb]);
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '../errors/api-error.js';
 import { parseAccept } from './accept.js';
-import { negotiateOutput, negotiateWatch } from './negotiate.js';
+import { negotiateOutput, negotiateStatus, negotiateWatch } from './negotiate.js';
 
 const refusal = (f: () => unknown): ApiError => {
   try {
@@ -238,6 +238,34 @@ describe('negotiateOutput', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('negotiateStatus (ErrorNegotiated with the default endpoint restrictions)', () => {
+  const status = (accept: string | undefined): string | undefined => negotiateStatus(accept)?.mediaType;
+
+  it('offers protobuf as kube’s codecs do, for every resource', () => {
+    expect(status('application/vnd.kubernetes.protobuf')).toBe('application/vnd.kubernetes.protobuf');
+    expect(status('application/vnd.kubernetes.protobuf, */*')).toBe('application/vnd.kubernetes.protobuf');
+    expect(status('application/vnd.kubernetes.protobuf;stream=watch')).toBe('application/vnd.kubernetes.protobuf');
+    expect(status('application/*')).toBe('application/json');
+    expect(status(undefined)).toBe('application/json');
+  });
+
+  it('skips conversions, server versions and other streams; nothing left is undefined (WriteRawJSON)', () => {
+    expect(status('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1')).toBeUndefined();
+    expect(status('application/vnd.kubernetes.protobuf;sv=v1')).toBeUndefined();
+    expect(status('application/vnd.kubernetes.protobuf;stream=other, application/yaml')).toBe('application/yaml');
+    expect(status('application/yaml;stream=watch')).toBeUndefined();
+  });
+
+  it('never throws on any header', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (h) => {
+        const n = negotiateStatus(h);
+        expect(n === undefined || typeof n.mediaType === 'string').toBe(true);
+      }),
     );
   });
 });

@@ -133,17 +133,18 @@ const recentLimit = 256;
 const recentKeyMaxLength = 512;
 
 /**
- * How a Status error is written (`ErrorNegotiated`): negotiated with kube's default endpoint
- * restrictions (no conversions, no `sv`); undefined when nothing is acceptable (the error is then
- * written as `WriteRawJSON` writes it: an error is never hidden behind a 406). kevents writes errors in JSON or YAML only (client-go reads a Status
- * in whatever media type the answer says).
+ * How a Status error is written (`ErrorNegotiated`): negotiated over every serializer (JSON, YAML
+ * and protobuf: kube-apiserver's codecs, and a custom resource's serializer too, which offers
+ * protobuf for Status) with kube's default endpoint restrictions (no conversions, no `sv`,
+ * `stream=watch` on a streaming serializer); undefined when nothing is acceptable (the error is
+ * then written as `WriteRawJSON` writes it: an error is never hidden behind a 406).
  */
 export function negotiateStatus(accept: string | undefined): Negotiated | undefined {
   if (accept === undefined || accept.length === 0) return plainJSON;
   for (const clause of parseAccept(accept)) {
     const p = clause.params;
     if (p.has('as') || p.has('g') || p.has('v') || (p.get('sv') ?? '') !== '') continue;
-    for (const serializer of textSerializers) {
+    for (const serializer of allSerializers) {
       if (!clauseMatches(clause, serializer.mediaType)) continue;
       const chosen = options(clause, serializer);
       if (chosen) return chosen;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { goEscapeJSON } from '@kevents/api';
+import { encodeProtobuf, goEscapeJSON } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import type { Query } from '../request/query.js';
@@ -87,9 +87,10 @@ export function sendNegotiated(
 }
 
 /**
- * Sends a Status error as kube's `ErrorNegotiated` does: JSON, or YAML when the client asks for it
- * first; indented JSON when nothing in `Accept` fits. `statusText`, when given, writes the
- * Status's compact JSON (sent for compact JSON instead of serializing `status`).
+ * Sends a Status error as kube's `ErrorNegotiated` does: in the media type the client asks for
+ * first (JSON, YAML, or protobuf: `k8s\0` and a runtime.Unknown of apiVersion v1, kind Status);
+ * indented JSON when nothing in `Accept` fits. `statusText`, when given, writes the Status's
+ * compact JSON (sent for compact JSON instead of serializing `status`).
  */
 export function sendStatus(
   reply: FastifyReply,
@@ -101,6 +102,9 @@ export function sendStatus(
   const negotiated = negotiateStatus(req.headers.accept);
   // Nothing acceptable: kube's `WriteRawJSON`, indented JSON without a newline.
   if (!negotiated) return sendJSON(reply, code, status, true);
+  if (negotiated.mediaType === 'application/vnd.kubernetes.protobuf') {
+    return sendProtobuf(reply, code, encodeProtobuf(status as Record<string, unknown>, 'meta/v1.Status'));
+  }
   const pretty = negotiated.pretty || isPretty(req);
   if (statusText && !pretty && negotiated.mediaType !== 'application/yaml') {
     return sendSerialized(reply, code, goEscapeJSON(statusText()));
