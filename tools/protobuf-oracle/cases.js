@@ -242,6 +242,7 @@ export function generator(seed) {
     'meta/v1.DeleteOptions': deleteOptions,
     'meta/v1.PartialObjectMetadata': pom,
     'meta/v1.PartialObjectMetadataList': lst('PartialObjectMetadataList', 'meta.k8s.io/v1', pom),
+    'meta/v1beta1.PartialObjectMetadataList': lst('PartialObjectMetadataList', 'meta.k8s.io/v1beta1', pom),
   };
 }
 

@@ -21,6 +21,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1beta1 "k8s.io/apimachinery/pkg/apis/meta/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -71,6 +72,8 @@ func newObject(t string) (runtime.Object, error) {
 		return &metav1.PartialObjectMetadata{}, nil
 	case "meta/v1.PartialObjectMetadataList":
 		return &metav1.PartialObjectMetadataList{}, nil
+	case "meta/v1beta1.PartialObjectMetadataList":
+		return &metav1beta1.PartialObjectMetadataList{}, nil
 	case "meta/v1.WatchEvent":
 		return &metav1.WatchEvent{}, nil
 	}

@@ -101,6 +101,32 @@ describe('application/vnd.kubernetes.protobuf', () => {
     expect(table.body.kind).toBe('EventList');
   });
 
+  it('PartialObjectMetadata(List) of meta.k8s.io/v1beta1 in protobuf, as kube serves it', async () => {
+    for (const name of ['a', 'b', 'c']) await request(ns('p6'), { method: 'POST', body: sampleEvent(name, 'p6') });
+    const beta = (as: string): string => `${pb};as=${as};g=meta.k8s.io;v=v1beta1, application/json`;
+    const one = await send(`${ns('p6')}/a`, { headers: { accept: beta('PartialObjectMetadata') } });
+    expect(one.type).toBe(pb);
+    const json = await request(`${ns('p6')}/a`, {
+      headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1' },
+    });
+    expect(decoded(one.bytes, 'meta/v1.PartialObjectMetadata')).toEqual(json.body);
+    expect(json.body.apiVersion).toBe('meta.k8s.io/v1beta1');
+    // One item (encoded whole) and several (encoded in turns): v1beta1's list message, items field 1.
+    for (const limit of [1, 3]) {
+      const url = `${ns('p6')}?limit=${limit}`;
+      const list = await send(url, { headers: { accept: beta('PartialObjectMetadataList') } });
+      expect(list.type).toBe(pb);
+      const jsonList = await request(url, {
+        headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1' },
+      });
+      const got = decoded(list.bytes, 'meta/v1beta1.PartialObjectMetadataList');
+      // protobuf carries no TypeMeta for the items.
+      const items = jsonList.body.items.map(({ metadata }: any) => ({ metadata }));
+      expect(got).toEqual({ ...jsonList.body, items });
+      expect(list.bytes).toEqual(encodeProtobuf({ ...jsonList.body, items }, 'meta/v1beta1.PartialObjectMetadataList'));
+    }
+  });
+
   it('watches in length-prefixed WatchEvent frames', async () => {
     await request(ns('p4'), { method: 'POST', body: sampleEvent('a', 'p4') });
     const ctrl = new AbortController();

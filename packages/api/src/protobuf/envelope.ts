@@ -66,7 +66,8 @@ export function encodeProtobuf(object: Record<string, unknown>, type: ProtobufTy
 const itemsOnly = new Map<ProtobufType, MessageSpec>();
 
 /**
- * The `items` fields of a list message (`items` is field 2 of every Kubernetes list) for some of
+ * The `items` fields of a list message (field 2 of every Kubernetes list but metav1beta1's
+ * PartialObjectMetadataList, whose items are field 1) for some of
  * its items, as {@link encodeProtobuf} writes them inside the list: a large list can be encoded a
  * batch at a time, then put together by {@link encodeListEnvelope}.
  */
@@ -93,11 +94,14 @@ export function encodeListEnvelope(
   itemBytes: readonly Uint8Array[],
 ): Buffer {
   const spec = protobufMessages[listType];
-  const rest: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.json !== 'items') };
+  const itemsNo = spec.encodeOrder.find((f) => f.json === 'items')!.no;
+  const before: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.no < itemsNo) };
+  const after: MessageSpec = { ...spec, encodeOrder: spec.encodeOrder.filter((f) => f.no > itemsNo) };
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');
   return envelope(str(list['apiVersion']), str(list['kind']), (w) => {
-    encodeMessage(w, rest, list);
+    encodeMessage(w, before, list);
     for (const b of itemBytes) w.raw(b);
+    encodeMessage(w, after, list);
   });
 }
 

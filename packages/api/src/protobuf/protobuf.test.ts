@@ -462,3 +462,61 @@ describe('encodeListItems and encodeListEnvelope', () => {
     );
   });
 });
+
+describe('meta.k8s.io/v1beta1 PartialObjectMetadataList (items field 1, metadata field 2)', () => {
+  const items = [0, 1, 2].map((i) => ({ metadata: { name: `e${i}`, namespace: 'n', uid: `u${i}` } }));
+  const meta = { resourceVersion: '12', continue: 'x', remainingItemCount: 3 };
+  const v1 = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items };
+  const beta = { ...v1, apiVersion: 'meta.k8s.io/v1beta1' };
+
+  /** The top-level fields of an envelope's raw message: [tag, bytes of the whole field]. */
+  const fields = (env: Buffer, apiVersion: string): [number, Buffer][] => {
+    const tm = Buffer.concat([Buffer.from([0x0a, apiVersion.length]), Buffer.from(apiVersion)]);
+    const kind = Buffer.from('\x12\x19PartialObjectMetadataList', 'latin1');
+    const head = Buffer.concat([Buffer.from('k8s\0\x0a', 'latin1'), Buffer.from([tm.length + kind.length]), tm, kind]);
+    expect(env.subarray(0, head.length)).toEqual(head);
+    let at = head.length + 1;
+    let len = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = env[at++]!;
+      len |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+    }
+    const raw = env.subarray(at, at + len);
+    expect(env.subarray(at + len)).toEqual(hex('1a002200'));
+    const out: [number, Buffer][] = [];
+    for (let i = 0; i < raw.length;) {
+      const start = i;
+      const tag = raw[i++]!;
+      let n = 0;
+      for (let shift = 0; ; shift += 7) {
+        const b = raw[i++]!;
+        n |= (b & 0x7f) << shift;
+        if (b < 0x80) break;
+      }
+      i += n;
+      out.push([tag, raw.subarray(start + 1, i)]);
+    }
+    return out;
+  };
+
+  it('writes the items first under tag 0x0a, then the ListMeta under 0x12: v1’s fields renumbered, as gogo marshals it', () => {
+    const a = fields(encodeProtobuf(v1, 'meta/v1.PartialObjectMetadataList'), 'meta.k8s.io/v1');
+    const b = fields(encodeProtobuf(beta, 'meta/v1beta1.PartialObjectMetadataList'), 'meta.k8s.io/v1beta1');
+    expect(a.map(([t]) => t)).toEqual([0x0a, 0x12, 0x12, 0x12]);
+    expect(b.map(([t]) => t)).toEqual([0x0a, 0x0a, 0x0a, 0x12]);
+    expect(b.map(([, v]) => v)).toEqual([...a.slice(1), a[0]!].map(([, v]) => v));
+  });
+
+  it('reads back, and is put together batch by batch as whole', () => {
+    const whole = encodeProtobuf(beta, 'meta/v1beta1.PartialObjectMetadataList');
+    expect(decodeProtobuf(whole, 'meta/v1beta1.PartialObjectMetadataList')).toEqual({
+      ...decodeProtobuf(encodeProtobuf(v1, 'meta/v1.PartialObjectMetadataList'), 'meta/v1.PartialObjectMetadataList'),
+      apiVersion: 'meta.k8s.io/v1beta1',
+    });
+    const batches = [items.slice(0, 1), items.slice(1)].map((b) =>
+      encodeListItems(b, 'meta/v1beta1.PartialObjectMetadataList'),
+    );
+    expect(encodeListEnvelope(beta, 'meta/v1beta1.PartialObjectMetadataList', batches)).toEqual(whole);
+  });
+});

@@ -324,6 +324,15 @@ export const PartialObjectMetadataList = m('PartialObjectMetadataList', [
   f(2, 'items', 'Items', 'message', rep(PartialObjectMetadata)),
 ]);
 
+/**
+ * metav1beta1.PartialObjectMetadataList: the v1 list's fields with their numbers swapped (items 1,
+ * metadata 2), so its items are written first; its items are v1 PartialObjectMetadata.
+ */
+export const PartialObjectMetadataListV1beta1 = m('PartialObjectMetadataList', [
+  f(2, 'metadata,omitempty', 'ListMeta', 'message', msg(ListMeta)),
+  f(1, 'items', 'Items', 'message', rep(PartialObjectMetadata)),
+]);
+
 /** metav1.WatchEvent (its object is a RawExtension holding an envelope). */
 export const WatchEvent = m('WatchEvent', [
   f(1, 'type', 'Type', 'string'),

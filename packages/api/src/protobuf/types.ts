@@ -13,6 +13,7 @@ export type ProtobufType =
   | 'meta/v1.DeleteOptions'
   | 'meta/v1.PartialObjectMetadata'
   | 'meta/v1.PartialObjectMetadataList'
+  | 'meta/v1beta1.PartialObjectMetadataList'
   | 'meta/v1.WatchEvent';
 
 /** The message of each type. */
@@ -27,6 +28,7 @@ export const protobufMessages: Readonly<Record<ProtobufType, MessageSpec>> = {
   'meta/v1.DeleteOptions': s.DeleteOptions,
   'meta/v1.PartialObjectMetadata': s.PartialObjectMetadata,
   'meta/v1.PartialObjectMetadataList': s.PartialObjectMetadataList,
+  'meta/v1beta1.PartialObjectMetadataList': s.PartialObjectMetadataListV1beta1,
   'meta/v1.WatchEvent': s.WatchEvent,
 };
 

@@ -203,7 +203,7 @@ describe('negotiateOutput', () => {
       as: 'PartialObjectMetadataList',
       version: 'v1',
     });
-    // Tables are JSON or YAML only; kevents has no protobuf of meta.k8s.io/v1beta1.
+    // Tables are JSON or YAML only; PartialObjectMetadata of meta.k8s.io/v1beta1 is protobuf too.
     expect(n('application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1,application/json')).toEqual({
       mediaType: 'application/json',
       as: 'object',
@@ -211,8 +211,9 @@ describe('negotiateOutput', () => {
     expect(
       n('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1,application/json'),
     ).toEqual({
-      mediaType: 'application/json',
-      as: 'object',
+      mediaType: 'application/vnd.kubernetes.protobuf',
+      as: 'PartialObjectMetadata',
+      version: 'v1beta1',
     });
     expect(negotiateWatch('application/vnd.kubernetes.protobuf;stream=watch', pb).mediaType).toBe(
       'application/vnd.kubernetes.protobuf',

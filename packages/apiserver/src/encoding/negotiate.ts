@@ -83,11 +83,8 @@ function options(clause: AcceptClause, serializer: Serializer): Negotiated | und
   const version = p.get('v') ?? '';
   if (p.get('g') !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) return undefined;
   const protobuf = serializer.mediaType === 'application/vnd.kubernetes.protobuf';
-  // kube writes Tables in JSON and YAML only; kevents has no protobuf of meta.k8s.io/v1beta1.
+  // kube writes Tables in JSON and YAML only.
   if (kind === 'Table' && protobuf) return undefined;
-  if ((kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') && protobuf && version !== 'v1') {
-    return undefined;
-  }
   if (kind === 'Table' || kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') {
     return { mediaType: serializer.mediaType, representation: { as: kind, version }, pretty };
   }

@@ -1,6 +1,6 @@
 import { encodeListEnvelope, encodeListItems, encodeProtobuf } from '@kevents/api';
-import type { KubeObject, ListMeta } from '@kevents/api';
-import type { OutputFormats, Representation } from '../encoding/negotiate.js';
+import type { KubeObject, ListMeta, ProtobufType } from '@kevents/api';
+import type { MetaVersion, OutputFormats, Representation } from '../encoding/negotiate.js';
 import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
 import type { VersionedView } from '../registry/view.js';
 
@@ -18,10 +18,15 @@ const messages = (view: VersionedView): NonNullable<VersionedView['protobuf']> =
   return view.protobuf;
 };
 
+/** The message of a PartialObjectMetadataList: v1beta1's numbers its fields the other way round. */
+const partialListType = (version: MetaVersion): ProtobufType =>
+  version === 'v1' ? 'meta/v1.PartialObjectMetadataList' : 'meta/v1beta1.PartialObjectMetadataList';
+
 /** One object as kube writes it in protobuf: the object, or its PartialObjectMetadata (negotiation allows nothing else). */
 export function protobufObject<T extends KubeObject>(view: VersionedView<T>, obj: T, rep: Representation): Buffer {
   if (rep.as === 'PartialObjectMetadata') {
-    return encodeProtobuf(partialObjectMetadata(view, obj, 'v1'), 'meta/v1.PartialObjectMetadata');
+    // meta.k8s.io/v1beta1's PartialObjectMetadata is v1's message (a Go alias) in a v1beta1 envelope.
+    return encodeProtobuf(partialObjectMetadata(view, obj, rep.version), 'meta/v1.PartialObjectMetadata');
   }
   return encodeProtobuf(view.toExternal(obj), messages(view).object);
 }
@@ -34,7 +39,7 @@ export function protobufList<T extends KubeObject>(
   rep: Representation,
 ): Buffer {
   if (rep.as === 'PartialObjectMetadataList') {
-    return encodeProtobuf(partialObjectMetadataList(view, items, meta, 'v1'), 'meta/v1.PartialObjectMetadataList');
+    return encodeProtobuf(partialObjectMetadataList(view, items, meta, rep.version), partialListType(rep.version));
   }
   const list = {
     kind: view.listKind,
@@ -59,12 +64,13 @@ export async function protobufListInTurns<T extends KubeObject>(
 ): Promise<Buffer> {
   if (items.length <= 1) return protobufList(view, items, meta, rep);
   const partial = rep.as === 'PartialObjectMetadataList';
-  const type = partial ? 'meta/v1.PartialObjectMetadataList' : messages(view).list;
+  const version: MetaVersion = rep.as === 'PartialObjectMetadataList' ? rep.version : 'v1';
+  const type = partial ? partialListType(version) : messages(view).list;
   const parts: Buffer[] = [];
   let count = 0;
   let bytes = 0;
   for (const o of items) {
-    const part = encodeListItems([partial ? partialObjectMetadata(view, o, 'v1') : view.toListItem(o)], type);
+    const part = encodeListItems([partial ? partialObjectMetadata(view, o, version) : view.toListItem(o)], type);
     parts.push(part);
     bytes += part.length;
     if (++count >= protobufBatch || bytes >= protobufTurnBytes) {
@@ -74,7 +80,7 @@ export async function protobufListInTurns<T extends KubeObject>(
     }
   }
   const list = partial
-    ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta }
+    ? { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${version}`, metadata: meta }
     : { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta };
   return encodeListEnvelope(list, type, parts);
 }
