@@ -1,3 +1,6 @@
+import { goSort } from './go-sort.js';
+import type { GoXorshift } from './go-sort.js';
+
 /** One clause of an Accept header, as goautoneg parses it. */
 export interface AcceptClause {
   readonly type: string;
@@ -91,12 +94,6 @@ function underscoresOK(s: string): boolean {
   return saw !== '_';
 }
 
-/** The most clauses Go's `sort.Sort` orders by insertion (pdqsort's `maxInsertion`). */
-const insertionSortMax = 12;
-
-/** Exact types first, then `type/*`, then `*\/*`. */
-const rank = (c: AcceptClause): number => (c.type === '*' ? 2 : c.subType === '*' ? 1 : 0);
-
 /** goautoneg's `Less`: not a strict order (a lower q sorts first against a wildcard), kept as it is. */
 const less = (a: AcceptClause, b: AcceptClause): boolean =>
   a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subType !== '*' && b.subType === '*');
@@ -105,11 +102,11 @@ const less = (a: AcceptClause, b: AcceptClause): boolean =>
  * `goautoneg.ParseAccept` (github.com/munnerz/goautoneg, which kube-apiserver negotiates with):
  * clauses split at `,` and `;`, types and parameter names case-sensitive, a type without a
  * subtype dropped unless it is `*`, parameters without exactly one `=` dropped, `q` read as a
- * float32 (0 when unreadable), then sorted by goautoneg's `Less` with Go's insertion sort (what
- * `sort.Sort` runs for up to 12 clauses; more are sorted by q, then exact types before
- * wildcards, in n log n).
+ * float32 (0 when unreadable), then sorted by goautoneg's `Less` with Go's `sort.Sort`
+ * ({@link goSort}: insertion for up to 12 clauses, pdqsort past that, in n log n). `xorshift`
+ * names the Go release whose pdqsort to follow (the oracle's, in tools/accept-oracle).
  */
-export function parseAccept(header: string): AcceptClause[] {
+export function parseAccept(header: string, xorshift?: GoXorshift): AcceptClause[] {
   const clauses: AcceptClause[] = [];
   for (let start = 0; start < header.length;) {
     const end = elementEnd(header, COMMA, start, header.length);
@@ -117,16 +114,7 @@ export function parseAccept(header: string): AcceptClause[] {
     if (clause) clauses.push(clause);
     start = end + 1;
   }
-  if (clauses.length > insertionSortMax) {
-    // Go's sort.Sort switches to pdqsort here, whose order under goautoneg's Less depends on its
-    // pivots; a strict order of the same keys costs n log n instead of an insertion sort's n².
-    return clauses.sort((a, b) => b.q - a.q || rank(a) - rank(b));
-  }
-  for (let i = 1; i < clauses.length; i++) {
-    for (let j = i; j > 0 && less(clauses[j]!, clauses[j - 1]!); j--) {
-      [clauses[j - 1], clauses[j]] = [clauses[j]!, clauses[j - 1]!];
-    }
-  }
+  goSort(clauses, less, xorshift);
   return clauses;
 }
 

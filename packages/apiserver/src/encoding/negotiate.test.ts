@@ -28,10 +28,26 @@ describe('parseAccept (goautoneg, checked against Go on 20,005 headers)', () => 
     expect(order('a/b;q=0.1,*/*;q=0.9,c/*;q=0.5,d/e')).toEqual(['d/e', 'c/*', '*/*', 'a/b']);
   });
 
-  it('sorts more than 12 clauses (pdqsort’s range in Go) by q, then exact types before wildcards', () => {
-    const many = ['*/*;q=0.9', ...Array.from({ length: 20 }, (_, i) => `a/b${i};q=0.1`), 'c/*;q=0.9', 'd/e;q=0.9'];
-    const order = parseAccept(many.join(',')).map((c) => `${c.type}/${c.subType}`);
-    expect(order.slice(0, 3)).toEqual(['d/e', 'c/*', '*/*']);
+  it('sorts more than 12 clauses as Go’s sort.Sort does (pdqsort), under goautoneg’s non-strict Less', () => {
+    // Go 1.19's answers (tools/accept-oracle); Go 1.24 changed pdqsort's pattern breaker only.
+    const ids = (h: string): string =>
+      parseAccept(h, 'go1.19')
+        .map((c) => c.params.get('i'))
+        .join(',');
+    const tag = (h: string): string =>
+      h
+        .split(',')
+        .map((c, i) => `${c};i=${i}`)
+        .join(',');
+    const a = tag('*/*,a/b,a/*,text/*,c/d,*/*,c/d,a/*,c/d,c/d,a/b,a/*,text/*,a/b,text/*,a/b,a/*;q=0.1,*/*,*/*,text/*');
+    expect(ids(a)).toBe('15,10,9,13,4,1,6,8,19,7,11,12,3,14,2,16,5,0,18,17');
+    const b = tag('*/*,a/*,a/b,c/d,c/d,text/*,c/d,a/*,text/*,a/*,a/b,a/*,a/b,text/*,*/*,a/*,text/*,c/d,text/*,a/b');
+    expect(ids(b)).toBe('10,19,2,3,4,17,6,12,5,9,8,11,7,13,15,16,18,1,14,0');
+    // A q=0.1 clause stays among the wildcards of q=1: no strict order would put it there.
+    expect(parseAccept(a, 'go1.19')[15]!.q).toBe(Math.fround(0.1));
+    expect(parseAccept(a).map((c) => c.params.get('i'))).toEqual(
+      parseAccept(a, 'go1.24').map((c) => c.params.get('i')),
+    );
     expect(parseAccept(',*'.repeat(8000))).toHaveLength(8000);
   });
 
