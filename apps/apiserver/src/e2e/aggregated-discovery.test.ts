@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decodeProtobuf, encodeProtobuf } from '@kevents/api';
+import type { ProtobufType } from '@kevents/api';
 import { Kubectl, request, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
@@ -230,19 +232,18 @@ describe('aggregated discovery (apidiscovery.k8s.io/v2) with kubectl’s Accept'
     }
   });
 
-  it('v2beta1 alone is answered as v2beta1', async () => {
+  it('v2beta1 is not served (kube 1.33+): alone it is skipped, so nothing fits (406, WriteRawJSON)', async () => {
     for (const path of ['/api', '/apis']) {
       const r = await get(path, V2BETA1);
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-type')).toBe(V2BETA1);
-      expectWellFormed(r.body, 'apidiscovery.k8s.io/v2beta1', path === '/api');
+      expect([r.status, r.headers.get('content-type')]).toEqual([406, 'application/json']);
+      expect(r.text).toMatch(/^\{\n {2}"kind": "Status"/);
+      expect(r.body.message).toBe(
+        'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
     }
-  });
-
-  it('the client’s order decides: v2beta1 first is answered as v2beta1', async () => {
     const r = await get('/apis', `${V2BETA1},${V2},application/json`);
-    expect(r.headers.get('content-type')).toBe(V2BETA1);
-    expect(r.body.apiVersion).toBe('apidiscovery.k8s.io/v2beta1');
+    expect(r.headers.get('content-type')).toBe(V2);
+    expect(r.body.apiVersion).toBe('apidiscovery.k8s.io/v2');
   });
 
   it('media type parameters match case-insensitively in the names, as client-go’s negotiation', async () => {
@@ -387,5 +388,82 @@ describe('kubectl on discovery', () => {
       'events.k8s.io/v1',
       'v1',
     ]);
+  });
+});
+
+describe('discovery negotiated as kube-apiserver 1.34 does', () => {
+  const pb = 'application/vnd.kubernetes.protobuf';
+  const send = async (path: string, accept: string) => {
+    const res = await fetch(`${srv.url}${path}`, { headers: { accept } });
+    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  it('an aggregated clause anywhere wins over plain ones (the wrapper looks for it alone)', async () => {
+    const r = await get('/apis', `application/json, ${V2}`);
+    expect(r.headers.get('content-type')).toBe(V2);
+    // goautoneg's order: a higher q first, whatever the client's order.
+    const q = await get('/apis', `${V2};q=0.5, application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`);
+    expect(q.headers.get('content-type')).toBe('application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect(q.text).toMatch(/^apiVersion: apidiscovery.k8s.io\/v2\nitems:\n/);
+    // Parameter values are case-sensitive: this is no aggregated clause.
+    const lower = await get('/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=apigroupdiscoverylist');
+    expect(lower.status).toBe(406);
+  });
+
+  it('aggregated discovery in protobuf: apidiscovery.k8s.io/v2 messages, the ETag of the document', async () => {
+    const json = await get('/apis', V2);
+    const r = await send('/apis', `${pb};g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`);
+    expect([r.status, r.type]).toEqual([200, `${pb};g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`]);
+    // An empty repeated field reads back nil in Go (JSON null): the listed-only resources' verbs.
+    const asGoReadsIt = JSON.parse(JSON.stringify(json.body).replaceAll('"verbs":[]', '"verbs":null'));
+    expect(decodeProtobuf(r.bytes, 'apidiscovery/v2.APIGroupDiscoveryList')).toEqual(asGoReadsIt);
+    expect(r.bytes).toEqual(encodeProtobuf(json.body, 'apidiscovery/v2.APIGroupDiscoveryList'));
+    const again = await fetch(`${srv.url}/apis`, {
+      headers: {
+        accept: `${pb};g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`,
+        'if-none-match': json.headers.get('etag')!,
+      },
+    });
+    expect([again.status, again.headers.get('content-type'), again.headers.get('cache-control')]).toEqual([
+      304,
+      null,
+      'public',
+    ]);
+  });
+
+  it('legacy documents in YAML and protobuf; apiVersion left out for /api and /api/v1 as kube strips it', async () => {
+    const cases: [string, ProtobufType, string][] = [
+      ['/api', 'meta/v1.APIVersions', ''],
+      ['/api/v1', 'meta/v1.APIResourceList', ''],
+      ['/apis', 'meta/v1.APIGroupList', 'v1'],
+      ['/apis/coordination.k8s.io', 'meta/v1.APIGroup', 'v1'],
+      ['/apis/coordination.k8s.io/v1', 'meta/v1.APIResourceList', 'v1'],
+    ];
+    for (const [path, type, apiVersion] of cases) {
+      const json = await get(path, 'application/json');
+      expect(json.body.apiVersion).toBe(apiVersion || undefined);
+      const p = await send(path, `${pb}, application/json`);
+      expect([path, p.status, p.type]).toEqual([path, 200, pb]);
+      expect(decodeProtobuf(p.bytes, type)).toEqual(json.body);
+      expect(p.bytes).toEqual(encodeProtobuf(json.body, type));
+      const y = await get(path, 'application/yaml');
+      expect([path, y.headers.get('content-type')]).toEqual([path, 'application/yaml']);
+      expect(y.text).toContain(`kind: ${json.body.kind}\n`);
+    }
+  });
+
+  it('nothing servable is a 406 listing the three media types; pretty=1 indents', async () => {
+    for (const path of ['/api', '/apis', '/api/v1', '/apis/coordination.k8s.io', '/apis/coordination.k8s.io/v1']) {
+      const r = await get(path, 'text/html');
+      expect([path, r.status]).toEqual([path, 406]);
+      expect(r.body.message).toBe(
+        'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
+      // A conversion on a legacy document is skipped, not served.
+      expect((await get(path, 'application/json;as=Table;g=meta.k8s.io;v=v1')).status).toBe(406);
+    }
+    const pretty = await get('/apis', `${V2};pretty=1`);
+    expect(pretty.text).toMatch(/^\{\n {2}"kind": "APIGroupDiscoveryList"/);
+    expect(pretty.text.endsWith('}')).toBe(true);
   });
 });

@@ -51,7 +51,8 @@ export interface APIResource {
 /** `metav1.APIResourceList`: the answer of `/apis/<group>/<version>` and `/api/v1`. */
 export interface APIResourceList {
   kind: 'APIResourceList';
-  apiVersion: 'v1';
+  /** Left out for the core group (kube-apiserver strips it there, as release 1.1 answered). */
+  apiVersion?: 'v1';
   groupVersion: string;
   resources: APIResource[];
 }

@@ -155,6 +155,7 @@ export function decodeMessage(r: ProtobufReader, spec: MessageSpec, end: number,
         break;
       }
       case 'message':
+      case 'verbs':
       case 'fieldsV1':
       case 'rawExtension': {
         const post = r.length(end, base);
@@ -249,6 +250,9 @@ export function messageJSON(
         if (x === undefined) {
           if (!field.omitempty) out[key] = null;
         } else out[key] = x;
+        break;
+      case 'verbs':
+        out[key] = x === undefined ? null : (((x as GoMessage)['items'] as string[] | undefined) ?? []);
         break;
       case 'map': {
         if (x === undefined) break;

@@ -89,6 +89,17 @@ export function encodeMessage(w: ProtobufWriter, spec: MessageSpec, obj: unknown
             w.string(str(s));
           }
         break;
+      case 'verbs': {
+        w.uvarint(tag);
+        const mark = w.begin();
+        if (Array.isArray(v))
+          for (const s of v) {
+            w.byte(0x0a);
+            w.string(str(s));
+          }
+        w.end(mark);
+        break;
+      }
       case 'map':
         if (typeof v === 'object') {
           const m = v as Record<string, unknown>;

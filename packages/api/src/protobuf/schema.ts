@@ -16,6 +16,7 @@ export type FieldKind =
   | 'microTime'
   | 'message'
   | 'strings'
+  | 'verbs'
   | 'map'
   | 'bytes'
   | 'fieldsV1'
@@ -331,6 +332,104 @@ export const PartialObjectMetadataList = m('PartialObjectMetadataList', [
 export const PartialObjectMetadataListV1beta1 = m('PartialObjectMetadataList', [
   f(2, 'metadata,omitempty', 'ListMeta', 'message', msg(ListMeta)),
   f(1, 'items', 'Items', 'message', rep(PartialObjectMetadata)),
+]);
+
+/** metav1.Verbs: a `[]string` written as a message of its items (`repeated string items = 1`). */
+export const VerbsItems = m('Verbs', [f(1, 'items', 'Items', 'strings')]);
+
+/** metav1.ServerAddressByClientCIDR. */
+export const ServerAddressByClientCIDR = m('ServerAddressByClientCIDR', [
+  f(1, 'clientCIDR', 'ClientCIDR', 'string'),
+  f(2, 'serverAddress', 'ServerAddress', 'string'),
+]);
+
+/** metav1.APIVersions (`/api`). */
+export const APIVersions = m('APIVersions', [
+  f(1, 'versions', 'Versions', 'strings'),
+  f(2, 'serverAddressByClientCIDRs', 'ServerAddressByClientCIDRs', 'message', rep(ServerAddressByClientCIDR)),
+]);
+
+/** metav1.GroupVersionForDiscovery. */
+export const GroupVersionForDiscovery = m('GroupVersionForDiscovery', [
+  f(1, 'groupVersion', 'GroupVersion', 'string'),
+  f(2, 'version', 'Version', 'string'),
+]);
+
+/** metav1.APIGroup (`/apis/<group>`). */
+export const APIGroup = m('APIGroup', [
+  f(1, 'name', 'Name', 'string'),
+  f(2, 'versions', 'Versions', 'message', rep(GroupVersionForDiscovery)),
+  f(3, 'preferredVersion,omitempty', 'PreferredVersion', 'message', msg(GroupVersionForDiscovery)),
+  f(4, 'serverAddressByClientCIDRs,omitempty', 'ServerAddressByClientCIDRs', 'message', rep(ServerAddressByClientCIDR)),
+]);
+
+/** metav1.APIGroupList (`/apis`). */
+export const APIGroupList = m('APIGroupList', [f(1, 'groups', 'Groups', 'message', rep(APIGroup))]);
+
+/** metav1.APIResource. */
+export const APIResource = m('APIResource', [
+  f(1, 'name', 'Name', 'string'),
+  f(6, 'singularName', 'SingularName', 'string'),
+  f(2, 'namespaced', 'Namespaced', 'bool'),
+  f(8, 'group,omitempty', 'Group', 'string'),
+  f(9, 'version,omitempty', 'Version', 'string'),
+  f(3, 'kind', 'Kind', 'string'),
+  f(4, 'verbs', 'Verbs', 'verbs', { pointer: true, message: VerbsItems }),
+  f(5, 'shortNames,omitempty', 'ShortNames', 'strings', ptr),
+  f(7, 'categories,omitempty', 'Categories', 'strings', ptr),
+  f(10, 'storageVersionHash,omitempty', 'StorageVersionHash', 'string'),
+]);
+
+/** metav1.APIResourceList (`/api/<version>`, `/apis/<group>/<version>`). */
+export const APIResourceList = m('APIResourceList', [
+  f(1, 'groupVersion', 'GroupVersion', 'string'),
+  f(2, 'resources', 'APIResources', 'message', rep(APIResource)),
+]);
+
+/** metav1.GroupVersionKind. */
+export const GroupVersionKind = m('GroupVersionKind', [
+  f(1, 'group', 'Group', 'string'),
+  f(2, 'version', 'Version', 'string'),
+  f(3, 'kind', 'Kind', 'string'),
+]);
+
+/** apidiscovery v2 (and v2beta1: the same numbers) APISubresourceDiscovery. */
+export const APISubresourceDiscovery = m('APISubresourceDiscovery', [
+  f(1, 'subresource', 'Subresource', 'string'),
+  f(2, 'responseKind,omitempty', 'ResponseKind', 'message', msg(GroupVersionKind, true)),
+  f(3, 'acceptedTypes,omitempty', 'AcceptedTypes', 'message', rep(GroupVersionKind)),
+  f(4, 'verbs', 'Verbs', 'strings', ptr),
+]);
+
+/** apidiscovery APIResourceDiscovery. */
+export const APIResourceDiscovery = m('APIResourceDiscovery', [
+  f(1, 'resource', 'Resource', 'string'),
+  f(2, 'responseKind,omitempty', 'ResponseKind', 'message', msg(GroupVersionKind, true)),
+  f(3, 'scope', 'Scope', 'string'),
+  f(4, 'singularResource', 'SingularResource', 'string'),
+  f(5, 'verbs', 'Verbs', 'strings', ptr),
+  f(6, 'shortNames,omitempty', 'ShortNames', 'strings', ptr),
+  f(7, 'categories,omitempty', 'Categories', 'strings', ptr),
+  f(8, 'subresources,omitempty', 'Subresources', 'message', rep(APISubresourceDiscovery)),
+]);
+
+/** apidiscovery APIVersionDiscovery. */
+export const APIVersionDiscovery = m('APIVersionDiscovery', [
+  f(1, 'version', 'Version', 'string'),
+  f(2, 'resources,omitempty', 'Resources', 'message', rep(APIResourceDiscovery)),
+  f(3, 'freshness,omitempty', 'Freshness', 'string'),
+]);
+
+/** apidiscovery APIGroupDiscovery. */
+export const APIGroupDiscovery = m('APIGroupDiscovery', [
+  f(1, 'metadata,omitempty', 'ObjectMeta', 'message', msg(ObjectMeta)),
+  f(2, 'versions,omitempty', 'Versions', 'message', rep(APIVersionDiscovery)),
+]);
+
+/** apidiscovery APIGroupDiscoveryList (`/api`, `/apis` aggregated). */
+export const APIGroupDiscoveryList = m('APIGroupDiscoveryList', [
+  f(1, 'metadata,omitempty', 'ListMeta', 'message', msg(ListMeta)),
+  f(2, 'items', 'Items', 'message', rep(APIGroupDiscovery)),
 ]);
 
 /** metav1.WatchEvent (its object is a RawExtension holding an envelope). */

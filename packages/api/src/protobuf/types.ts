@@ -14,7 +14,12 @@ export type ProtobufType =
   | 'meta/v1.PartialObjectMetadata'
   | 'meta/v1.PartialObjectMetadataList'
   | 'meta/v1beta1.PartialObjectMetadataList'
-  | 'meta/v1.WatchEvent';
+  | 'meta/v1.WatchEvent'
+  | 'meta/v1.APIVersions'
+  | 'meta/v1.APIGroupList'
+  | 'meta/v1.APIGroup'
+  | 'meta/v1.APIResourceList'
+  | 'apidiscovery/v2.APIGroupDiscoveryList';
 
 /** The message of each type. */
 export const protobufMessages: Readonly<Record<ProtobufType, MessageSpec>> = {
@@ -30,6 +35,11 @@ export const protobufMessages: Readonly<Record<ProtobufType, MessageSpec>> = {
   'meta/v1.PartialObjectMetadataList': s.PartialObjectMetadataList,
   'meta/v1beta1.PartialObjectMetadataList': s.PartialObjectMetadataListV1beta1,
   'meta/v1.WatchEvent': s.WatchEvent,
+  'meta/v1.APIVersions': s.APIVersions,
+  'meta/v1.APIGroupList': s.APIGroupList,
+  'meta/v1.APIGroup': s.APIGroup,
+  'meta/v1.APIResourceList': s.APIResourceList,
+  'apidiscovery/v2.APIGroupDiscoveryList': s.APIGroupDiscoveryList,
 };
 
 /** Every type, for iteration. */

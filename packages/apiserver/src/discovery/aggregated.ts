@@ -46,23 +46,3 @@ export function aggregatedDiscovery(index: DiscoveryIndex, core: boolean, versio
     })),
   };
 }
-
-/**
- * Which discovery document an `Accept` header asks for: the first of its media ranges that this
- * server offers, in the client's order (`legacy` for plain JSON or no header).
- */
-export function discoveryRepresentation(accept: string | undefined): 'v2' | 'v2beta1' | 'legacy' {
-  if (!accept) return 'legacy';
-  for (const range of accept.split(',')) {
-    const [type, ...params] = range.split(';').map((s) => s.trim().toLowerCase());
-    if (type !== 'application/json' && type !== '*/*' && type !== 'application/*') continue;
-    const p = new Map(params.map((kv) => kv.split('=').map((s) => s.trim()) as [string, string]));
-    const as = p.get('as');
-    if (as === undefined) return 'legacy';
-    if (as === 'apigroupdiscoverylist' && p.get('g') === 'apidiscovery.k8s.io') {
-      if (p.get('v') === 'v2') return 'v2';
-      if (p.get('v') === 'v2beta1') return 'v2beta1';
-    }
-  }
-  return 'legacy';
-}

@@ -1,11 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { APIResource } from '@kevents/api';
-import {
-  aggregatedDiscovery,
-  aggregatedDiscoveryV2,
-  aggregatedDiscoveryV2Beta1,
-  discoveryRepresentation,
-} from './aggregated.js';
+import fc from 'fast-check';
+import type { ApiError } from '../errors/api-error.js';
+import { aggregatedDiscovery, aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1 } from './aggregated.js';
+import { negotiateAggregated, negotiateLegacyDiscovery } from './negotiate.js';
 import { DiscoveryIndex } from './discovery.js';
 
 const res = (name: string, o: Partial<APIResource> = {}): APIResource => ({
@@ -65,7 +63,9 @@ describe('DiscoveryIndex', () => {
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '1.2.3.4:6443' }],
     });
     const core = index().resourceList('', 'v1')!;
-    expect([core.kind, core.apiVersion, core.groupVersion]).toEqual(['APIResourceList', 'v1', 'v1']);
+    // kube strips the core group's apiVersion (stripVersionEncoder), keeps the others'.
+    expect([core.kind, core.apiVersion, core.groupVersion]).toEqual(['APIResourceList', undefined, 'v1']);
+    expect(index().resourceList('events.k8s.io', 'v1')!.apiVersion).toBe('v1');
     expect(core.resources.map((r) => r.name)).toEqual(['events', 'nodes', 'pods']);
     expect(index().resourceList('events.k8s.io', 'v1')!.groupVersion).toBe('events.k8s.io/v1');
     expect(index().resourceList('events.k8s.io', 'v2')).toBeUndefined();
@@ -136,28 +136,59 @@ describe('aggregated discovery', () => {
       kind: 'Event',
     });
   });
-  it('discoveryRepresentation', () => {
-    expect(discoveryRepresentation(undefined)).toBe('legacy');
-    expect(discoveryRepresentation('')).toBe('legacy');
-    expect(discoveryRepresentation(aggregatedDiscoveryV2)).toBe('v2');
-    expect(discoveryRepresentation(aggregatedDiscoveryV2Beta1)).toBe('v2beta1');
-    expect(
-      discoveryRepresentation('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json'),
-    ).toBe('v2');
-    expect(discoveryRepresentation(`${aggregatedDiscoveryV2Beta1},${aggregatedDiscoveryV2}`)).toBe('v2beta1');
-    expect(discoveryRepresentation(`application/json, ${aggregatedDiscoveryV2}`)).toBe('legacy');
-    expect(discoveryRepresentation(`text/html, ${aggregatedDiscoveryV2}`)).toBe('v2');
-    expect(discoveryRepresentation('*/*;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')).toBe('v2');
-    expect(discoveryRepresentation('application/*;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList')).toBe(
-      'v2beta1',
+  it('negotiateAggregated: the first aggregated clause in goautoneg’s order, JSON, YAML or protobuf', () => {
+    const agg = (h: string | undefined, beta = false): string | undefined => {
+      const n = negotiateAggregated(h, beta);
+      return n && `${n.mediaType} ${n.version}${n.pretty ? ' pretty' : ''}`;
+    };
+    const yaml = 'application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+    const pb = 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+    expect(agg(undefined)).toBeUndefined();
+    expect(agg('')).toBeUndefined();
+    expect(agg(aggregatedDiscoveryV2)).toBe('application/json v2');
+    expect(agg(`${aggregatedDiscoveryV2},application/json`)).toBe('application/json v2');
+    // kube 1.33+: v2beta1 is no aggregated clause (served only where asked for).
+    expect(agg(aggregatedDiscoveryV2Beta1)).toBeUndefined();
+    expect(agg(aggregatedDiscoveryV2Beta1, true)).toBe('application/json v2beta1');
+    expect(agg(`${aggregatedDiscoveryV2Beta1},${aggregatedDiscoveryV2}`)).toBe('application/json v2');
+    // Plain clauses are passed over, wherever they stand; q orders the rest.
+    expect(agg(`application/json, ${aggregatedDiscoveryV2}`)).toBe('application/json v2');
+    expect(agg(`${aggregatedDiscoveryV2};q=0.5, ${yaml}`)).toBe('application/yaml v2');
+    expect(agg(`text/html, ${pb};pretty=1`)).toBe('application/vnd.kubernetes.protobuf v2 pretty');
+    expect(agg('*/*;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')).toBe('application/json v2');
+    // Values are case-sensitive; stream only `watch` on a streaming type; no sv.
+    expect(agg('application/json;g=apidiscovery.k8s.io;v=v2;as=apigroupdiscoverylist')).toBeUndefined();
+    expect(agg('application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList')).toBeUndefined();
+    expect(agg('application/json;g=other;v=v2;as=APIGroupDiscoveryList')).toBeUndefined();
+    expect(agg(`${yaml};stream=watch`)).toBeUndefined();
+    expect(agg(`${aggregatedDiscoveryV2};stream=watch`)).toBe('application/json v2');
+    expect(agg(`${aggregatedDiscoveryV2};sv=v1`)).toBeUndefined();
+    expect(agg('application/json ; g = apidiscovery.k8s.io ; v = v2 ; as = APIGroupDiscoveryList')).toBe(
+      'application/json v2',
     );
-    expect(discoveryRepresentation('application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList')).toBe(
-      'legacy',
+  });
+
+  it('negotiateLegacyDiscovery: the default restrictions, 406 listing JSON, YAML and protobuf', () => {
+    expect(negotiateLegacyDiscovery(undefined).mediaType).toBe('application/json');
+    expect(negotiateLegacyDiscovery('application/vnd.kubernetes.protobuf, */*').mediaType).toBe(
+      'application/vnd.kubernetes.protobuf',
     );
-    expect(discoveryRepresentation('application/json;g=other;v=v2;as=APIGroupDiscoveryList')).toBe('legacy');
-    expect(discoveryRepresentation('application/json;g=apidiscovery.k8s.io;v=v2;as=Table')).toBe('legacy');
-    expect(
-      discoveryRepresentation('application/json ; g = apidiscovery.k8s.io ; v = v2 ; as = APIGroupDiscoveryList'),
-    ).toBe('v2');
+    expect(negotiateLegacyDiscovery(`${aggregatedDiscoveryV2},application/yaml`).mediaType).toBe('application/yaml');
+    expect(() => negotiateLegacyDiscovery(aggregatedDiscoveryV2)).toThrow(
+      'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+  });
+
+  it('no Accept header makes either throw anything but a 406', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (h) => {
+        negotiateAggregated(h, true);
+        try {
+          negotiateLegacyDiscovery(h);
+        } catch (e) {
+          expect((e as ApiError).code).toBe(406);
+        }
+      }),
+    );
   });
 });

@@ -56,13 +56,16 @@ export class DiscoveryIndex {
     return { kind: 'APIGroupList', apiVersion: 'v1', groups: this.groups() };
   }
 
-  /** `/api/v1`, `/apis/<group>/<version>`: resources sorted by name, as kube-apiserver lists them. */
+  /**
+   * `/api/v1`, `/apis/<group>/<version>`: resources sorted by name, as kube-apiserver lists them;
+   * without apiVersion for the core group and `extensions` (kube's `stripVersionEncoder`).
+   */
   resourceList(group: string, version: string): APIResourceList | undefined {
     const gv = this.#byGV.get(`${group}/${version}`);
     if (!gv) return undefined;
     return {
       kind: 'APIResourceList',
-      apiVersion: 'v1',
+      ...(group === '' || group === 'extensions' ? {} : { apiVersion: 'v1' as const }),
       groupVersion: group ? `${group}/${version}` : version,
       resources: [...gv.resources].sort((a, b) => a.name.localeCompare(b.name)),
     };

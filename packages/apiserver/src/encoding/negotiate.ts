@@ -129,6 +129,54 @@ const recentWithProtobuf = new Map<string, Negotiated | null>();
 const recentLimit = 256;
 const recentKeyMaxLength = 512;
 
+/** The conversion a clause asks for (`as`, `g`, `v`; empty when not given), as kube's `Convert`. */
+export interface ClauseConversion {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** A media type chosen by {@link negotiateRestricted}, with the conversion its clause names. */
+export interface RestrictedNegotiated {
+  readonly mediaType: OutputMediaType;
+  readonly pretty: boolean;
+  readonly convert: ClauseConversion | undefined;
+}
+
+/**
+ * `NegotiateMediaTypeOptions` over kube's three serializers (JSON, YAML, protobuf) with endpoint
+ * restrictions that allow no server version (`sv`), `stream=watch` on a streaming serializer,
+ * and the conversions `allowsConvert` accepts (undefined: the clause names none): kube's
+ * `DefaultEndpointRestrictions` (no conversion) and discovery's (aggregated discovery only).
+ * Undefined when no clause fits; no header is JSON without a conversion.
+ */
+export function negotiateRestricted(
+  accept: string | undefined,
+  allowsConvert: (convert: ClauseConversion | undefined) => boolean,
+): RestrictedNegotiated | undefined {
+  if (accept === undefined || accept.length === 0) {
+    return allowsConvert(undefined) ? { mediaType: 'application/json', pretty: false, convert: undefined } : undefined;
+  }
+  for (const clause of parseAccept(accept)) {
+    for (const serializer of allSerializers) {
+      if (!clauseMatches(clause, serializer.mediaType)) continue;
+      const p = clause.params;
+      const stream = p.get('stream');
+      if (stream !== undefined && stream !== '' && (!serializer.streams || stream !== 'watch')) continue;
+      if ((p.get('sv') ?? '') !== '') continue;
+      const convert =
+        p.has('as') || p.has('g') || p.has('v')
+          ? { group: p.get('g') ?? '', version: p.get('v') ?? '', kind: p.get('as') ?? '' }
+          : undefined;
+      if (!allowsConvert(convert)) continue;
+      return { mediaType: serializer.mediaType, pretty: p.get('pretty') === '1', convert };
+    }
+  }
+  return undefined;
+}
+
+const noConversion = (convert: ClauseConversion | undefined): boolean => convert === undefined;
+
 /**
  * How a Status error is written (`ErrorNegotiated`): negotiated over every serializer (JSON, YAML
  * and protobuf: kube-apiserver's codecs, and a custom resource's serializer too, which offers
@@ -138,16 +186,8 @@ const recentKeyMaxLength = 512;
  */
 export function negotiateStatus(accept: string | undefined): Negotiated | undefined {
   if (accept === undefined || accept.length === 0) return plainJSON;
-  for (const clause of parseAccept(accept)) {
-    const p = clause.params;
-    if (p.has('as') || p.has('g') || p.has('v') || (p.get('sv') ?? '') !== '') continue;
-    for (const serializer of allSerializers) {
-      if (!clauseMatches(clause, serializer.mediaType)) continue;
-      const chosen = options(clause, serializer);
-      if (chosen) return chosen;
-    }
-  }
-  return undefined;
+  const chosen = negotiateRestricted(accept, noConversion);
+  return chosen && { mediaType: chosen.mediaType, representation: objectRepresentation, pretty: chosen.pretty };
 }
 
 /**

@@ -168,7 +168,7 @@ export function sendRawJSON(reply: FastifyReply, code: number, value: unknown): 
     .send(goEscapeJSON(JSON.stringify(value, null, 2)));
 }
 
-/** Sends a newline-terminated JSON text with Kubernetes' headers, at the end of the loop's turn ({@link sendAtTurnEnd}). */
+/** Sends a text (newline-terminated JSON, YAML, or indented JSON) with Kubernetes' headers, at the end of the loop's turn ({@link sendAtTurnEnd}). */
 function sendLine(
   reply: FastifyReply,
   code: number,
@@ -203,12 +203,28 @@ export function sendJSONStream(reply: FastifyReply, code: number, body: Readable
     .send(body);
 }
 
+/**
+ * Sends a text as it is (no newline added: `pretty` JSON, which kube writes with
+ * `json.MarshalIndent` alone), with Kubernetes' headers.
+ */
+export function sendText(
+  reply: FastifyReply,
+  code: number,
+  text: string,
+  contentType: string,
+  cacheControl = 'no-cache, private',
+): Replied {
+  return sendLine(reply, code, text, [], contentType, cacheControl);
+}
+
 /** Sends a protobuf body (`k8s\0` and a runtime.Unknown) with Kubernetes' headers. */
 export function sendProtobuf(
   reply: FastifyReply,
   code: number,
   body: Buffer,
   warnings: readonly string[] = [],
+  contentType = 'application/vnd.kubernetes.protobuf',
+  cacheControl = 'no-cache, private',
 ): FastifyReply {
   if (warnings.length) {
     const headers = warningHeaders(warnings);
@@ -217,8 +233,8 @@ export function sendProtobuf(
   return reply
     .code(code)
     .header('audit-id', tracedAuditId(reply.request) ?? randomUUID())
-    .header('content-type', 'application/vnd.kubernetes.protobuf')
-    .header('cache-control', 'no-cache, private')
+    .header('content-type', contentType)
+    .header('cache-control', cacheControl)
     .send(body);
 }
 
