@@ -33,6 +33,39 @@ export const hardStrings = [
   'x \n y',
 ];
 
+/**
+ * Strings with the characters goyaml's reader refuses raw (DEL, the C1 controls but NEL, U+FFFE,
+ * U+FFFF), which Go's JSON encoder writes raw: kube-apiserver's JSONToYAML fails on them, and the
+ * oracle answers with its emitter's output for the value instead (`escapeControls`).
+ */
+const wordy = 'word '.repeat(20);
+export const rawControlStrings = [
+  ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)),
+  'a\u007fb',
+  '\u007f ',
+  ' \u007f',
+  'a \u007f b',
+  '\u007f\u007f',
+  'a\n\u007f',
+  '\u007f\n',
+  'a\u0085\u007f',
+  '\u0080\u0085\u0081',
+  '\ufeff\u007f',
+  '\u00e9\u0080',
+  '\u007f\u2028',
+  '\u007f"\\',
+  '\u007f\ud83d\ude00',
+  '\u0000\u007f\u0080\u00a0',
+  `${wordy}\u007f ${wordy}`,
+  `${wordy}\u0099${wordy}`,
+  `\u009b${wordy}\ufffe`,
+  `${wordy}\n\u0080 ${wordy}`,
+  `- \u007f`,
+  `\u007f: x`,
+  '#\u0080',
+  'a\tb\u007f',
+];
+
 /** Keys whose order goyaml's keyList.Less decides in its own way. */
 // prettier-ignore
 export const hardKeys = [
@@ -250,7 +283,7 @@ function nest(v, depth, listsToo) {
 /** The hand-picked cases: each string, key and number in several places. */
 export function handPickedCases() {
   const cases = [];
-  for (const s of hardStrings) {
+  for (const s of [...hardStrings, ...rawControlStrings]) {
     cases.push(escapes.go(s), escapes.raw(s), `{"k":${escapes.go(s)}}`, `[${escapes.go(s)}]`);
     cases.push(`{${escapes.go(s)}:1}`, `{${escapes.go(s)}:[1]}`, `{${escapes.go(s)}:{"a":1}}`, `[[${escapes.go(s)}]]`);
   }

@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -16,14 +18,37 @@ type out struct {
 	StrictErr *string `json:"strictErr"`
 }
 
-// yamlOut answers a {"json2yaml": "<JSON text>"} line: JSONToYAML's output or error.
+// yamlOut answers a {"json2yaml": "<JSON text>"} line: JSONToYAML's output or error. With
+// "escapeControls": true, the characters goyaml's reader refuses raw (DEL, the C1 controls but
+// NEL, U+FFFE, U+FFFF: "control characters are not allowed") are first written as \u escapes,
+// which it reads, so that the answer is what goyaml's emitter writes for the same value.
 type yamlOut struct {
 	YAML *string `json:"yaml"`
 	Err  *string `json:"err"`
 }
 
 type request struct {
-	JSON2YAML *string `json:"json2yaml"`
+	JSON2YAML      *string `json:"json2yaml"`
+	EscapeControls bool    `json:"escapeControls"`
+}
+
+// refusedRaw is whether goyaml's reader (yaml_parser_update_buffer) refuses a character raw.
+func refusedRaw(r rune) bool {
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f && r != 0x85) || r == 0xfffe || r == 0xffff
+}
+
+// escapeControls writes each character goyaml's reader refuses raw as a JSON \u escape (they
+// can stand only inside strings in a JSON text).
+func escapeControls(text string) string {
+	var b strings.Builder
+	for _, r := range text {
+		if refusedRaw(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func main() {
@@ -73,7 +98,11 @@ func json2yaml(line []byte) (o yamlOut) {
 		o.Err = &s
 		return o
 	}
-	y, err := yaml.JSONToYAML([]byte(*req.JSON2YAML))
+	text := *req.JSON2YAML
+	if req.EscapeControls {
+		text = escapeControls(text)
+	}
+	y, err := yaml.JSONToYAML([]byte(text))
 	if err != nil {
 		s := err.Error()
 		o.Err = &s

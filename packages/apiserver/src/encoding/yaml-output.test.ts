@@ -57,6 +57,15 @@ describe('jsonToYaml', () => {
     );
   });
 
+  it('writes DEL and the C1 controls as goyaml’s emitter does (its reader refuses them raw: kube answers 500)', () => {
+    const c1 = Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join('');
+    expect(jsonToYaml(JSON.stringify({ a: `x\u007fy`, b: c1, c: '\ufffe\uffff' }))).toBe(
+      'a: "x\\x7Fy"\nb: "\\x80\\x81\\x82\\x83\\x84 \\x86\\x87\\x88\\x89\\x8A\\x8B\\x8C\\x8D\\x8E\\x8F\\x90\\x91\\x92\\x93\\x94\\x95\\x96\\x97\\x98\\x99\\x9A\\x9B\\x9C\\x9D\\x9E\\x9F"\nc: "\\uFFFE\\uFFFF"\n',
+    );
+    // A raw NEL is a line break to goyaml's reader, folded to a space (above); escaped it is `\N`.
+    expect(jsonToYaml('{"m":"\\u0085\\u007f"}')).toBe('m: "\\N\\x7F"\n');
+  });
+
   it('writes keys past 128 bytes or with line breaks as complex keys', () => {
     const key = 'k'.repeat(129);
     expect(jsonToYaml(JSON.stringify({ [key]: 1, 'a\nb': [2] }))).toBe(`? |-\n  a\n  b\n: - 2\n? ${key}\n: 1\n`);

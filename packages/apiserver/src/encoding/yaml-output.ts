@@ -21,10 +21,13 @@ import type { JSONListShape } from './list-stream.js';
  * 123456789.0).
  *
  * Linear in the text's size (plus the indentation that deep nesting adds to every line, as in
- * goyaml), and total on valid JSON: where goyaml refuses a JSON text that kube-apiserver's own
- * encoder never writes (`\/` or a lone surrogate escape, a raw DEL or C1 control, a key longer
- * than 1,022 characters or holding a raw line separator), this writes what goyaml would have
- * written for the same value. Throws a SyntaxError on text that is not JSON.
+ * goyaml), and total on valid JSON: where goyaml's reader refuses a JSON text, this writes what
+ * goyaml's emitter writes for the same value: `\/` or a lone surrogate escape, a key longer than
+ * 1,022 characters or holding a raw line separator (Go's encoder never writes those), and a raw
+ * DEL, C1 control (but NEL), U+FFFE or U+FFFF in a string, which Go's encoder does write raw:
+ * kube-apiserver then answers 500 (`yaml: control characters are not allowed`), kevents the value,
+ * double-quoted with goyaml's escapes (`\x7F`, `\x80`…`\x9F`, `\uFFFE`). Throws a SyntaxError
+ * on text that is not JSON.
  */
 export function jsonToYaml(jsonText: string): string {
   // JSON.parse is several times faster than parseJsonTree and makes less garbage, but it loses
