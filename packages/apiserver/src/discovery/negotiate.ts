@@ -24,6 +24,27 @@ export function negotiateAggregated(
   accept: string | undefined,
   servesV2beta1 = false,
 ): AggregatedNegotiated | undefined {
+  if (accept === undefined || accept.length === 0) return undefined;
+  const recent = servesV2beta1 ? recentWithV2beta1 : recentV2;
+  let chosen = recent.get(accept);
+  if (chosen === undefined) {
+    chosen = aggregatedClause(accept, servesV2beta1) ?? null;
+    remember(recent, accept, chosen);
+  }
+  return chosen ?? undefined;
+}
+
+/** The outcomes of recent Accept headers (clients send the same few over and over), bounded. */
+const recentV2 = new Map<string, AggregatedNegotiated | null>();
+const recentWithV2beta1 = new Map<string, AggregatedNegotiated | null>();
+const recentLegacy = new Map<string, DiscoveryNegotiated | null>();
+
+function remember<T>(recent: Map<string, T>, accept: string, chosen: T): void {
+  if (recent.size >= 256) recent.clear();
+  if (accept.length <= 512) recent.set(accept, chosen);
+}
+
+function aggregatedClause(accept: string, servesV2beta1: boolean): AggregatedNegotiated | undefined {
   const aggregated = (c: ClauseConversion | undefined): boolean =>
     c !== undefined &&
     c.group === 'apidiscovery.k8s.io' &&
@@ -44,7 +65,15 @@ const legacyMediaTypes = outputMediaTypes({ protobuf: true });
  * Nothing acceptable is kube's 406 listing the three.
  */
 export function negotiateLegacyDiscovery(accept: string | undefined): DiscoveryNegotiated {
-  const chosen = negotiateRestricted(accept, (c) => c === undefined);
+  if (accept === undefined || accept.length === 0) return plainJSON;
+  let chosen = recentLegacy.get(accept);
+  if (chosen === undefined) {
+    const n = negotiateRestricted(accept, (c) => c === undefined);
+    chosen = n ? { mediaType: n.mediaType, pretty: n.pretty } : null;
+    remember(recentLegacy, accept, chosen);
+  }
   if (!chosen) throw notAcceptable(legacyMediaTypes);
-  return { mediaType: chosen.mediaType, pretty: chosen.pretty };
+  return chosen;
 }
+
+const plainJSON: DiscoveryNegotiated = { mediaType: 'application/json', pretty: false };
