@@ -1,3 +1,4 @@
+import { goEscapeJSON } from '@kevents/api';
 import { YamlEmitter } from './yaml-emitter.js';
 import { goFloat, JsonObject, NumberText, parseJsonTree } from './yaml-json-tree.js';
 import type { JsonTree } from './yaml-json-tree.js';
@@ -44,18 +45,11 @@ export function jsonToYaml(jsonText: string): string {
 }
 
 /**
- * A JSON text as Go's encoder writes it, for {@link jsonToYaml}: U+2028 and U+2029 escaped
- * (`JSON.stringify` leaves them raw, and raw they are line breaks to goyaml). Go's encoder also
- * escapes `<`, `>` and `&`, which YAML reads the same either way; it leaves NEL raw.
+ * A JSON text as Go's encoder writes it, for {@link jsonToYaml}: {@link goEscapeJSON} (U+2028 and
+ * U+2029 escaped, which raw are line breaks to goyaml; `<`, `>` and `&`, which YAML reads the same
+ * either way). It leaves NEL raw, as Go does.
  */
-export function goJsonText(jsonText: string): string {
-  return lineSeparator.test(jsonText)
-    ? jsonText.replace(lineSeparators, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'))
-    : jsonText;
-}
-
-const lineSeparator = /[\u2028\u2029]/;
-const lineSeparators = /[\u2028\u2029]/g;
+export const goJsonText = goEscapeJSON;
 
 /** A value from JSON.parse (plain objects, numbers as parsed) or from parseJsonTree. */
 type Value = JsonTree | { [key: string]: Value } | Value[];
