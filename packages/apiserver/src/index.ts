@@ -42,6 +42,7 @@ export {
 export type { MetaVersion, Negotiated, OutputFormats, OutputMediaType, Representation } from './encoding/negotiate.js';
 export type { JSONListShape } from './encoding/list-stream.js';
 export { parseAccept } from './encoding/accept.js';
+export type { GoXorshift } from './encoding/go-sort.js';
 export type { AcceptClause } from './encoding/accept.js';
 export { defineResource } from './registry/resource.js';
 export type { ResourceDefinition } from './registry/resource.js';
