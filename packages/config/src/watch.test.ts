@@ -98,7 +98,9 @@ describe('ConfigWatcher', () => {
     const first = w.check();
     const second = w.check();
     expect(second).toBe(first);
-    await new Promise((r) => setTimeout(r, 20));
+    // The check reads the file before it applies it: release only once apply holds it (a fixed
+    // 20 ms wait released nothing on a loaded machine, and the check never ended).
+    while (calls === 0) await new Promise((r) => setTimeout(r, 5));
     release();
     expect((await first)?.status).toBe('success');
     expect(calls).toBe(1);
