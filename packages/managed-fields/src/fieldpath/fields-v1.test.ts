@@ -113,6 +113,27 @@ describe('FieldsV1 and set algebra properties (fast-check)', () => {
     );
   });
 
+  test('intersects is a non-empty intersection; a difference that takes nothing away is the set itself', () => {
+    fc.assert(
+      fc.property(fieldSet, fieldSet, (a, b) => {
+        expect(a.intersects(b)).toBe(!a.intersection(b).empty());
+        const d = a.difference(b);
+        if (!a.intersects(b) && !a.empty()) expect(d.equals(a)).toBe(true);
+        if (d !== a) expect(a.intersects(b) || !d.equals(a)).toBe(true);
+      }),
+    );
+  });
+
+  test('unionOf is the union of all, united in any order', () => {
+    fc.assert(
+      fc.property(fc.array(fieldSet, { maxLength: 9 }), (sets) => {
+        const folded = sets.reduce((acc, s) => acc.union(s), new FieldSet());
+        expect(FieldSet.unionOf(sets).equals(folded)).toBe(true);
+        expect(setToFieldsV1JSON(FieldSet.unionOf(sets))).toBe(setToFieldsV1JSON(folded));
+      }),
+    );
+  });
+
   test('recursive difference removes everything under a member of the other set', () => {
     fc.assert(
       fc.property(fieldSet, path, (a, p) => {

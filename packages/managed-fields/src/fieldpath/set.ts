@@ -47,6 +47,22 @@ export class FieldSet {
     return s;
   }
 
+  /**
+   * The union of many sets, united pairwise in rounds: each path is copied once per round, so n
+   * small sets cost about n log n, where folding them one by one into a growing set costs n².
+   */
+  static unionOf(sets: readonly FieldSet[]): FieldSet {
+    if (sets.length === 0) return new FieldSet();
+    let round = [...sets];
+    while (round.length > 1) {
+      const next: FieldSet[] = [];
+      for (let i = 0; i < round.length; i += 2)
+        next.push(i + 1 < round.length ? round[i]!.union(round[i + 1]!) : round[i]!);
+      round = next;
+    }
+    return round[0]!;
+  }
+
   /** Adds a path; parents are not added. The empty path (the whole object) is never tracked. */
   insert(path: Path): void {
     if (path.length === 0) return;
@@ -125,6 +141,31 @@ export class FieldSet {
     return out;
   }
 
+  /** Whether the sets share a member path (their intersection is not empty), without building it. */
+  intersects(other: FieldSet): boolean {
+    const a = this.members;
+    const b = other.members;
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      const c = comparePathElements(a[i]!, b[j]!);
+      if (c === 0) return true;
+      if (c < 0) i++;
+      else j++;
+    }
+    const x = this.children;
+    const y = other.children;
+    i = 0;
+    j = 0;
+    while (i < x.length && j < y.length) {
+      const c = comparePathElements(x[i]!.pe, y[j]!.pe);
+      if (c < 0) i++;
+      else if (c > 0) j++;
+      else if (x[i++]!.set.intersects(y[j++]!.set)) return true;
+    }
+    return false;
+  }
+
   /** Paths in both sets. */
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
@@ -149,11 +190,13 @@ export class FieldSet {
 
   /**
    * Paths in this set and not in `other`. A parent minus its child is the parent; a child minus
-   * its parent is the child (only the exact members are taken away).
+   * its parent is the child (only the exact members are taken away). This set itself when
+   * `other` takes nothing away.
    */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
     out.members = mergeSorted(this.members, other.members, 'difference');
+    let same = out.members.length === this.members.length;
     const a = this.children;
     const b = other.children;
     let i = 0;
@@ -164,11 +207,17 @@ export class FieldSet {
       else if (c > 0) j++;
       else {
         const diff = a[i]!.set.difference(b[j]!.set);
-        if (!diff.empty()) out.children.push({ pe: a[i]!.pe, set: diff });
+        if (diff.empty()) same = false;
+        else if (diff === a[i]!.set) out.children.push(a[i]!);
+        else {
+          same = false;
+          out.children.push({ pe: a[i]!.pe, set: diff });
+        }
         i++;
         j++;
       }
     }
+    if (same) return this;
     while (i < a.length) out.children.push(a[i++]!);
     return out;
   }

@@ -555,3 +555,31 @@ describe('an applied object that does not fit the schema (structuredmerge.go)', 
     );
   });
 });
+
+describe('objects with many managers', () => {
+  const roundTrip = (o: JsonObject): JsonObject => JSON.parse(JSON.stringify(o)) as JsonObject;
+
+  test('a write hands back the FieldsV1 of the entries it leaves alone as written before (read once, not written again)', () => {
+    const f = new TestFieldManager();
+    f.live = emptyPod();
+    for (let i = 0; i < 40; i++) {
+      f.apply(podWith({}, { [`k${i}`]: 'v' }), `m${i}`);
+      f.live = roundTrip(f.live);
+    }
+    f.apply(podWith({}, { k5: 'changed' }), 'm5');
+    const first = new Map(f.managedFields().map((e) => [e.manager, e]));
+    f.live = roundTrip(f.live);
+    const next = roundTrip(f.live);
+    (next['metadata'] as { labels: Record<string, string> }).labels['k7'] = 'edited';
+    f.update(next, 'editor');
+    const second = f.managedFields();
+    expect(second).toHaveLength(42);
+    for (const e of second) {
+      if (e.manager === 'editor' || e.manager === 'm7') continue;
+      expect(e.fieldsV1).toBe(first.get(e.manager)!.fieldsV1);
+      expect(Object.isFrozen(e.fieldsV1)).toBe(true);
+    }
+    expect(f.paths('m7')).toEqual(['.spec']);
+    expect(f.paths('editor')).toEqual(['.metadata.labels.k7']);
+  });
+});

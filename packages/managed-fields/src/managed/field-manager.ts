@@ -121,7 +121,8 @@ function describe(obj: JsonValue | undefined): string {
  * on every write. Its layers, outermost first, are kube's: version check, last-applied updater,
  * last-applied manager (client-side to server-side apply upgrade), skip-non-applied, cap of
  * Update managers, manager identifiers, entry times, stripped metadata, structured merge.
- * Objects are wire JSON at `groupVersion`; results are new objects (inputs are not modified).
+ * Objects are wire JSON at `groupVersion`; results are new objects (inputs are not modified),
+ * but the `fieldsV1` of their managedFields entries are shared between results and frozen.
  */
 export class FieldManager {
   private readonly updater: Updater;

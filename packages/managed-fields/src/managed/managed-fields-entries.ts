@@ -1,5 +1,6 @@
 import type { ManagedFieldsEntry } from '@kevents/api';
-import { FieldsV1Error, fieldsV1ToSet, setToFieldsV1 } from '../fieldpath/fields-v1.js';
+import { FieldsV1Error } from '../fieldpath/fields-v1.js';
+import { fieldsV1Cache } from '../fieldpath/fields-v1-cache.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { compareStrings } from '../value/compare.js';
 import { buildManagerIdentifier, parseManagerIdentifier } from './manager-identifier.js';
@@ -39,7 +40,7 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | nul
     const id = buildManagerIdentifier(e);
     let set: FieldSet;
     try {
-      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? new FieldSet() : fieldsV1ToSet(e.fieldsV1);
+      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? new FieldSet() : fieldsV1Cache.read(e.fieldsV1);
     } catch (err) {
       if (err instanceof FieldsV1Error)
         throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${err.message}`);
@@ -51,10 +52,21 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | nul
   return managed;
 }
 
+/** How many identifiers and times the encoder remembers (it starts over past that). */
+const maxInfos = 1 << 14;
+const secondsOfTimes = new Map<string, number>();
+
+/** An entry time's seconds since the epoch (0 when absent or unreadable), each text read once. */
 function seconds(t: string | undefined): number {
   if (!t) return 0;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+  let s = secondsOfTimes.get(t);
+  if (s === undefined) {
+    const ms = Date.parse(t);
+    s = Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+    if (secondsOfTimes.size >= maxInfos) secondsOfTimes.clear();
+    secondsOfTimes.set(t, s);
+  }
+  return s;
 }
 
 /**
@@ -64,9 +76,9 @@ function seconds(t: string | undefined): number {
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.fields.size === 0) return undefined;
-  const out: ManagedFieldsEntry[] = [];
+  const out: { entry: ManagedFieldsEntry; seconds: number }[] = [];
   for (const [id, vs] of managed.fields) {
-    const info = parseManagerIdentifier(id) ?? { manager: id };
+    const info = managerInfoOf(id);
     const entry: ManagedFieldsEntry = {};
     if (info.manager) entry.manager = info.manager;
     const operation = vs.applied ? 'Apply' : info.operation;
@@ -75,19 +87,33 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.has(id) ? managed.times.get(id) : info.time;
     if (time) entry.time = time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = setToFieldsV1(vs.set);
+    entry.fieldsV1 = fieldsV1Cache.write(vs.set);
     if (info.subresource) entry.subresource = info.subresource;
-    out.push(entry);
+    out.push({ entry, seconds: seconds(entry.time) });
   }
-  return out.sort((p, q) => {
+  out.sort(({ entry: p, seconds: ps }, { entry: q, seconds: qs }) => {
     if (p.operation !== q.operation) return compareStrings(p.operation ?? '', q.operation ?? '');
-    const ps = seconds(p.time);
-    const qs = seconds(q.time);
     if (ps !== qs) return ps < qs ? -1 : 1;
     if (p.manager !== q.manager) return compareStrings(p.manager ?? '', q.manager ?? '');
     if (p.apiVersion !== q.apiVersion) return compareStrings(p.apiVersion ?? '', q.apiVersion ?? '');
     return compareStrings(p.subresource ?? '', q.subresource ?? '');
   });
+  return out.map((e) => e.entry);
+}
+
+type ManagerInfoOf = NonNullable<ReturnType<typeof parseManagerIdentifier>>;
+/** Identifiers already read. */
+const infos = new Map<string, Readonly<ManagerInfoOf>>();
+
+/** `parseManagerIdentifier`, or the plain manager name, read once per identifier. */
+function managerInfoOf(id: string): Readonly<ManagerInfoOf> {
+  let info = infos.get(id);
+  if (info === undefined) {
+    if (infos.size >= maxInfos) infos.clear();
+    info = Object.freeze(parseManagerIdentifier(id) ?? { manager: id });
+    infos.set(id, info);
+  }
+  return info;
 }
 
 /**

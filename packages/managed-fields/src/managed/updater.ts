@@ -61,15 +61,12 @@ export class Updater {
   ): { managers: ManagedFields; comparison: Comparison } {
     const conflicts: ManagedFields = new Map();
     const removed: ManagedFields = new Map();
-    const versions = new Map<string, Comparison>([
-      [
-        version,
-        excludeFields(
-          compare(oldObject.value, newObject.value, oldObject.type),
-          this.options.ignoredFields?.get(version),
-        ),
-      ],
-    ]);
+    const first = excludeFields(
+      compare(oldObject.value, newObject.value, oldObject.type),
+      this.options.ignoredFields?.get(version),
+    );
+    const versions = new Map<string, Comparison>([[version, first]]);
+    const changedAt = new Map<string, FieldSet>([[version, first.modified.union(first.added)]]);
     for (const [manager, managerSet] of [...managers]) {
       if (manager === workflow) continue;
       let cmp = versions.get(managerSet.apiVersion);
@@ -91,11 +88,16 @@ export class Updater {
           this.options.ignoredFields?.get(managerSet.apiVersion),
         );
         versions.set(managerSet.apiVersion, cmp);
+        changedAt.set(managerSet.apiVersion, cmp.modified.union(cmp.added));
       }
-      const conflictSet = managerSet.set.intersection(cmp.modified.union(cmp.added));
-      if (!conflictSet.empty())
-        conflicts.set(manager, { set: conflictSet, apiVersion: managerSet.apiVersion, applied: false });
-      if (!cmp.removed.empty())
+      const changed = changedAt.get(managerSet.apiVersion)!;
+      if (managerSet.set.intersects(changed))
+        conflicts.set(manager, {
+          set: managerSet.set.intersection(changed),
+          apiVersion: managerSet.apiVersion,
+          applied: false,
+        });
+      if (managerSet.set.intersects(cmp.removed))
         removed.set(manager, { set: cmp.removed, apiVersion: managerSet.apiVersion, applied: false });
     }
     if (!force && conflicts.size > 0) throw new ConflictsError(conflictsFromManagers(conflicts));
@@ -193,11 +195,14 @@ export class Updater {
     prunedVersion: string,
     managers: ManagedFields,
   ): TypedValue {
-    const managedAtVersion = new Map<string, FieldSet>();
+    const setsAtVersion = new Map<string, FieldSet[]>();
     for (const vs of managers.values()) {
-      const known = managedAtVersion.get(vs.apiVersion);
-      managedAtVersion.set(vs.apiVersion, known ? known.union(vs.set) : vs.set);
+      const known = setsAtVersion.get(vs.apiVersion);
+      if (known) known.push(vs.set);
+      else setsAtVersion.set(vs.apiVersion, [vs.set]);
     }
+    const managedAtVersion = new Map<string, FieldSet>();
+    for (const [version, sets] of setsAtVersion) managedAtVersion.set(version, NewSet.unionOf(sets));
     const order = [...managedAtVersion.keys()].sort((a, b) => (a === prunedVersion ? -1 : b === prunedVersion ? 1 : 0));
     for (const version of order) {
       try {

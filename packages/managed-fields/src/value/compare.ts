@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from './json-value.js';
  * when a surrogate pair meets a code unit in U+E000..U+FFFF.
  */
 export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
