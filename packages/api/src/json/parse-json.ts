@@ -1,3 +1,5 @@
+import { jsonStringEnd } from './string-end.js';
+
 /** What the short escapes (`\n`, `\"`, ...) stand for. */
 export const jsonShortEscapes: Readonly<Record<string, string>> = {
   '"': '"',
@@ -75,20 +77,16 @@ export function parseJson(text: string): unknown {
 
 /**
  * Whether some string of the text that holds an escape is followed by a colon (is a key), looked
- * at only from each string's first backslash to its end: a backslash is always inside a string
- * in JSON, and the first one after a string's end starts an escape. Linear: the searches for the
- * next backslash and the next quote only move forward.
+ * at only from each string's first backslash to its end ({@link jsonStringEnd}): a backslash is
+ * always inside a string in JSON, and the first one after a string's end starts an escape.
+ * Linear: the searches only move forward.
  */
 function mayHoldEscapedKey(text: string): boolean {
-  let slash = text.indexOf('\\');
-  while (slash !== -1) {
-    let end = text.indexOf('"', slash);
-    while (slash !== -1 && end !== -1 && slash < end) {
-      if (end === slash + 1) end = text.indexOf('"', slash + 2);
-      slash = text.indexOf('\\', slash + 2);
-    }
+  for (let slash = text.indexOf('\\'); slash !== -1;) {
+    const end = jsonStringEnd(text, slash);
     if (end === -1) return false;
     if (colonAfter(text, end + 1)) return true;
+    slash = text.indexOf('\\', end + 1);
   }
   return false;
 }
@@ -102,7 +100,7 @@ function escapedKeys(text: string): EscapedKey[] | undefined {
   let slash = text.indexOf('\\');
   for (let start = text.indexOf('"'); start !== -1 && slash !== -1;) {
     let end = text.indexOf('"', start + 1);
-    while (end !== -1 && escapedQuote(text, end)) end = text.indexOf('"', end + 1);
+    if (end !== -1 && text.charCodeAt(end - 1) === 0x5c) end = jsonStringEnd(text, start + 1);
     if (end === -1) return undefined;
     if (slash < start) slash = text.indexOf('\\', start);
     if (slash !== -1 && slash < end && colonAfter(text, end + 1)) {
@@ -113,13 +111,6 @@ function escapedKeys(text: string): EscapedKey[] | undefined {
     start = text.indexOf('"', end + 1);
   }
   return found;
-}
-
-/** Whether the quote at `at` is preceded by an odd number of backslashes. */
-function escapedQuote(text: string, at: number): boolean {
-  let slashes = 0;
-  while (text.charCodeAt(at - slashes - 1) === 0x5c) slashes++;
-  return slashes % 2 === 1;
 }
 
 function colonAfter(text: string, from: number): boolean {

@@ -1,4 +1,4 @@
-import { parseJson } from '@kevents/api';
+import { jsonStringEnd, parseJson } from '@kevents/api';
 import { internedAt, internedText, internMark, slotTime } from './interned-managed-fields.js';
 import type { Template } from './interned-managed-fields.js';
 import { packedKeys, uuidMark } from './packed-body.js';
@@ -142,13 +142,11 @@ function string(): string {
     at = end + 1;
     return s;
   }
-  // An escape: the string ends at the first quote that is not one (JSON text holds no raw control character).
-  let j = slash;
-  for (;;) {
-    const d = body.charCodeAt(j);
-    if (d === 92) j += 2;
-    else if (d === 34 || Number.isNaN(d)) break;
-    else j++;
+  // An escape: the string ends at the first quote no escape spells (JSON text holds no raw control character).
+  const j = jsonStringEnd(body, at + 1);
+  if (j < 0) {
+    bad = true;
+    return '';
   }
   const s = JSON.parse(body.slice(at, j + 1)) as string;
   at = j + 1;
