@@ -54,6 +54,35 @@ describe('packBody', () => {
     );
   });
 
+  it('gives back the same text for long bodies unpacked as strings (past 1 MiB, or above U+00FF), packed characters anywhere', () => {
+    const item = fc.oneof(
+      fc.constantFrom('name', 'uid', 'message', 'note', 'a\\"name":', '\u0001', '\u20ac'),
+      uuidLike,
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(item, item), { maxLength: 20 }),
+        fc.nat(3_000),
+        fc.constantFrom('\u20ac', 'x'),
+        (members, pad, ch) => {
+          const obj: Record<string, unknown> = { message: ch.repeat(pad) };
+          for (const [k, v] of members) obj[k] = v;
+          obj['name'] = ch.repeat(3_000 - pad);
+          const json = JSON.stringify(obj);
+          expect(unpackBody(packBody(json))).toBe(json);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const huge = JSON.stringify({
+      metadata: { name: 'n', uid: '6a1f4a5c-3d2b-4c1e-9f0a-123456789abc' },
+      message: 'x'.repeat(1_200_000),
+      note: 'y',
+    });
+    expect(unpackBody(packBody(huge))).toBe(huge);
+  });
+
   it('packs the member names of a stored (core/v1) Event into one character each', () => {
     const json = JSON.stringify({
       metadata: { name: 'a', namespace: 'b', uid: 'c' },
