@@ -62,6 +62,23 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
   }
 
   /**
+   * One stored object to be read only (to encode it: protobuf, a Table row, its
+   * PartialObjectMetadata, YAML, indented JSON), decoded as a get's text is: straight from the
+   * stored form, its shared values frozen (`StoredRevision.decodeShared`), not parsed from a fresh
+   * text; undefined when the storage cannot read revisions: then use {@link Store.get}.
+   */
+  async getObject(namespace: string, name: string, resourceVersion?: string): Promise<T | undefined> {
+    const storage = this.#store.storage;
+    if (!hasRevisionReads(storage)) return undefined;
+    try {
+      const rev = await storage.getRevision<T>(this.#store.key(namespace, name), { resourceVersion });
+      return readOnly(rev);
+    } catch (err) {
+      throw this.#fail(err, name);
+    }
+  }
+
+  /**
    * A page of a list without predicate as list-item JSON texts (reusing texts encoded before);
    * undefined when the storage cannot read revisions: then use {@link Store.list}. The texts
    * encoded for it are kept only while the whole list (this page and the items after it) would
@@ -109,8 +126,11 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     const rv = rev.resourceVersion;
     return this.#encoded.get(
       rv,
-      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(rev.decodeShared?.() ?? rev.decode(), false)),
+      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(readOnly(rev), false)),
       listed,
     );
   }
 }
+
+/** A stored revision decoded to be read only (shared values frozen where the store shares them). */
+const readOnly = <T extends KubeObject>(rev: StoredRevision<T>): T => rev.decodeShared?.() ?? rev.decode();

@@ -5,7 +5,10 @@ import { isPlain, sendObjectAs } from './represent.js';
 import { negotiateOutput } from '../encoding/negotiate.js';
 import { formatsOf } from './protobuf-answer.js';
 
-/** GET one object (`resourceVersion` "0" = any, "N" = not older than N), as negotiated. */
+/**
+ * GET one object (`resourceVersion` "0" = any, "N" = not older than N), as negotiated: compact
+ * JSON from the texts kept or encoded once, anything else from the object decoded to be read only.
+ */
 export const getHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
   const negotiated = negotiateOutput(req.headers.accept, formatsOf(scope.view));
@@ -15,6 +18,8 @@ export const getHandler: Handler = async (scope, req, reply) => {
     const text = await scope.texts.getJSON(namespace, name, resourceVersion);
     if (text !== undefined) return sendJSONText(reply, 200, text, { escaped: true });
   }
-  const obj = await scope.store.get(namespace, name, resourceVersion);
+  const obj =
+    (await scope.texts.getObject(namespace, name, resourceVersion)) ??
+    (await scope.store.get(namespace, name, resourceVersion));
   return sendObjectAs(scope, req, reply, 200, obj, negotiated);
 };

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { MemoryStorage } from '@kevents/storage';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+let srv: TestServer;
+let storage: MemoryStorage;
+const path = (group: 'core' | 'events') =>
+  group === 'core' ? `${srv.url}/api/v1/namespaces/ro/events` : `${srv.url}/apis/events.k8s.io/v1/namespaces/ro/events`;
+
+beforeAll(async () => {
+  storage = new MemoryStorage();
+  srv = await startTestServer({ storage });
+  for (const name of ['a', 'b', 'c']) {
+    const r = await request(`${path('events')}`, { method: 'POST', body: sampleEvent(name, 'ro') });
+    expect(r.status).toBe(201);
+  }
+});
+afterAll(async () => srv.close());
+
+const answers = [
+  'application/json;as=Table;v=v1;g=meta.k8s.io',
+  'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+  'application/vnd.kubernetes.protobuf',
+  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+  'application/yaml',
+  'application/json;as=Table;v=v1;g=meta.k8s.io;pretty=1',
+];
+
+describe('gets answered from objects decoded to be read only', () => {
+  it.each(['core', 'events'] as const)(
+    'decode the stored object from its revision (shared values frozen), not as a fresh copy: %s',
+    async (group) => {
+      const get = jest.spyOn(storage, 'get');
+      try {
+        for (const accept of answers) {
+          const one = await fetch(`${path(group)}/a`, { headers: { accept } });
+          expect([accept, one.status]).toEqual([accept, 200]);
+          await one.arrayBuffer();
+        }
+        expect(get).not.toHaveBeenCalled();
+      } finally {
+        get.mockRestore();
+      }
+    },
+  );
+
+  it('answers as the fresh copies did: a Table and a PartialObjectMetadata', async () => {
+    const table = await request(`${path('core')}/a`, { headers: { accept: answers[0]! } });
+    expect(table.body.rows.map((r: { cells: unknown[] }) => r.cells[9])).toEqual(['a']);
+    expect(table.body.rows[0].object.metadata.managedFields[0].manager).toBeDefined();
+    const pom = await request(`${path('events')}/b`, { headers: { accept: answers[1]! } });
+    const plain = await request(`${path('events')}/b`);
+    expect(pom.body.metadata).toEqual(plain.body.metadata);
+  });
+});
