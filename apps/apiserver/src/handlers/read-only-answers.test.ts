@@ -54,3 +54,45 @@ describe('gets answered from objects decoded to be read only', () => {
     expect(pom.body.metadata).toEqual(plain.body.metadata);
   });
 });
+
+const listAnswers = [
+  'application/json;as=Table;v=v1;g=meta.k8s.io',
+  'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+  'application/vnd.kubernetes.protobuf',
+  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+  'application/yaml',
+];
+
+describe('lists answered from objects decoded to be read only, a slice at a time', () => {
+  it.each(['core', 'events'] as const)(
+    'decode the page from its revisions, not as fresh copies; a list with a selector through the store: %s',
+    async (group) => {
+      const list = jest.spyOn(storage, 'list');
+      try {
+        for (const accept of listAnswers) {
+          const all = await fetch(path(group), { headers: { accept } });
+          expect([accept, all.status]).toEqual([accept, 200]);
+          await all.arrayBuffer();
+        }
+        expect(list).not.toHaveBeenCalled();
+        const selected = await request(`${path(group)}?fieldSelector=metadata.name%3Db`, {
+          headers: { accept: listAnswers[0]! },
+        });
+        expect(selected.body.rows).toHaveLength(1);
+        expect(list).toHaveBeenCalled();
+      } finally {
+        list.mockRestore();
+      }
+    },
+  );
+
+  it('answers as the fresh copies did: a Table row and a PartialObjectMetadata per item', async () => {
+    const table = await request(path('core'), { headers: { accept: listAnswers[0]! } });
+    expect(table.body.rows.map((r: { cells: unknown[] }) => r.cells[9])).toEqual(['a', 'b', 'c']);
+    const poml = await request(path('events'), { headers: { accept: listAnswers[1]! } });
+    const plain = await request(path('events'));
+    expect(poml.body.items.map((i: { metadata: unknown }) => i.metadata)).toEqual(
+      plain.body.items.map((i: { metadata: unknown }) => i.metadata),
+    );
+  });
+});

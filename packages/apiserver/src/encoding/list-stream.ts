@@ -28,7 +28,7 @@ export interface JSONListShape {
   readonly values: (from: number, to: number) => readonly unknown[];
 }
 
-/** How many elements are encoded per step (the chunk size is checked after each). */
+/** The most elements encoded per step (the chunk size is checked after each). */
 const step = 64;
 
 /**
@@ -58,18 +58,22 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
   let parts: string[] = [head, open];
   let size = head.length + open.length;
   // Indented texts are made one element at a time (64 events of up to 3 MiB each, indented in
-  // one step, held the event loop for seconds); compact ones a step at a time.
-  const perStep = pretty ? 1 : step;
-  for (let from = 0; from < length; from += perStep) {
+  // one step, held the event loop for seconds); compact ones a step at a time, the step doubled
+  // up to 64 elements while a step's texts stay under a chunk and one element again once they
+  // pass it (large elements, each decoded and encoded when its step comes, then take a turn each).
+  const escaped = shape.escaped === true && !pretty;
+  let perStep = 1;
+  for (let from = 0; from < length;) {
     const to = Math.min(length, from + perStep);
     const texts = pretty
       ? shape.values(from, to).map((v) => JSON.stringify(v, null, 2).replaceAll('\n', '\n    '))
       : shape.items(from, to);
-    const escaped = shape.escaped === true && !pretty;
+    let stepChars = 0;
     for (let i = 0; i < texts.length; i++) {
       if (from + i > 0) parts.push(sep);
       const t = escaped ? texts[i]! : goEscapeJSON(texts[i]!);
       parts.push(t);
+      stepChars += t.length;
       size += t.length + sep.length;
       // Checked per item: a chunk ends within one item of the size, whatever the items weigh
       // (a step of large items made chunks of several times the size, and pieces over ~128 KiB
@@ -80,6 +84,8 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
         size = 0;
       }
     }
+    from = to;
+    if (!pretty) perStep = stepChars >= listStreamChunkChars ? 1 : Math.min(step, perStep * 2);
   }
   parts.push(tail);
   yield parts.join('');

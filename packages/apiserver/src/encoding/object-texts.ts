@@ -22,6 +22,23 @@ export interface JSONPage {
 }
 
 /**
+ * A page's objects by range (an array is one): those of {@link ObjectTexts.listObjects} are
+ * decoded when their slice is asked for.
+ */
+export interface PageItems<T> {
+  readonly length: number;
+  slice(from: number, to: number): readonly T[];
+}
+
+/** A page of a list whose objects are decoded on demand (see {@link ObjectTexts.listObjects}). */
+export interface ObjectPage<T> {
+  readonly items: PageItems<T>;
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/**
  * The JSON texts of one store's objects through its view, with Go's escapes ({@link goEscapeJSON}),
  * with the texts encoded before kept by resourceVersion: what handlers answer gets, pages, writes
  * and watch lines with. Reads go
@@ -97,6 +114,30 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
       const texts = (from: number, to: number): string[] =>
         items.slice(from, to).map((rev) => this.#itemJSON(rev, listed));
       return { ...meta, length: items.length, texts };
+    } catch (err) {
+      throw this.#fail(err);
+    }
+  }
+
+  /**
+   * A page of a list without predicate as objects to be read only (for Tables,
+   * PartialObjectMetadataLists, protobuf, YAML and indented JSON), each decoded as {@link getObject}
+   * decodes it when its slice is asked for, so that an answer made a slice at a time decodes a
+   * slice at a time; undefined when the storage cannot read revisions: then use {@link Store.list}.
+   */
+  async listObjects(
+    namespace: string | undefined,
+    options: Omit<ListOptions<T>, 'predicate'>,
+  ): Promise<ObjectPage<T> | undefined> {
+    const storage = this.#store.storage;
+    if (!hasRevisionReads(storage)) return undefined;
+    try {
+      const { items: revisions, ...meta } = await storage.listRevisions<T>(this.#store.prefix(namespace), options);
+      const items: PageItems<T> = {
+        length: revisions.length,
+        slice: (from, to) => revisions.slice(from, to).map(readOnly),
+      };
+      return { ...meta, items };
     } catch (err) {
       throw this.#fail(err);
     }

@@ -2,6 +2,7 @@ import { listMetaSchema, serializeObject } from '@kevents/api';
 import type { KubeObject, ListMeta } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
 import type { Replied } from '../encoding/turn-end-send.js';
+import type { PageItems } from '../encoding/object-texts.js';
 import type { Negotiated, Representation } from '../encoding/negotiate.js';
 import type { RestScope } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
@@ -18,9 +19,12 @@ import { isPretty, sendJSONStream, sendJSONText, sendProtobuf, sendYAMLStream } 
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { protobufListInTurns, protobufMediaType } from './protobuf-answer.js';
 
-/** A page of objects and its list metadata's fields (a list's, or a delete-collection's). */
+/**
+ * A page of objects and its list metadata's fields (a list's, or a delete-collection's); its
+ * items an array, or decoded a slice at a time as they are encoded.
+ */
 export interface ListPage<T> {
-  readonly items: readonly T[];
+  readonly items: PageItems<T>;
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
@@ -54,22 +58,56 @@ export async function sendListAnswer<T extends KubeObject>(
 /**
  * Sends a list as JSON: streamed (chunked) when it has {@link listStreamMinItems} items or more,
  * when it is indented (the indented text of one large item is many times its size), or when its
- * items' texts pass {@link listBufferMaxChars}; else in one write. The bytes are the same.
+ * items' texts pass {@link listBufferMaxChars}; else in one write. The bytes are the same. The
+ * items of a list sent in one write are encoded in turns of the event loop of about
+ * {@link listTurnChars} (six Table rows of 3 MB Events held it in one turn).
  */
-export function sendJSONList(reply: FastifyReply, shape: JSONListShape, pretty: boolean): Replied | FastifyReply {
+export async function sendJSONList(
+  reply: FastifyReply,
+  shape: JSONListShape,
+  pretty: boolean,
+): Promise<Replied | FastifyReply> {
   if (pretty || shape.length >= listStreamMinItems) {
     return sendJSONStream(reply, 200, chunkStream(jsonListChunks(shape, pretty)));
   }
-  const texts = shape.items(0, shape.length);
+  const texts: string[] = [];
   let chars = 0;
-  for (const t of texts) chars += t.length;
-  const encoded: JSONListShape = { ...shape, items: (from, to) => texts.slice(from, to) };
+  let turn = 0;
+  // Encoded a step at a time, each step sized from the last to about half a turn's text (one
+  // item at first; small items 64 at a time).
+  for (let from = 0, step = 1; from < shape.length && chars <= listBufferMaxChars;) {
+    const to = Math.min(shape.length, from + step);
+    let stepChars = 0;
+    for (const t of shape.items(from, to)) {
+      texts.push(t);
+      stepChars += t.length;
+    }
+    chars += stepChars;
+    turn += stepChars;
+    step = Math.max(1, Math.min(64, Math.floor(((to - from) * listTurnChars) / (2 * Math.max(1, stepChars)))));
+    from = to;
+    if (turn >= listTurnChars && from < shape.length) {
+      turn = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  const encoded: JSONListShape = {
+    ...shape,
+    items: (from, to) => {
+      if (to <= texts.length) return texts.slice(from, to);
+      const rest = Math.max(from, texts.length);
+      return [...texts.slice(from, rest), ...shape.items(rest, to)];
+    },
+  };
   if (chars > listBufferMaxChars) return sendJSONStream(reply, 200, chunkStream(jsonListChunks(encoded, false)));
   return sendJSONText(reply, 200, [...jsonListChunks(encoded, false)].join(''), { escaped: true });
 }
 
+/** About how many characters of item text a list encodes per turn of the event loop. */
+export const listTurnChars = 512 * 1024;
+
 /** The most item text a list is answered with in one write (a few events of up to 3 MiB each make far more). */
-const listBufferMaxChars = 8 * 1024 * 1024;
+export const listBufferMaxChars = 8 * 1024 * 1024;
 
 /**
  * A page as negotiated (the objects, a Table, or a PartialObjectMetadataList), element by element,

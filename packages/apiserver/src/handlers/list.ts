@@ -36,13 +36,16 @@ export const listHandler: Handler = async (scope, req, reply) => {
   if (predicate === undefined && isPlain(negotiated, req)) {
     const texts = await scope.texts.listJSON(req.params.namespace, read);
     if (texts !== undefined) return sendItemTexts(reply, view, texts);
+  } else if (predicate === undefined) {
+    const objects = await scope.texts.listObjects(req.params.namespace, read);
+    if (objects !== undefined) return sendListAnswer(scope, req, reply, negotiated, objects);
   }
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });
   return sendListAnswer(scope, req, reply, negotiated, page);
 };
 
 /** Sends a page of item texts (compact JSON): the bytes of the answer built from the objects. */
-function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): Replied | FastifyReply {
+function sendItemTexts(reply: FastifyReply, view: VersionedView, page: JSONPage): Promise<Replied | FastifyReply> {
   const shape: JSONListShape = {
     envelope: {
       kind: view.listKind,

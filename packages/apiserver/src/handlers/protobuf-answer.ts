@@ -3,6 +3,7 @@ import type { KubeObject, ListMeta, ProtobufType } from '@kevents/api';
 import type { MetaVersion, OutputFormats, Representation } from '../encoding/negotiate.js';
 import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
 import type { VersionedView } from '../registry/view.js';
+import type { PageItems } from '../encoding/object-texts.js';
 
 /** kube-apiserver's protobuf media type (`runtime.ContentTypeProtobuf`). */
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -58,18 +59,19 @@ export function protobufList<T extends KubeObject>(
  */
 export async function protobufListInTurns<T extends KubeObject>(
   view: VersionedView<T>,
-  items: readonly T[],
+  items: PageItems<T>,
   meta: ListMeta,
   rep: Representation,
 ): Promise<Buffer> {
-  if (items.length <= 1) return protobufList(view, items, meta, rep);
+  if (items.length <= 1) return protobufList(view, items.slice(0, items.length), meta, rep);
   const partial = rep.as === 'PartialObjectMetadataList';
   const version: MetaVersion = rep.as === 'PartialObjectMetadataList' ? rep.version : 'v1';
   const type = partial ? partialListType(version) : messages(view).list;
   const parts: Buffer[] = [];
   let count = 0;
   let bytes = 0;
-  for (const o of items) {
+  for (let i = 0; i < items.length; i++) {
+    const o = items.slice(i, i + 1)[0]!;
     const part = encodeListItems([partial ? partialObjectMetadata(view, o, version) : view.toListItem(o)], type);
     parts.push(part);
     bytes += part.length;
