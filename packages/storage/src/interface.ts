@@ -264,6 +264,12 @@ export interface StoredRevision<T extends KubeObject = KubeObject> {
    * Absent in stores that share nothing: use {@link decode}.
    */
   decodeShared?(): T;
+  /**
+   * The object's metadata alone (with its resourceVersion), to read, not to change, as
+   * {@link decodeShared} gives it: for answers that show nothing else (PartialObjectMetadata), so
+   * that the rest of a large object is not decoded. Absent in stores that cannot read it alone.
+   */
+  decodeMetadata?(): Pick<T, 'metadata'>;
 }
 
 /** One page of {@link RevisionReads.listRevisions}: a {@link ListResult} of undecoded objects. */

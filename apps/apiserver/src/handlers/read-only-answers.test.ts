@@ -96,3 +96,47 @@ describe('lists answered from objects decoded to be read only, a slice at a time
     );
   });
 });
+
+describe('PartialObjectMetadata answers', () => {
+  /** Counts which decoder the answers use for the revisions the store reads. */
+  const spyDecodes = () => {
+    const used: string[] = [];
+    const wrap = <R extends object>(rev: R): R =>
+      new Proxy(rev, {
+        get(target, prop) {
+          const v = Reflect.get(target, prop, target) as unknown;
+          if (typeof v !== 'function') return v;
+          return (...args: unknown[]) => {
+            used.push(String(prop));
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    const getRevision = storage.getRevision.bind(storage);
+    const listRevisions = storage.listRevisions.bind(storage);
+    const one = jest.spyOn(storage, 'getRevision').mockImplementation(async (...a) => wrap(await getRevision(...a)));
+    const many = jest.spyOn(storage, 'listRevisions').mockImplementation(async (...a) => {
+      const page = await listRevisions(...a);
+      return { ...page, items: page.items.map(wrap) };
+    });
+    return { used, restore: () => (one.mockRestore(), many.mockRestore()) };
+  };
+
+  it.each([
+    ['a get', '/a', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io'],
+    ['a get in protobuf', '/a', 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;v=v1;g=meta.k8s.io'],
+    ['a list', '', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io'],
+    ['a list in protobuf', '', 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io'],
+  ])('decode only the stored metadata: %s', async (_name, suffix, accept) => {
+    const { used, restore } = spyDecodes();
+    try {
+      const r = await fetch(`${path('events')}${suffix}`, { headers: { accept } });
+      expect(r.status).toBe(200);
+      await r.arrayBuffer();
+      expect(used.length).toBeGreaterThan(0);
+      expect(new Set(used)).toEqual(new Set(['decodeMetadata']));
+    } finally {
+      restore();
+    }
+  });
+});

@@ -82,14 +82,20 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
    * One stored object to be read only (to encode it: protobuf, a Table row, its
    * PartialObjectMetadata, YAML, indented JSON), decoded as a get's text is: straight from the
    * stored form, its shared values frozen (`StoredRevision.decodeShared`), not parsed from a fresh
-   * text; undefined when the storage cannot read revisions: then use {@link Store.get}.
+   * text; undefined when the storage cannot read revisions: then use {@link Store.get}. With
+   * `part` 'metadata' (a PartialObjectMetadata), only its metadata where the store reads it alone.
    */
-  async getObject(namespace: string, name: string, resourceVersion?: string): Promise<T | undefined> {
+  async getObject(
+    namespace: string,
+    name: string,
+    resourceVersion?: string,
+    part: ObjectPart = 'object',
+  ): Promise<T | undefined> {
     const storage = this.#store.storage;
     if (!hasRevisionReads(storage)) return undefined;
     try {
       const rev = await storage.getRevision<T>(this.#store.key(namespace, name), { resourceVersion });
-      return readOnly(rev);
+      return readOnly(rev, part);
     } catch (err) {
       throw this.#fail(err, name);
     }
@@ -124,10 +130,12 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
    * PartialObjectMetadataLists, protobuf, YAML and indented JSON), each decoded as {@link getObject}
    * decodes it when its slice is asked for, so that an answer made a slice at a time decodes a
    * slice at a time; undefined when the storage cannot read revisions: then use {@link Store.list}.
+   * With `part` 'metadata' (a PartialObjectMetadataList), only their metadata where the store reads it alone.
    */
   async listObjects(
     namespace: string | undefined,
     options: Omit<ListOptions<T>, 'predicate'>,
+    part: ObjectPart = 'object',
   ): Promise<ObjectPage<T> | undefined> {
     const storage = this.#store.storage;
     if (!hasRevisionReads(storage)) return undefined;
@@ -135,7 +143,7 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
       const { items: revisions, ...meta } = await storage.listRevisions<T>(this.#store.prefix(namespace), options);
       const items: PageItems<T> = {
         length: revisions.length,
-        slice: (from, to) => revisions.slice(from, to).map(readOnly),
+        slice: (from, to) => revisions.slice(from, to).map((rev) => readOnly(rev, part)),
       };
       return { ...meta, items };
     } catch (err) {
@@ -167,11 +175,20 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     const rv = rev.resourceVersion;
     return this.#encoded.get(
       rv,
-      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(readOnly(rev), false)),
+      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(readOnly(rev, 'object'), false)),
       listed,
     );
   }
 }
 
+/**
+ * What of a stored object a read needs: all of it, or its metadata alone (for PartialObjectMetadata,
+ * which shows nothing else: the object then holds only `metadata`).
+ */
+export type ObjectPart = 'object' | 'metadata';
+
 /** A stored revision decoded to be read only (shared values frozen where the store shares them). */
-const readOnly = <T extends KubeObject>(rev: StoredRevision<T>): T => rev.decodeShared?.() ?? rev.decode();
+function readOnly<T extends KubeObject>(rev: StoredRevision<T>, part: ObjectPart): T {
+  if (part === 'metadata' && rev.decodeMetadata !== undefined) return rev.decodeMetadata() as T;
+  return rev.decodeShared?.() ?? rev.decode();
+}

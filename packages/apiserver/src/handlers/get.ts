@@ -1,7 +1,7 @@
 import type { Handler } from '../scope/rest-scope.js';
 import { checkResourceVersion, q } from '../request/query.js';
 import { sendJSONText } from '../encoding/respond.js';
-import { isPlain, sendObjectAs } from './represent.js';
+import { isPlain, partOf, sendObjectAs } from './represent.js';
 import { negotiateOutput } from '../encoding/negotiate.js';
 import { formatsOf } from './protobuf-answer.js';
 
@@ -19,7 +19,7 @@ export const getHandler: Handler = async (scope, req, reply) => {
     if (text !== undefined) return sendJSONText(reply, 200, text, { escaped: true });
   }
   const obj =
-    (await scope.texts.getObject(namespace, name, resourceVersion)) ??
+    (await scope.texts.getObject(namespace, name, resourceVersion, partOf(negotiated))) ??
     (await scope.store.get(namespace, name, resourceVersion));
   return sendObjectAs(scope, req, reply, 200, obj, negotiated);
 };

@@ -12,7 +12,7 @@ import { parseListOptions } from '../request/query.js';
 import { formatsOf } from './protobuf-answer.js';
 import { listMeta, sendJSONList, sendListAnswer } from './list-answer.js';
 import { serveWatch } from './watch.js';
-import { isPlain } from './represent.js';
+import { isPlain, partOf } from './represent.js';
 
 /**
  * GET a collection: a list, or a watch when RequestInfo says `watch` (`?watch=true` or a legacy
@@ -37,7 +37,7 @@ export const listHandler: Handler = async (scope, req, reply) => {
     const texts = await scope.texts.listJSON(req.params.namespace, read);
     if (texts !== undefined) return sendItemTexts(reply, view, texts);
   } else if (predicate === undefined) {
-    const objects = await scope.texts.listObjects(req.params.namespace, read);
+    const objects = await scope.texts.listObjects(req.params.namespace, read, partOf(negotiated));
     if (objects !== undefined) return sendListAnswer(scope, req, reply, negotiated, objects);
   }
   const page = await scope.store.list(req.params.namespace, { ...read, predicate });

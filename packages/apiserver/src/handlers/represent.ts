@@ -10,6 +10,7 @@ import { partialMetadataMismatch, partialObjectMetadata } from '../encoding/part
 import { isPretty, sendNegotiated, sendObject, sendProtobuf, sendYAML } from '../encoding/respond.js';
 import { formatsOf, protobufMediaType, protobufObject } from './protobuf-answer.js';
 import type { Replied } from '../encoding/turn-end-send.js';
+import type { ObjectPart } from '../encoding/object-texts.js';
 
 /** Negotiates a write's response first, as kube's handlers do (a 406 before anything else). */
 export const negotiateWrite = (req: RestRequest, scope: RestScope): Negotiated =>
@@ -44,6 +45,15 @@ export const isPlain = (negotiated: Negotiated, req: RestRequest): boolean =>
   negotiated.representation.as === 'object' &&
   !negotiated.pretty &&
   !isPretty(req);
+
+/**
+ * What of the objects an answer shows: their metadata alone for a PartialObjectMetadata(List),
+ * else all of them (a Table's cells and its rows' objects, protobuf, YAML, indented JSON).
+ */
+export const partOf = (negotiated: Negotiated): ObjectPart => {
+  const as = negotiated.representation.as;
+  return as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList' ? 'metadata' : 'object';
+};
 
 /**
  * Sends one object as negotiated: itself (compact or indented), a Table of one row, or its

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseJson } from '@kevents/api';
-import { decodeDirect } from './direct-decode.js';
+import { decodeDirect, decodeMetadataDirect } from './direct-decode.js';
 import { packBody, packedKeys, unpackBody } from './packed-body.js';
-import { decodeFromText, decodeSharing } from './sharing-decode.js';
+import { decodeFromText, decodeMetadataSharing, decodeSharing } from './sharing-decode.js';
 
 /** What the text decoder gives for a packed body: the parse of its unpacked text. */
 const parsed = (packed: string): unknown => parseJson(unpackBody(packed));
@@ -150,5 +150,49 @@ describe('decodeSharing', () => {
     );
     // Metadata absent, or no object: the text decoder's answer (it adds one, or fails as it does).
     expect(decodeSharing(packBody('{"a":1}'), 3)).toEqual({ a: 1, metadata: { resourceVersion: '3' } });
+  });
+});
+
+describe('decodeMetadataDirect and decodeMetadataSharing', () => {
+  const otherKey = key.filter((k) => k !== 'metadata');
+
+  it('decode the metadata of any packed object as the parse of its text, skipping the members before it', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(otherKey, value, { maxKeys: 5 }),
+        fc.dictionary(key, value, { maxKeys: 3 }),
+        managedFields,
+        fc.dictionary(otherKey, value, { maxKeys: 3 }),
+        (before, meta, mf, after) => {
+          const obj = { ...before, metadata: { ...meta, managedFields: mf }, ...after };
+          const json = JSON.stringify(obj);
+          const packed = packBody(json);
+          const parsed = parseJson(json) as { metadata?: unknown };
+          const direct = decodeMetadataDirect(packed);
+          if (direct !== undefined) expect(JSON.stringify(direct)).toBe(JSON.stringify(parsed.metadata));
+          else if (decodeDirect(packed) !== undefined) {
+            // left to the text decoder only when the metadata is no object or is not the parse's
+            expect(
+              typeof parsed.metadata !== 'object' || parsed.metadata === null || Array.isArray(parsed.metadata),
+            ).toBe(true);
+          }
+          const sharing = decodeMetadataSharing(packed, 7) as { metadata: Record<string, unknown> };
+          const full = decodeFromText(packed, 7);
+          expect(JSON.stringify(sharing.metadata)).toBe(JSON.stringify(full.metadata));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('passes over large values before the metadata without decoding them', () => {
+    const message = '"\n'.repeat(500_000);
+    const packed = packBody(
+      JSON.stringify({ kind: 'Event', message, list: [{ a: [message, 1, null] }], metadata: { name: 'm', uid: 'u' } }),
+    );
+    expect(decodeMetadataDirect(packed)).toEqual({ name: 'm', uid: 'u' });
+    expect(decodeMetadataSharing(packed, 9)).toEqual({ metadata: { name: 'm', uid: 'u', resourceVersion: '9' } });
+    expect(decodeMetadataDirect(packBody('{"kind":"x"}'))).toBeUndefined();
+    expect(decodeMetadataDirect(packBody('{"metadata":[1]}'))).toBeUndefined();
   });
 });

@@ -46,6 +46,96 @@ export function decodeDirect(packed: string): Record<string, unknown> | undefine
   return done ? obj : undefined;
 }
 
+/**
+ * The `metadata` member of a packed body as {@link decodeDirect} decodes it, the members before it
+ * passed over unread and those after it not looked at: what a PartialObjectMetadata shows of a
+ * stored object, whatever else it holds (a 3 MB message of escapes took 16 ms to parse). Undefined
+ * where the body has no `metadata` object or where {@link decodeDirect} would leave it to the
+ * text decoder (then decode it whole).
+ */
+export function decodeMetadataDirect(packed: string): Record<string, unknown> | undefined {
+  if (packed.charCodeAt(0) !== 123) return undefined;
+  body = packed;
+  at = 1;
+  bad = false;
+  slash = packed.indexOf('\\');
+  let metadata: unknown;
+  try {
+    metadata = topMember('metadata');
+  } catch {
+    bad = true;
+  }
+  body = '';
+  return !bad && isMap(metadata) ? metadata : undefined;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The value of the top-level member `name` (the decoder just inside the body's brace), the members before it skipped. */
+function topMember(name: string): unknown {
+  for (;;) {
+    if (body.charCodeAt(at) === 125) return undefined;
+    const key = memberName();
+    if (bad) return undefined;
+    if (key === name) return value();
+    skip();
+    const next = body.charCodeAt(at++);
+    if (next !== 44 || bad) {
+      bad = next !== 125 || bad;
+      return undefined;
+    }
+  }
+}
+
+/** The member name the decoder is at (a token or a string without escape), and past its colon. */
+function memberName(): string {
+  const c = body.charCodeAt(at);
+  if (c > internMark && c < uuidMark) {
+    at++;
+    return packedKeys[c - 1]!;
+  }
+  if (c === 34) {
+    const end = body.indexOf('"', at + 1);
+    if (end >= 0 && !escapeBefore(end) && body.charCodeAt(end + 1) === 58) {
+      const key = body.slice(at + 1, end);
+      at = end + 2;
+      if (key !== '__proto__') return key;
+    }
+  }
+  bad = true;
+  return '';
+}
+
+/** Moves past the value the decoder is at without building it. */
+function skip(): void {
+  const c = body.charCodeAt(at);
+  if (c === 34) {
+    const end = jsonStringEnd(body, at + 1);
+    if (end < 0) bad = true;
+    else at = end + 1;
+  } else if (c === internMark) at += internedAt(body, at).length;
+  else if (c === uuidMark) at += 17;
+  else if (c === 123 || c === 91) {
+    const close = c === 123 ? 125 : 93;
+    at++;
+    if (body.charCodeAt(at) === close) {
+      at++;
+      return;
+    }
+    for (;;) {
+      if (c === 123) memberName();
+      if (bad) return;
+      skip();
+      const next = body.charCodeAt(at++);
+      if (next === close) return;
+      if (next !== 44 || bad) {
+        bad = true;
+        return;
+      }
+    }
+  } else value();
+}
+
 function value(): unknown {
   const c = body.charCodeAt(at);
   if (c === 34) return string();

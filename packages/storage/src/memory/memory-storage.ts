@@ -32,7 +32,7 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog, PackedChange } from './change-log.js';
 import { unpackBody } from './packed-body.js';
-import { decodeSharing } from './sharing-decode.js';
+import { decodeMetadataSharing, decodeSharing } from './sharing-decode.js';
 import { packObject } from './packed-object.js';
 import { SharedDecodes } from '../shared-decodes.js';
 import { memoryDefaults, type MemoryStorageOptions } from './options.js';
@@ -498,5 +498,9 @@ class PackedRevision<T extends KubeObject> implements StoredRevision<T> {
 
   decodeShared(): T {
     return decodeSharing<T>(this.#body, this.resourceVersion);
+  }
+
+  decodeMetadata(): Pick<T, 'metadata'> {
+    return decodeMetadataSharing<T>(this.#body, this.resourceVersion);
   }
 }

@@ -3,7 +3,7 @@ import { fromBody } from '../body.js';
 import { managedFieldsMarker, unpackBody, unpackSharing } from './packed-body.js';
 import { sharedManagedFields } from './shared-managed-fields.js';
 import { internedText } from './interned-managed-fields.js';
-import { decodeDirect } from './direct-decode.js';
+import { decodeDirect, decodeMetadataDirect } from './direct-decode.js';
 
 const quotedMarker = JSON.stringify(managedFieldsMarker);
 /** The quoted marker but its opening quote: it starts with `\`, which JSON text seldom holds. */
@@ -38,6 +38,18 @@ export function decodeSharing<T extends KubeObject>(packed: string, rv: number):
     return direct as T;
   }
   return decodeFromText<T>(packed, rv);
+}
+
+/**
+ * The metadata of a packed body, for reading only, with `resourceVersion` set: read alone
+ * ({@link decodeMetadataDirect}), or taken from {@link decodeSharing}'s object where that leaves
+ * the body to the text decoder.
+ */
+export function decodeMetadataSharing<T extends KubeObject>(packed: string, rv: number): Pick<T, 'metadata'> {
+  const metadata = decodeMetadataDirect(packed);
+  if (metadata === undefined) return { metadata: decodeSharing<T>(packed, rv).metadata };
+  metadata['resourceVersion'] = String(rv);
+  return { metadata } as Pick<T, 'metadata'>;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
