@@ -63,6 +63,19 @@ describe('parseJson', () => {
     expect(Object.keys(parseJson(withMark) as object)).toEqual(['\u0001', '\ue000\ue001x']);
   });
 
+  it('names keys back whichever characters the text holds, one-byte ones included', () => {
+    for (const held of [
+      '',
+      '\u00ff',
+      '\u00ff\u00fe',
+      '\u00ff\u00fe\u00fd\ue000',
+      '\\u00FF\u00fe\\u00fd\ue000\ue001\ue002',
+    ]) {
+      const text = `{"${u(1)}":1,"${u(0x22)}${held}":"${held}","x":{"${u(1)}":[{"a${u(0x5c)}":2}]},"${u(1)}":3}`;
+      expect(JSON.stringify(parseJson(text))).toBe(JSON.stringify(JSON.parse(text)));
+    }
+  });
+
   it('reads a text that holds every character as JSON.parse does', () => {
     const every = Array.from({ length: 0x10000 }, (_, c) =>
       c < 0x20 || c === 0x22 || c === 0x5c ? '' : String.fromCharCode(c),
