@@ -29,7 +29,7 @@ export type { ServerTracing, RequestTrace, AuthenticatedRequest } from './filter
 export { Store } from './registry/store.js';
 export type { StoreOptions, Transform, UpdateResult, DeleteResult } from './registry/store.js';
 export { ObjectTexts } from './encoding/object-texts.js';
-export type { JSONPage } from './encoding/object-texts.js';
+export type { JSONPage, ObjectPage, ObjectPart, PageItems } from './encoding/object-texts.js';
 export { EncodedItems, encodedItemsMaxChars } from './encoding/encoded-items.js';
 export { goJsonText, jsonToYaml, yamlListChunks } from './encoding/yaml-output.js';
 export {
