@@ -1,6 +1,7 @@
 import { notAcceptable } from '../errors/api-error.js';
 import { negotiateRestricted, outputMediaTypes } from '../encoding/negotiate.js';
 import type { ClauseConversion, OutputMediaType } from '../encoding/negotiate.js';
+import { RecentAccepts } from '../encoding/recent-accepts.js';
 
 /** A discovery answer's media type and whether it is indented (`pretty=1` in its clause). */
 export interface DiscoveryNegotiated {
@@ -26,23 +27,12 @@ export function negotiateAggregated(
 ): AggregatedNegotiated | undefined {
   if (accept === undefined || accept.length === 0) return undefined;
   const recent = servesV2beta1 ? recentWithV2beta1 : recentV2;
-  let chosen = recent.get(accept);
-  if (chosen === undefined) {
-    chosen = aggregatedClause(accept, servesV2beta1) ?? null;
-    remember(recent, accept, chosen);
-  }
-  return chosen ?? undefined;
+  return recent.get(accept, () => aggregatedClause(accept, servesV2beta1)) ?? undefined;
 }
 
-/** The outcomes of recent Accept headers (clients send the same few over and over), bounded. */
-const recentV2 = new Map<string, AggregatedNegotiated | null>();
-const recentWithV2beta1 = new Map<string, AggregatedNegotiated | null>();
-const recentLegacy = new Map<string, DiscoveryNegotiated | null>();
-
-function remember<T>(recent: Map<string, T>, accept: string, chosen: T): void {
-  if (recent.size >= 256) recent.clear();
-  if (accept.length <= 512) recent.set(accept, chosen);
-}
+const recentV2 = new RecentAccepts<AggregatedNegotiated>();
+const recentWithV2beta1 = new RecentAccepts<AggregatedNegotiated>();
+const recentLegacy = new RecentAccepts<DiscoveryNegotiated>();
 
 function aggregatedClause(accept: string, servesV2beta1: boolean): AggregatedNegotiated | undefined {
   const aggregated = (c: ClauseConversion | undefined): boolean =>
@@ -66,12 +56,10 @@ const legacyMediaTypes = outputMediaTypes({ protobuf: true });
  */
 export function negotiateLegacyDiscovery(accept: string | undefined): DiscoveryNegotiated {
   if (accept === undefined || accept.length === 0) return plainJSON;
-  let chosen = recentLegacy.get(accept);
-  if (chosen === undefined) {
+  const chosen = recentLegacy.get(accept, () => {
     const n = negotiateRestricted(accept, (c) => c === undefined);
-    chosen = n ? { mediaType: n.mediaType, pretty: n.pretty } : null;
-    remember(recentLegacy, accept, chosen);
-  }
+    return n && { mediaType: n.mediaType, pretty: n.pretty };
+  });
   if (!chosen) throw notAcceptable(legacyMediaTypes);
   return chosen;
 }

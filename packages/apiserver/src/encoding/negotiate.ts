@@ -1,6 +1,7 @@
 import { notAcceptable } from '../errors/api-error.js';
 import { clauseMatches, parseAccept } from './accept.js';
 import type { AcceptClause } from './accept.js';
+import { RecentAccepts } from './recent-accepts.js';
 
 /** The versions of `meta.k8s.io` a Table or PartialObjectMetadata can be asked in. */
 export type MetaVersion = 'v1' | 'v1beta1';
@@ -113,21 +114,13 @@ function negotiateClauses(accept: string | undefined, formats: OutputFormats): N
 export function negotiateOutput(accept: string | undefined, formats: OutputFormats = noProtobuf): Negotiated {
   if (accept === undefined || accept.length === 0) return plainJSON;
   const recent = formats.protobuf ? recentWithProtobuf : recentText;
-  let chosen = recent.get(accept);
-  if (chosen === undefined) {
-    chosen = negotiateClauses(accept, formats) ?? null;
-    if (recent.size >= recentLimit) recent.clear();
-    if (accept.length <= recentKeyMaxLength) recent.set(accept, chosen);
-  }
+  const chosen = recent.get(accept, () => negotiateClauses(accept, formats));
   if (!chosen) throw notAcceptable(outputMediaTypes(formats));
   return chosen;
 }
 
-/** The outcomes of recent Accept headers (clients send the same few over and over), bounded. */
-const recentText = new Map<string, Negotiated | null>();
-const recentWithProtobuf = new Map<string, Negotiated | null>();
-const recentLimit = 256;
-const recentKeyMaxLength = 512;
+const recentText = new RecentAccepts<Negotiated>();
+const recentWithProtobuf = new RecentAccepts<Negotiated>();
 
 /** The conversion a clause asks for (`as`, `g`, `v`; empty when not given), as kube's `Convert`. */
 export interface ClauseConversion {

@@ -1,17 +1,11 @@
+import { jsonStringEnd } from '@kevents/api';
 const QUOTE = 34;
-const BACKSLASH = 92;
 const MINUS = 45;
 
-/** The index of the quote that ends the JSON string opened at `open` (or the text's length). */
+/** The index of the quote that ends the JSON string opened at `open` (or the text's length): {@link jsonStringEnd}. */
 export function endOfJsonString(text: string, open: number): number {
-  const n = text.length;
-  let i = open + 1;
-  for (; i < n; i++) {
-    const d = text.charCodeAt(i);
-    if (d === BACKSLASH) i++;
-    else if (d === QUOTE) break;
-  }
-  return i;
+  const end = jsonStringEnd(text, open + 1);
+  return end < 0 ? text.length : end;
 }
 
 const isNumberChar = (c: number): boolean =>
