@@ -31,19 +31,8 @@ const internedStrings = new WeakMap<Template, string>();
  */
 export function decodeDirect(packed: string): Record<string, unknown> | undefined {
   if (packed.charCodeAt(0) !== 123) return undefined;
-  body = packed;
-  at = 0;
-  bad = false;
-  slash = packed.indexOf('\\');
-  let obj: Record<string, unknown> | undefined;
-  try {
-    obj = object();
-  } catch {
-    bad = true;
-  }
-  const done = !bad && at === packed.length;
-  body = '';
-  return done ? obj : undefined;
+  const obj = reading(packed, 0, object);
+  return at === packed.length ? obj : undefined;
 }
 
 /**
@@ -55,18 +44,24 @@ export function decodeDirect(packed: string): Record<string, unknown> | undefine
  */
 export function decodeMetadataDirect(packed: string): Record<string, unknown> | undefined {
   if (packed.charCodeAt(0) !== 123) return undefined;
+  const metadata = reading(packed, 1, () => topMember('metadata'));
+  return isMap(metadata) ? metadata : undefined;
+}
+
+/** Runs `read` over `packed` from `start` with the decoder's state set and clears it after: undefined when the read went bad. */
+function reading<T>(packed: string, start: number, read: () => T): T | undefined {
   body = packed;
-  at = 1;
+  at = start;
   bad = false;
   slash = packed.indexOf('\\');
-  let metadata: unknown;
+  let value: T | undefined;
   try {
-    metadata = topMember('metadata');
+    value = read();
   } catch {
     bad = true;
   }
   body = '';
-  return !bad && isMap(metadata) ? metadata : undefined;
+  return bad ? undefined : value;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
