@@ -279,7 +279,7 @@ export class Informer<T extends KubeObject> {
 /** A 504 "Too large resource version" (the server's store is behind or was wiped): relist. */
 function isTooLargeResourceVersion(err: unknown): boolean {
   if (!(err instanceof ApiError) || err.httpStatus !== 504) return false;
-  // Before the stream starts client-node keeps only the HTTP code: a 504 on a watch means this.
+  // An answer without a readable Status keeps only the HTTP code: a 504 on a watch means this.
   if (!err.status) return true;
   const causes = err.status.details?.causes ?? [];
   return causes.some((c) => c.reason === 'ResourceVersionTooLarge') || /too large resource version/i.test(err.message);

@@ -1,6 +1,5 @@
-import * as k8s from '@kubernetes/client-node';
-import type { KubeObject, ListMeta, WatchEvent } from '@kevents/api';
-import { ApiError, ControllerRuntimeError } from '../errors.js';
+import { parseJson, type KubeObject, type ListMeta, type WatchEvent } from '@kevents/api';
+import { ControllerRuntimeError } from '../errors.js';
 import type { RestClient } from './rest-client.js';
 
 /** Which resource a {@link ResourceClient} addresses. */
@@ -46,7 +45,7 @@ export interface WatchHandle {
 /**
  * Typed-by-generic access to one Kubernetes resource through a {@link RestClient}: get, list,
  * create, update (PUT, with `metadata.resourceVersion` as the precondition), delete with
- * preconditions, and watch (client-node's `Watch`).
+ * preconditions, and watch.
  */
 export class ResourceClient<T extends KubeObject> {
   readonly ref: ResourceRef;
@@ -102,8 +101,11 @@ export class ResourceClient<T extends KubeObject> {
 
   /**
    * Starts a watch. `onEvent` receives every line (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR);
-   * `done` runs once when the stream ends, with the error if any. A non-200 answer (for
-   * example 410 before the stream starts) arrives in `done` as an {@link ApiError}.
+   * `done` runs once when the stream ends, with the error if any, or with none after `stop()` or
+   * the client's `watchIdleTimeoutMs` without a byte (the caller resumes it, as client-go's reflector
+   * does). A non-2xx answer (for example 410 before the stream starts) arrives in `done` as an
+   * {@link ApiError} carrying the server's Status. Lines are read with `parseJson`, so an
+   * earlier text cannot change how a later object's keys read (nodejs/node#63785).
    */
   async watch(
     opts: ListOptions,
@@ -111,37 +113,78 @@ export class ResourceClient<T extends KubeObject> {
     done: (err: unknown) => void,
   ): Promise<WatchHandle> {
     const { namespace, ...q } = opts;
-    const w = new k8s.Watch(this.rest.kubeConfig);
-    // client-node ends a watch silent for 30 s (no event, no bookmark); the informer resumes it.
-    const query: Record<string, string | number | boolean> = {};
-    for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') query[k] = v as string | number | boolean;
-    let stopped = false;
-    const controller = await w.watch(
-      this.collectionPath(namespace),
-      query,
-      (type: string, object: T) => {
-        if (!stopped) onEvent({ type: type as WatchEvent['type'], object });
-      },
-      (err: unknown) => {
-        const code = (err as { statusCode?: number } | null)?.statusCode;
-        // client-node's inactivity timeout (no line for 30 s) ends a quiet watch: a normal end.
-        if ((err as Error | null)?.name === 'TimeoutError') err = null;
-        done(
-          stopped
-            ? null
-            : code
-              ? new ApiError(code, undefined, (err as Error).message)
-              : err
-                ? new ControllerRuntimeError('Transport', String((err as Error).message ?? err), { cause: err })
-                : null,
-        );
-      },
-    );
-    return {
-      stop: () => {
-        stopped = true;
-        controller.abort();
-      },
+    const abort = new AbortController();
+    let ended = false;
+    let idle: NodeJS.Timeout | undefined;
+    const end = (err: unknown): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(idle);
+      abort.abort();
+      done(err);
     };
+    const arm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(() => end(null), this.rest.watchIdleTimeoutMs);
+      idle.unref();
+    };
+    arm();
+    let body: ReadableStream<Uint8Array>;
+    try {
+      body = await this.rest.stream(
+        { method: 'GET', path: this.collectionPath(namespace), query: { ...q, watch: true } },
+        abort.signal,
+      );
+    } catch (err) {
+      end(ended ? null : err);
+      return { stop: () => end(null) };
+    }
+    arm();
+    void readLines(body, arm, (line) => {
+      if (ended) return;
+      const ev = watchLine<T>(line);
+      if (ev !== undefined) onEvent(ev);
+    }).then(
+      () => end(null),
+      (err: unknown) =>
+        end(ended ? null : new ControllerRuntimeError('Transport', `watch: ${(err as Error).message}`, { cause: err })),
+    );
+    return { stop: () => end(null) };
   }
+}
+
+/** Reads a stream's newline-framed lines (UTF-8), calling `progress` for every chunk. */
+async function readLines(
+  body: ReadableStream<Uint8Array>,
+  progress: () => void,
+  line: (text: string) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of body) {
+    progress();
+    const text = rest + decoder.decode(chunk, { stream: true });
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      if (nl > from) line(text.slice(from, nl));
+      from = nl + 1;
+    }
+    rest = text.slice(from);
+  }
+  rest += decoder.decode();
+  if (rest.trim() !== '') line(rest);
+}
+
+/** One watch line as an event; undefined for a line that is not one (skipped, as client-node's `Watch` skipped it). */
+function watchLine<T>(line: string): WatchEvent<T> | undefined {
+  let v: unknown;
+  try {
+    v = parseJson(line);
+  } catch {
+    return undefined;
+  }
+  const ev = v as { type?: unknown; object?: unknown } | null;
+  if (ev === null || typeof ev !== 'object' || typeof ev.type !== 'string' || typeof ev.object !== 'object')
+    return undefined;
+  return { type: ev.type as WatchEvent['type'], object: ev.object as T };
 }

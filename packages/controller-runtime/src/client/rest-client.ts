@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
-import { Agent, ProxyAgent, fetch, type Dispatcher } from 'undici';
-import type { Status } from '@kevents/api';
+import { Agent, ProxyAgent, fetch, type Dispatcher, type Response } from 'undici';
+import { parseJson, type Status } from '@kevents/api';
 import { ApiError, ControllerRuntimeError } from '../errors.js';
 
 /** Options of {@link RestClient}. */
@@ -9,6 +9,11 @@ export interface RestClientOptions {
   readonly timeoutMs?: number;
   /** User-Agent header. */
   readonly userAgent?: string;
+  /**
+   * How long a watch may stay silent (no event, no bookmark, no byte) before it ends and its
+   * caller resumes it, in milliseconds (default 30 s).
+   */
+  readonly watchIdleTimeoutMs?: number;
 }
 
 /** One request: the path below the server URL, the query and an optional JSON body. */
@@ -42,6 +47,11 @@ export class RestClient {
     this.options = options;
   }
 
+  /** How long a watch may stay silent before it ends ({@link RestClientOptions.watchIdleTimeoutMs}). */
+  get watchIdleTimeoutMs(): number {
+    return this.options.watchIdleTimeoutMs ?? 30_000;
+  }
+
   /** The server URL of the kubeconfig's current cluster. */
   get server(): string {
     const c = this.kubeConfig.getCurrentCluster();
@@ -51,6 +61,51 @@ export class RestClient {
 
   /** Sends one request; resolves with the parsed JSON answer. */
   async request<T>(req: RestRequest): Promise<T> {
+    // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep every
+    // request's signal, listeners and response alive for the whole timeout).
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('request timed out', 'TimeoutError')),
+      this.options.timeoutMs ?? 30_000,
+    );
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.send(req, abort.signal);
+      text = await res.text();
+    } catch (err) {
+      throw transportError(req, err);
+    } finally {
+      clearTimeout(timer);
+    }
+    const parsed = readJson(text);
+    if (res.status >= 400) throw apiError(res.status, parsed, text);
+    return parsed as T;
+  }
+
+  /**
+   * Starts a streamed request (a watch): resolves once the answer's headers arrive, with its
+   * body to be read by the caller, or rejects with an {@link ApiError} for a non-2xx answer. No
+   * overall timeout: the caller bounds the stream and ends it with `signal`.
+   */
+  async stream(req: RestRequest, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    let res: Response;
+    try {
+      res = await this.send(req, signal);
+    } catch (err) {
+      throw transportError(req, err);
+    }
+    if (res.status >= 200 && res.status < 300 && res.body !== null) return res.body;
+    let text = '';
+    try {
+      text = await res.text();
+    } catch {
+      // the Status is optional: the code says enough
+    }
+    throw apiError(res.status, readJson(text), text);
+  }
+
+  private async send(req: RestRequest, signal: AbortSignal): Promise<Response> {
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
@@ -68,36 +123,7 @@ export class RestClient {
       await this.kubeConfig.applySecurityAuthentication(ctx);
       dispatcher = ctx.getDispatcher();
     }
-    // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep every
-    // request's signal, listeners and response alive for the whole timeout).
-    const abort = new AbortController();
-    const timer = setTimeout(
-      () => abort.abort(new DOMException('request timed out', 'TimeoutError')),
-      this.options.timeoutMs ?? 30_000,
-    );
-    let res;
-    let text: string;
-    try {
-      res = await fetch(url, { method: req.method, headers, body, dispatcher, signal: abort.signal });
-      text = await res.text();
-    } catch (err) {
-      throw new ControllerRuntimeError('Transport', `${req.method} ${req.path}: ${(err as Error).message}`, {
-        cause: err,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (res.status >= 400) {
-      const status = (parsed as Status | undefined)?.kind === 'Status' ? (parsed as Status) : undefined;
-      throw new ApiError(res.status, status, text);
-    }
-    return parsed as T;
+    return fetch(url, { method: req.method, headers, body, dispatcher, signal });
   }
 
   /** The credentials' headers (bearer token, exec plugin, OIDC, basic auth), fresh per request. */
@@ -139,4 +165,28 @@ export class RestClient {
           : new Agent({ connect: { keepAlive: true, keepAliveInitialDelay: 30_000 } });
     return this.ownDispatcher;
   }
+}
+
+/**
+ * An answer's JSON, read with `parseJson` (Node 24's `JSON.parse` can misread a key spelled with
+ * escapes after another text, nodejs/node#63785); undefined when empty or not JSON.
+ */
+function readJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function apiError(code: number, parsed: unknown, text: string): ApiError {
+  const status = (parsed as Status | undefined)?.kind === 'Status' ? (parsed as Status) : undefined;
+  return new ApiError(code, status, text);
+}
+
+function transportError(req: RestRequest, err: unknown): ControllerRuntimeError {
+  return new ControllerRuntimeError('Transport', `${req.method} ${req.path}: ${(err as Error).message}`, {
+    cause: err,
+  });
 }
