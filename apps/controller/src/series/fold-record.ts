@@ -1,4 +1,4 @@
-import type { Event } from '@kevents/api';
+import { parseJson, type Event } from '@kevents/api';
 
 /**
  * The annotation on a series Event that records the members folded into it by its last fold
@@ -14,7 +14,7 @@ export function readFoldRecord(e: Event): Map<string, number> {
   const raw = e.metadata.annotations?.[foldedAnnotation];
   if (!raw) return new Map();
   try {
-    const o = JSON.parse(raw) as Record<string, unknown>;
+    const o = parseJson(raw) as Record<string, unknown>;
     return new Map(Object.entries(o).filter((kv): kv is [string, number] => typeof kv[1] === 'number'));
   } catch {
     return new Map();
