@@ -15,6 +15,9 @@ const u = (code: number, upper = false): string => {
   return `\\u${upper ? hex.toUpperCase() : hex}`;
 };
 
+/** The string with each lone surrogate replaced by U+FFFD. */
+const wellFormed = (s: string): string => (s as unknown as { toWellFormed(): string }).toWellFormed();
+
 describe('parseJson', () => {
   it('reads one-character keys spelled as an escape as themselves after the key "\\\\"', () => {
     const spellings: [string, string][] = [
@@ -84,8 +87,31 @@ describe('parseJson', () => {
     expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
-  it('reads a lone surrogate key', () => {
-    expect(Object.keys(parseJson(`{"${u(0xd800)}":1}`) as object)).toEqual(['\ud800']);
+  it("reads a lone surrogate's escape as U+FFFD, as Go's encoding/json does, in keys and values at any depth", () => {
+    expect(Object.keys(parseJson(`{"${u(0xd800)}":1}`) as object)).toEqual(['\ufffd']);
+    expect(parseJson(`"${u(0xd83d)}${u(0xd83d)}${u(0xde00)}"`)).toBe('\ufffd\u{1f600}');
+    expect(parseJson(`"${u(0xde00)}${u(0xd83d)}x"`)).toBe('\ufffd\ufffdx');
+    expect(
+      parseJson(`{"a":[{"b":"x${u(0xdbff)}"}],"__proto__":"${u(0xdc00)}","${u(0xd800)}":1,"${u(0xd801)}":2}`),
+    ).toEqual(JSON.parse('{"a":[{"b":"x\ufffd"}],"__proto__":"\ufffd","\ufffd":2}'));
+    expect(Object.keys(parseJson(`{"z":1,"${u(0xd800)}":2,"${u(0xdc00)}":3}`) as object)).toEqual(['z', '\ufffd']);
+    // a pair, an escaped backslash before "ud800" and raw characters stay as they are
+    expect(parseJson(`["${u(0xd83d)}${u(0xde00)}","\\\\ud800","\u{1f600}"]`)).toEqual([
+      '\u{1f600}',
+      '\\ud800',
+      '\u{1f600}',
+    ]);
+  });
+
+  it('reads any string JSON.stringify writes as Go reads it: the string made well-formed (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (k, v) => {
+        expect(parseJson(JSON.stringify({ [k]: [v] }))).toEqual(
+          JSON.parse(JSON.stringify({ [wellFormed(k)]: [wellFormed(v)] })),
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("throws JSON.parse's own error for the text as given", () => {
@@ -174,13 +200,13 @@ describe('parseJson', () => {
       : 'array' in v
         ? `[${v.array.map((x, i) => textOf(x, `${first}.${i}`, poisoned)).join(',')}]`
         : `{${[`"${first}":0`, ...v.members.map((m, i) => `${poisoned ? m.poison : m.spelling}:${textOf(m.value, `${first}.${i}`, poisoned)}`)].join(',')}}`;
-  /** What JSON says the text means: members in first place with their last value. */
+  /** What JSON says the text means (as Go reads it: a lone surrogate is U+FFFD): members in first place with their last value. */
   const meaning = (v: Value, first: string): unknown => {
     if ('scalar' in v) return scalars[v.scalar];
     if ('array' in v) return v.array.map((x, i) => meaning(x, `${first}.${i}`));
     const o: Record<string, unknown> = { [first]: 0 };
     v.members.forEach((m, i) =>
-      Object.defineProperty(o, m.key, {
+      Object.defineProperty(o, wellFormed(m.key), {
         value: meaning(m.value, `${first}.${i}`),
         writable: true,
         enumerable: true,

@@ -43,8 +43,17 @@ interface EscapedKey {
  * `JSON.parse`'s own, for the text as given. Work is linear in the text's length. A text that
  * holds every UTF-16 code unit leaves no placeholder and goes to `JSON.parse` as it is (the keys
  * that would need one are valid in no Kubernetes object).
+ *
+ * A `\uXXXX` escape of a surrogate that is not half of a pair (`"\ud800x"`) is read as Go's
+ * `encoding/json` reads it, as U+FFFD, in values and keys alike (`JSON.parse` keeps the lone
+ * surrogate, which kube-apiserver never stores and a JSON answer would spell back as `\ud800`).
  */
 export function parseJson(text: string): unknown {
+  const value = parseKeys(text);
+  return text.includes('\\') && surrogateEscape.test(text) ? wellFormed(value) : value;
+}
+
+function parseKeys(text: string): unknown {
   if (!mayHoldEscapedKey(text)) return JSON.parse(text);
   const keys = escapedKeys(text);
   if (keys === undefined || keys.length === 0) return JSON.parse(text);
@@ -197,6 +206,50 @@ function namedBack(root: unknown, mark: string, names: readonly string[]): unkno
         else setMember(parent, at as string, o);
       }
       for (const k in o) if (Object.hasOwn(o, k) && typeof o[k] === 'object' && o[k] !== null) stack.push([o, k]);
+    }
+  }
+  return top.root;
+}
+
+/** A `\u` escape of a UTF-16 surrogate (paired or not: the walk below tells). */
+const surrogateEscape = /\\u[dD][89a-fA-F]/;
+
+interface WellFormedString {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+const wellFormedString = (s: string): string =>
+  (s as unknown as WellFormedString).isWellFormed() ? s : (s as unknown as WellFormedString).toWellFormed();
+
+/**
+ * The value with every lone surrogate of its strings and keys replaced by U+FFFD, as Go's
+ * `unquote` writes `utf8.RuneError` for one; members keep their order (a key that becomes the
+ * same as another lands as `JSON.parse` places a repeated key). Walked with a stack of its own.
+ */
+function wellFormed(root: unknown): unknown {
+  const top: Record<string, unknown> = { root };
+  const stack: [Record<string, unknown> | unknown[], string | number][] = [[top, 'root']];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [parent, at] = entry;
+    const v = (parent as Record<string | number, unknown>)[at];
+    if (typeof v === 'string') {
+      const w = wellFormedString(v);
+      if (w !== v) {
+        if (Array.isArray(parent)) parent[at as number] = w;
+        else setMember(parent, at as string, w);
+      }
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (typeof v[i] === 'object' || typeof v[i] === 'string') stack.push([v, i]);
+    } else if (isPlainObject(v)) {
+      let o = v;
+      const keys = Object.keys(v);
+      if (keys.some((k) => wellFormedString(k) !== k)) {
+        o = {};
+        for (const k of keys) setMember(o, wellFormedString(k), v[k]);
+        if (Array.isArray(parent)) parent[at as number] = o;
+        else setMember(parent, at as string, o);
+      }
+      for (const k of Object.keys(o)) if (typeof o[k] === 'object' || typeof o[k] === 'string') stack.push([o, k]);
     }
   }
   return top.root;
