@@ -109,6 +109,13 @@ export function encodeListEnvelope(
 export interface DecodeProtobufOptions {
   /** The largest body read (default `maxProtobufBytes`, 3 MiB); larger ones fail with `TooLarge`. */
   readonly maxBytes?: number;
+  /**
+   * The most fields the object's message may hold, counted as they are read (every field of every
+   * embedded message, each repeated occurrence, each map entry, unknown fields too; not the fields
+   * of a time): past it, `TooManyFields` before the rest is read. A field is about one value of the
+   * object's JSON (a member or an array element). Unbounded by default.
+   */
+  readonly maxFields?: number;
 }
 
 /**
@@ -140,7 +147,9 @@ export function decodeProtobuf(
   decodeMessage(new ProtobufReader(data, protobufPrefix.length), Unknown, data.length, unknown);
   const raw = (unknown['raw'] as Uint8Array | undefined) ?? new Uint8Array(0);
   const object: GoMessage = {};
-  decodeMessage(new ProtobufReader(raw, 0), spec, raw.length, object);
+  const reader = new ProtobufReader(raw, 0);
+  if (options.maxFields !== undefined) reader.fieldsLeft = options.maxFields;
+  decodeMessage(reader, spec, raw.length, object);
   const typeMeta = (unknown['typeMeta'] as GoMessage | undefined) ?? {};
   const out: Record<string, unknown> = {};
   const kind = (typeMeta['kind'] as string | undefined) ?? '';

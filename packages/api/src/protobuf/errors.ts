@@ -15,7 +15,9 @@ export type ProtobufDecodeErrorCode =
   | 'EndGroupForNonGroup'
   | 'IllegalWireType'
   | 'UnexpectedEndOfGroup'
-  | 'InvalidFieldsV1';
+  | 'InvalidFieldsV1'
+  /** More fields than `DecodeProtobufOptions.maxFields` (kevents' own bound; kube has none). */
+  | 'TooManyFields';
 
 /**
  * The one error `decodeProtobuf` throws: a stable `code` and, where kube-apiserver's decoder (the

@@ -15,10 +15,20 @@ export class ProtobufReader {
   readonly data: Uint8Array;
   /** The offset of the next byte to read. */
   pos: number;
+  /**
+   * How many more fields may be read ({@link countField}): a bound on the work a body of many
+   * tiny fields costs, counted as the fields are met. Unbounded unless set.
+   */
+  fieldsLeft = Infinity;
 
   constructor(data: Uint8Array, pos: number) {
     this.data = data;
     this.pos = pos;
+  }
+
+  /** Counts one field read; past {@link fieldsLeft}, a `TooManyFields` error. */
+  countField(): void {
+    if (--this.fieldsLeft < 0) throw new ProtobufDecodeError('TooManyFields', 'proto: too many fields');
   }
 
   /** Reads a varint ending before `end` into `lo` and `hi`. */

@@ -202,9 +202,10 @@ export function parseProtobufBody(
   const bytes: Uint8Array = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === 'string' ? raw : '', 'latin1');
   let value: Record<string, unknown>;
   try {
-    value = decodeProtobuf(bytes, type);
+    value = decodeProtobuf(bytes, type, { maxFields: maxBodyValues });
   } catch (err) {
     if (!(err instanceof ProtobufDecodeError)) throw err;
+    if (err.code === 'TooManyFields') throw tooManyValues();
     const kind = options.unrecognizedKind;
     if (kind === undefined) throw badRequest(err.message);
     throw badRequest(
