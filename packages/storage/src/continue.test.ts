@@ -31,7 +31,7 @@ describe('continue tokens', () => {
   });
 
   it('reject bad tokens with the Kubernetes texts', () => {
-    expect(decodeError('a=b')).toBe('continue key is not valid: illegal base64 data');
+    expect(decodeError('a=b')).toBe('continue key is not valid: illegal base64 data at input byte 1');
     expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' }))).toBe(
       'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
     );
@@ -46,6 +46,55 @@ describe('continue tokens', () => {
     }
     expect(decodeError(raw({ v: 'meta.k8s.io/v1', rv: 1.5, start: 'a' }))).toMatch(/^continue key is not valid: /);
     expect(decodeError(Buffer.from('nope').toString('base64url'))).toMatch(/^continue key is not valid: /);
+  });
+
+  it("read base64 and JSON as Go's RawURLEncoding and json.Unmarshal into kube's continueToken do, with their errors", () => {
+    const b64 = (text: string): string => Buffer.from(text).toString('base64url');
+    const ok = (text: string) => decodeContinue(b64(text));
+    const err = (text: string): string => decodeError(b64(text));
+    const invalid = 'continue key is not valid: ';
+    // base64: newlines skipped, any other stray byte or a lone last digit is an error at its offset
+    const token = encodeContinue('a', 5);
+    expect(decodeContinue(`${token.slice(0, 3)}\r\n${token.slice(3)}\n`)).toEqual({ start: 'a', resourceVersion: 5 });
+    expect(decodeError(`${token}=`)).toBe(`${invalid}illegal base64 data at input byte ${token.length}`);
+    expect(decodeError('abcde')).toBe(`${invalid}illegal base64 data at input byte 4`);
+    expect(decodeError('ab\ncde')).toBe(`${invalid}illegal base64 data at input byte 5`);
+    expect(decodeError('abc+')).toBe(`${invalid}illegal base64 data at input byte 3`);
+    expect(decodeError('é')).toBe(`${invalid}illegal base64 data at input byte 0`);
+    // JSON syntax: Go's scanner's words
+    expect(err('nope')).toBe(`${invalid}invalid character 'o' in literal null (expecting 'u')`);
+    expect(err('{"v":')).toBe(`${invalid}unexpected end of JSON input`);
+    // the top level: null unmarshals into nothing; anything but an object is a type error
+    expect(err('null')).toBe(`${invalid}server does not recognize this encoded version `);
+    expect(err('[1]')).toBe(`${invalid}json: cannot unmarshal array into Go value of type storage.continueToken`);
+    expect(err(' 5')).toBe(`${invalid}json: cannot unmarshal number into Go value of type storage.continueToken`);
+    expect(err('"x"')).toBe(`${invalid}json: cannot unmarshal string into Go value of type storage.continueToken`);
+    // fields: names folded as Go folds them, null leaves a field unset, the last member wins
+    expect(ok('{"V":"meta.k8s.io/v1","Rv":5,"ſTART":"a"}')).toEqual({ start: 'a', resourceVersion: 5 });
+    expect(ok('{"v":"meta.k8s.io/v1","rv":5,"start":"a","rv":null,"x":[{"rv":0}],"start":"b"}')).toEqual({
+      start: 'b',
+      resourceVersion: 5,
+    });
+    expect(ok('{"v":"meta.k8s.io/v1","rv":-9223372036854775808,"start":"a"}').resourceVersion).toBeLessThan(0);
+    expect(err('{"v":"meta.k8s.io/v1","rv":null,"start":"a"}')).toBe(
+      `${invalid}incorrect encoded start resourceVersion (version meta.k8s.io/v1)`,
+    );
+    expect(err('{"v":"meta.k8s.io/v1","rv":-0,"start":"a"}')).toBe(
+      `${invalid}incorrect encoded start resourceVersion (version meta.k8s.io/v1)`,
+    );
+    expect(err('{"v":"meta.k8s.io/v1","rv":5,"start":null}')).toBe(
+      `${invalid}encoded start key empty (version meta.k8s.io/v1)`,
+    );
+    // type errors: the first one is kept, whatever follows
+    const field = (name: string, value: string, type: string): string =>
+      `${invalid}json: cannot unmarshal ${value} into Go struct field continueToken.${name} of type ${type}`;
+    expect(err('{"v":"meta.k8s.io/v1","rv":1.5,"start":"a"}')).toBe(field('rv', 'number 1.5', 'int64'));
+    expect(err('{"v":"meta.k8s.io/v1","rv":5e0,"start":"a"}')).toBe(field('rv', 'number 5e0', 'int64'));
+    expect(err('{"rv":9223372036854775808}')).toBe(field('rv', 'number 9223372036854775808', 'int64'));
+    expect(err('{"rv":"5","v":5}')).toBe(field('rv', 'string', 'int64'));
+    expect(err('{"v":5,"rv":"5"}')).toBe(field('v', 'number', 'string'));
+    expect(err('{"v":"meta.k8s.io/v1","rv":5,"start":{"a":"}"}}')).toBe(field('start', 'object', 'string'));
+    expect(err('{"v":"meta.k8s.io/v1","rv":5,"START":true}')).toBe(field('start', 'bool', 'string'));
   });
 
   it('accept a rooted start key, as path cleaning leaves it unchanged', () => {
