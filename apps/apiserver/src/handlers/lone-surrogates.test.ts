@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { MemoryStorage } from '@kevents/storage';
+import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+
+let srv: TestServer;
+const ns = (n: string): string => `${srv.url}/apis/events.k8s.io/v1/namespaces/${n}/events`;
+
+beforeAll(async () => {
+  srv = await startTestServer({ storage: new MemoryStorage() });
+});
+afterAll(async () => srv.close());
+
+describe('a JSON escape of a lone surrogate', () => {
+  // Attacker pass 6 (session 30), not fixed: kube-apiserver decodes JSON with Go's encoding/json,
+  // whose unquote turns `\ud800` not followed by a low surrogate into U+FFFD; kevents keeps the lone
+  // surrogate, stores it and answers `"\ud800"` in JSON (kube: the bytes of U+FFFD) while its own
+  // protobuf answer of the same object holds U+FFFD. Two ownerReferences uids `\ud800` and `\ud801`
+  // are one uid to kube. The fix belongs where every client JSON text is read (parseJson, and the
+  // patch and apply readers), so that all writes store what kube stores.
+  it.skip('is read as U+FFFD, as Go reads it, in a create and in a merge patch', async () => {
+    const body = JSON.stringify(sampleEvent('lone', 's')).replace(
+      '"metadata":{',
+      '"metadata":{"annotations":{"a.io/x":"\\ud800x\\udc00","a.io/pair":"\\ud83d\\ude00"},',
+    );
+    const created = await request(ns('s'), { method: 'POST', body });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.annotations).toEqual({ 'a.io/x': '\ufffdx\ufffd', 'a.io/pair': '\u{1f600}' });
+    const patched = await request(`${ns('s')}/lone`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: '{"metadata":{"annotations":{"a.io/y":"\\udfff"}}}',
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.metadata.annotations['a.io/y']).toBe('\ufffd');
+    expect((await request(`${ns('s')}/lone`)).text).not.toMatch(/\\ud[89a-f]/i);
+  });
+});
