@@ -395,8 +395,8 @@ describe('decodeProtobuf with maxFields', () => {
     const meta = [...kv(1, 'x'), ...labels];
     const raw = Buffer.concat([Buffer.from([0x0a, meta.length]), Buffer.from(meta)]);
     const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x12, raw.length]), raw]);
-    // metadata, name, the labels entry and the two more of its key and value
-    expect(fieldsOf(body)).toBe(5);
+    // the envelope's raw, metadata, name, the labels entry and the two more of its key and value
+    expect(fieldsOf(body)).toBe(6);
     expect((decodeProtobuf(body, 'events/v1.Event')['metadata'] as Record<string, unknown>)['labels']).toEqual({
       c: 'd',
     });
@@ -407,6 +407,15 @@ describe('decodeProtobuf with maxFields', () => {
           'events/v1.Event',
         ),
       );
+    // the envelope's fields count too: a million repeated contentType fields took 120 ms
+    const envelope = Buffer.concat([
+      Buffer.from('k8s\0', 'latin1'),
+      ...Array<Buffer>(20_000).fill(Buffer.from([0x22, 0x01, 0x78])),
+      Buffer.from([0x12, raw.length]),
+      raw,
+    ]);
+    expect(tooMany(envelope, 11_000)).toBe('TooManyFields');
+    expect(fieldsOf(envelope)).toBe(20_000 + 1 + 5);
     // colons in keys are not counted
     expect(fields({ 'f:a': {}, 'f:b': { 'k:{"x":"y:z"}': {} } }) - fields({})).toBe(3);
   });
