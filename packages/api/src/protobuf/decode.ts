@@ -1,4 +1,5 @@
 import { goJsonSyntaxError } from '../json/go-json-syntax.js';
+import { parseJson } from '../json/parse-json.js';
 import { ProtobufDecodeError } from './errors.js';
 import { ProtobufReader } from './reader.js';
 import { Timestamp, type FieldSpec, type MessageSpec } from './schema.js';
@@ -233,14 +234,14 @@ const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
   else o[k] = v;
 };
 
-/** Go's JSON of a FieldsV1: its raw bytes, which must be JSON. */
+/** Go's JSON of a FieldsV1: its raw bytes, which must be JSON (keys such as `k:{\"name\":\"a\"}` read with `parseJson`). */
 function fieldsV1JSON(v: GoMessage): unknown {
   const raw = v['Raw'] as Uint8Array | undefined;
   if (raw === undefined) return null;
   const why = goJsonSyntaxError(raw);
   if (why !== undefined)
     throw new ProtobufDecodeError('InvalidFieldsV1', `json: error calling MarshalJSON for type *v1.FieldsV1: ${why}`);
-  return JSON.parse(goString(raw, 0, raw.length)) as unknown;
+  return parseJson(goString(raw, 0, raw.length));
 }
 
 /**

@@ -419,6 +419,20 @@ describe('decodeProtobuf with maxFields', () => {
     // colons in keys are not counted
     expect(fields({ 'f:a': {}, 'f:b': { 'k:{"x":"y:z"}': {} } }) - fields({})).toBe(3);
   });
+
+  it("reads a FieldsV1's keys as JSON says after a text that makes Node 24's JSON.parse misread them (nodejs/node#63785)", () => {
+    const key = 'k:{"uid":"u-1"}';
+    const raw = JSON.stringify(key).slice(1, -1);
+    // as a list map's members are written: "." first, then the items' keys
+    JSON.parse(JSON.stringify({ '.': {}, [raw.slice(0, key.length)]: {} }));
+    const fieldsV1 = { '.': {}, [key]: { '.': {} } };
+    const body = encodeProtobuf(
+      event({ managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1 }] }),
+      'events/v1.Event',
+    );
+    const meta = decodeProtobuf(body, 'events/v1.Event')['metadata'] as { managedFields: { fieldsV1: unknown }[] };
+    expect(meta.managedFields[0]!.fieldsV1).toEqual(fieldsV1);
+  });
 });
 
 describe('encodeProtobuf', () => {
