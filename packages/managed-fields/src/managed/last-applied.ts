@@ -1,3 +1,4 @@
+import { parseJson } from '@kevents/api';
 import type { FieldSet } from '../fieldpath/set.js';
 import type { Atom } from '../schema/types.js';
 import { compare } from '../typed/compare.js';
@@ -65,7 +66,7 @@ export function allowedConflictsFromLastApplied(
   if (typeof text !== 'string' || text === '') return undefined;
   let lastApplied: JsonValue;
   try {
-    lastApplied = JSON.parse(text) as JsonValue;
+    lastApplied = parseJson(text) as JsonValue;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { ManagedFieldsEntry } from '@kevents/api';
+import { parseJson, type ManagedFieldsEntry } from '@kevents/api';
 import { goJSONString } from '../value/go-json.js';
 import { isJsonObject } from '../value/json-value.js';
 
@@ -34,7 +34,7 @@ export function buildManagerIdentifier(entry: ManagerInfo): string {
 export function parseManagerIdentifier(id: string): (ManagerInfo & Pick<ManagedFieldsEntry, 'fieldsType'>) | undefined {
   let v: unknown;
   try {
-    v = JSON.parse(id);
+    v = parseJson(id);
   } catch {
     return undefined;
   }
