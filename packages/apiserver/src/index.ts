@@ -107,6 +107,8 @@ export {
   tooManyValues,
 } from './registry/object-values.js';
 export { maxJSONPatchMemberNames } from './handlers/wide-json.js';
+export { defaultValueLimits, valueLimitsOf } from './registry/value-limits.js';
+export type { ValueLimits } from './registry/value-limits.js';
 // Types the public API reaches (handlers, scopes, caches, options), so users can name them.
 export type { Handler, RestScope } from './scope/rest-scope.js';
 export type { RestRequest } from './request/rest-request.js';

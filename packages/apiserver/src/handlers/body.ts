@@ -3,7 +3,9 @@ import { goQuote } from '@kevents/validation';
 import type { ObjectSchema, ProtobufType } from '@kevents/api';
 import { ApiError, badRequest, tooManyRequests, unsupportedMediaType } from '../errors/api-error.js';
 import { findDuplicateKeys, scanJsonText } from './json-duplicates.js';
-import { countValuesUpTo, maxBodyValues, tooManyValues } from '../registry/object-values.js';
+import { countValuesUpTo, tooManyValues } from '../registry/object-values.js';
+import { defaultValueLimits } from '../registry/value-limits.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import { excessiveNesting, maxDepthMessage } from './json-depth.js';
 import { refuseManyJsonValues, refuseWideJson } from './wide-json.js';
 import { readYaml, yamlStrictError, YamlInputError } from './yaml-input.js';
@@ -67,6 +69,12 @@ export interface UnrecognizedBodyOptions {
   readonly unrecognizedKind?: string;
 }
 
+/** How a body is read and decoded: {@link UnrecognizedBodyOptions} and the server's value bounds. */
+export interface BodyReadOptions extends UnrecognizedBodyOptions {
+  /** The bounds on the values a body may spell or hold (413 past them); default `defaultValueLimits`. */
+  readonly valueLimits?: ValueLimits;
+}
+
 /**
  * kube's `summarizeData(body, 30)`: `<empty>`, a body that starts with `{` as text, anything
  * else in hex; longer than 30 bytes cut there with ` ...`.
@@ -92,11 +100,7 @@ function unreadable(why: string, text: string, options: UnrecognizedBodyOptions)
  * Parses a JSON (or YAML) request body; a syntax error is a 400 in Go's words
  * (`couldn't get version/kind; json parse error: unexpected end of JSON input`), as kube reads it.
  */
-export function parseBody(
-  raw: unknown,
-  contentType: string | undefined,
-  options: UnrecognizedBodyOptions = {},
-): ParsedBody {
+export function parseBody(raw: unknown, contentType: string | undefined, options: BodyReadOptions = {}): ParsedBody {
   const text = bodyText(raw);
   if (mediaType(contentType) === 'application/yaml') {
     let read: YamlBody;
@@ -110,8 +114,9 @@ export function parseBody(
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw unreadable(parseError(maxDepthMessage(deep)), text, options);
-  const names = refuseWideJson(text);
-  refuseManyJsonValues(text);
+  const limits = options.valueLimits ?? defaultValueLimits;
+  const names = refuseWideJson(text, limits);
+  refuseManyJsonValues(text, limits);
   let value: unknown;
   try {
     value = parseJson(text);
@@ -129,13 +134,13 @@ export function parseBody(
 export async function parseBodyOffLoop(
   raw: unknown,
   contentType: string | undefined,
-  options: UnrecognizedBodyOptions = {},
+  options: BodyReadOptions = {},
 ): Promise<ParsedBody> {
   if (mediaType(contentType) !== 'application/yaml') return parseBody(raw, contentType, options);
   const text = bodyText(raw);
   let read: YamlBody;
   try {
-    read = await readYamlOffLoop(text);
+    read = await readYamlOffLoop(text, options.valueLimits);
   } catch (err) {
     throw yamlFailure(err, text, options);
   }
@@ -225,7 +230,7 @@ export interface DecodedBody<T> {
 }
 
 /** How {@link decodeKind} answers a body it cannot decode. */
-export interface DecodeKindOptions extends UnrecognizedBodyOptions {
+export interface DecodeKindOptions extends BodyReadOptions {
   /**
    * The error for a failure, given the decoder's own words (`detail`) and the 400 message kube's
    * create and update handlers make of them (`message`). By default that 400.
@@ -234,7 +239,7 @@ export interface DecodeKindOptions extends UnrecognizedBodyOptions {
 }
 
 /**
- * Decodes a parsed body strictly against a kind: a body of more than `maxBodyValues` values
+ * Decodes a parsed body strictly against a kind: a body of more than `valueLimits.bodyValues` values
  * is a 413; wrong apiVersion/kind and type errors are 400s; unknown and duplicate fields are 400
  * (Strict), warnings (Warn) or dropped (Ignore).
  */
@@ -260,7 +265,10 @@ export function decodeKind<T>(
   }
   const raw = v as Record<string, unknown>;
   // Before anything walks the object: what it costs the event loop grows with its values.
-  if ((parsed.values ?? countValuesUpTo(raw, maxBodyValues)) > maxBodyValues) throw tooManyValues();
+  const limits = options.valueLimits ?? defaultValueLimits;
+  if ((parsed.values ?? countValuesUpTo(raw, limits.bodyValues)) > limits.bodyValues) {
+    throw tooManyValues(limits.objectValues);
+  }
   if (goJSONType(raw['kind']) !== undefined || goJSONType(raw['apiVersion']) !== undefined) {
     for (const key of Object.keys(raw)) {
       if (key !== 'kind' && key !== 'apiVersion') continue;

@@ -16,7 +16,7 @@ export const createHandler: Handler = async (scope, req, reply) => {
   // kube's order: the answer's media type (406), the body's (415), the options, the body.
   requireObjectMediaType(req.headers['content-type'], scope.view.protobuf !== undefined);
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'CreateOptions' });
-  const body = decodeObjectBody(scope.view, req);
+  const body = decodeObjectBody(scope.view, req, scope.valueLimits);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
   const { object, warnings, values } = body instanceof Promise ? await body : body;
   checkConversion(negotiated, req, scope, 'object');

@@ -1,7 +1,9 @@
 import type { KubeObject } from '@kevents/api';
 import type { VersionedView } from '../registry/view.js';
 import { decodeKind, mediaType, parseBody, parseBodyOffLoop, parseProtobufBody } from './body.js';
-import type { ParsedBody, UnrecognizedBodyOptions } from './body.js';
+import type { BodyReadOptions, ParsedBody } from './body.js';
+import { defaultValueLimits } from '../registry/value-limits.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import type { RestRequest } from '../request/rest-request.js';
 import { parseFieldValidation } from '../request/query.js';
 
@@ -16,15 +18,17 @@ export interface DecodedObjectBody<T> {
 /**
  * Decodes a create/update body into the stored form, with the field-validation warnings: JSON
  * and protobuf at once, YAML as a promise (a large YAML body is read on the YAML thread, yaml-thread.ts), so
- * the JSON path, which every client but raw YAML ones takes, waits for nothing.
+ * the JSON path, which every client but raw YAML ones takes, waits for nothing. A body of more
+ * values than `valueLimits` allow is a 413.
  */
 export function decodeObjectBody<T extends KubeObject>(
   view: VersionedView<T>,
   req: RestRequest,
+  valueLimits?: ValueLimits,
 ): DecodedObjectBody<T> | Promise<DecodedObjectBody<T>> {
   // The media type was checked by the handler (kube checks it before the options: a 415 first).
   const contentType = req.headers['content-type'];
-  const unrecognized = { unrecognizedKind: view.kind };
+  const unrecognized: BodyReadOptions = { unrecognizedKind: view.kind, valueLimits: valueLimits ?? defaultValueLimits };
   if (view.protobuf && mediaType(contentType) === 'application/vnd.kubernetes.protobuf') {
     return decodeParsed(view, req, parseProtobufBody(req.body, view.protobuf.object, view, unrecognized), unrecognized);
   }
@@ -40,7 +44,7 @@ function decodeParsed<T extends KubeObject>(
   view: VersionedView<T>,
   req: RestRequest,
   parsed: ParsedBody,
-  unrecognized: UnrecognizedBodyOptions,
+  unrecognized: BodyReadOptions,
 ): DecodedObjectBody<T> {
   const fieldValidation = parseFieldValidation(req.query);
   const decoded = decodeKind<Record<string, unknown>>(parsed, view.schema, view, fieldValidation, unrecognized);

@@ -3,6 +3,7 @@ import type { Preconditions } from '@kevents/storage';
 import { decodeKind, mediaType, parseBodyOffLoop, parseProtobufBody, requireObjectMediaType } from './body.js';
 import type { Handler } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import { buildPredicate } from './predicate.js';
 import { invalid as fieldInvalid, notSupported } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
@@ -49,7 +50,10 @@ function validateDeleteOptions(options: { propagationPolicy?: string; orphanDepe
  * `orphanDependents` (kube decodes the query only when there is no body), and validates them;
  * `dryRun` may come from the query or the body.
  */
-async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Preconditions; dryRun: boolean }> {
+async function readDeleteOptions(
+  req: RestRequest,
+  valueLimits: ValueLimits,
+): Promise<{ preconditions?: Preconditions; dryRun: boolean }> {
   const raw = typeof req.body === 'string' ? req.body : '';
   // Protobuf bodies stay bytes (fastify-app.ts); every other body is text.
   const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
@@ -64,11 +68,16 @@ async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Pr
             groupVersion: 'meta.k8s.io/v1',
             kind: 'DeleteOptions',
           })
-        : await parseBodyOffLoop(raw, type === 'application/yaml' ? 'application/yaml' : 'application/json');
+        : await parseBodyOffLoop(raw, type === 'application/yaml' ? 'application/yaml' : 'application/json', {
+            valueLimits,
+          });
     const v = parsed.value as Record<string, unknown>;
     const gv = typeof v?.['apiVersion'] === 'string' ? (v['apiVersion'] as string) : 'v1';
     const expected = { groupVersion: gv, kind: 'DeleteOptions' };
-    body = decodeKind<DeleteOptionsBody>(parsed, deleteOptionsSchema, expected, parseFieldValidation(req.query)).object;
+    const fieldValidation = parseFieldValidation(req.query);
+    body = decodeKind<DeleteOptionsBody>(parsed, deleteOptionsSchema, expected, fieldValidation, {
+      valueLimits,
+    }).object;
     validateDeleteOptions(body);
   } else {
     // Decoded as kube's parameter codec decodes it, though events have no graceful deletion.
@@ -91,7 +100,7 @@ async function readDeleteOptions(req: RestRequest): Promise<{ preconditions?: Pr
 export const deleteHandler: Handler = async (scope, req, reply) => {
   const { namespace = '', name = '' } = req.params;
   const negotiated = negotiateWrite(req, scope);
-  const { preconditions, dryRun } = await readDeleteOptions(req);
+  const { preconditions, dryRun } = await readDeleteOptions(req, scope.valueLimits);
   checkConversion(negotiated, req, scope, 'status-or-object');
   const result = await scope.store.delete(namespace, name, { ...(preconditions ? { preconditions } : {}), dryRun });
   if (!result.deleted) return sendObjectAs(scope, req, reply, 200, result.object, negotiated);
@@ -116,7 +125,7 @@ export const deleteCollectionHandler: Handler = async (scope, req, reply) => {
   const negotiated = negotiateWrite(req, scope);
   const opts = parseListOptions(req.query, false);
   const predicate = buildPredicate(scope, opts.labelSelector, opts.fieldSelector);
-  const deleteOptions = await readDeleteOptions(req);
+  const deleteOptions = await readDeleteOptions(req, scope.valueLimits);
   checkConversion(negotiated, req, scope, 'list');
   const listOptions = {
     predicate,

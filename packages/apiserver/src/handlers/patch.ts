@@ -8,7 +8,7 @@ import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/
 import type { MergingPatchType } from './patch/apply.js';
 import { refuseOverflowingNumbers } from './patch/number-overflow.js';
 import { decodePatched } from './patch/patch-decode.js';
-import { countValuesUpTo, maxBodyValues, tooManyValues } from '../registry/object-values.js';
+import { countValuesUpTo, tooManyValues } from '../registry/object-values.js';
 import { applyError, readApplyConfigurationOffLoop, strictApplyWarnings } from './patch/server-side-apply.js';
 import { parseFieldValidation } from '../request/query.js';
 import type { FieldValidation } from '../request/query.js';
@@ -49,10 +49,11 @@ async function mergingPatch<T extends KubeObject>(
     name,
     (current) => {
       const live = scope.fieldManager.external(current!);
-      const patch = readPatch(req.body, type, fieldValidation);
+      const limits = scope.valueLimits;
+      const patch = readPatch(req.body, type, fieldValidation, limits);
       refuseOverflowingNumbers(type, patch, fieldValidation);
-      const patched = applyPatchBody(type, live, patch);
-      const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation);
+      const patched = applyPatchBody(type, live, patch, limits);
+      const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation, limits);
       warnings = decoded.warnings;
       const next = view.toInternal(decoded.object);
       next.metadata = next.metadata ?? {};
@@ -79,8 +80,9 @@ async function serverSideApply<T extends KubeObject>(
 ): Promise<unknown> {
   const { namespace = '', name = '' } = req.params;
   const view = scope.view;
-  const config = await readApplyConfigurationOffLoop(req.body);
-  if (countValuesUpTo(config.object, maxBodyValues) > maxBodyValues) throw tooManyValues();
+  const limits = scope.valueLimits;
+  const config = await readApplyConfigurationOffLoop(req.body, limits);
+  if (countValuesUpTo(config.object, limits.bodyValues) > limits.bodyValues) throw tooManyValues(limits.objectValues);
   let warnings: string[] = [];
   const result = await scope.store.update(
     namespace,
@@ -98,6 +100,7 @@ async function serverSideApply<T extends KubeObject>(
         view.schema,
         view,
         'Ignore',
+        { valueLimits: limits },
       );
       const next = view.toInternal(decoded.object);
       next.metadata = next.metadata ?? {};

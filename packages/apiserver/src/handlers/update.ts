@@ -14,7 +14,7 @@ export const updateHandler: Handler = async (scope, req, reply) => {
   const negotiated = negotiateWrite(req, scope);
   requireObjectMediaType(req.headers['content-type'], scope.view.protobuf !== undefined);
   const { dryRun, fieldManager } = parseWriteOptions(req.query, { kind: 'UpdateOptions' });
-  const body = decodeObjectBody(scope.view, req);
+  const body = decodeObjectBody(scope.view, req, scope.valueLimits);
   // JSON is decoded at once; only YAML (read off the event loop when large) is waited for.
   const { object, warnings } = body instanceof Promise ? await body : body;
   checkConversion(negotiated, req, scope, 'object');

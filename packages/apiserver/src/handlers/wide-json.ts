@@ -1,46 +1,54 @@
 import { ApiError } from '../errors/api-error.js';
 import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
+import { defaultValueLimits } from '../registry/value-limits.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import { countMemberNames } from './json-duplicates.js';
 import { countTextValues } from './json-scan.js';
 import { maxJSONPatchOperations } from './patch/limits.js';
 import { tooManyOperations } from './patch/json-patch.js';
 
 /**
- * The most member names a JSON patch body may spell: four for each of its most operations
- * (`op`, `path`, `from`, `value`) and a body's worth of values (`maxBodyValues`).
+ * The most member names a JSON patch body may spell by default: four for each of its most operations
+ * (`op`, `path`, `from`, `value`) and a body's worth of values (`maxBodyValues`); see
+ * {@link jsonPatchMemberNames}.
  */
 export const maxJSONPatchMemberNames = 4 * maxJSONPatchOperations + maxBodyValues;
 
+/** The most member names a JSON patch body may spell under `limits` ({@link maxJSONPatchMemberNames} by default). */
+export const jsonPatchMemberNames = (limits: ValueLimits): number => 4 * maxJSONPatchOperations + limits.bodyValues;
+
 /**
  * Refuses a JSON object body (a create, an update, a merge patch, a DeleteOptions) that spells
- * more member names than a body may hold values (`maxBodyValues`), before it is parsed: parsing and walking
+ * more member names than a body may hold values (`limits.bodyValues`), before it is parsed: parsing and walking
  * 3 MiB of keys costs the event loop 0.3-1 s (keys spelled with escapes the most), a scan of its
  * text ~20 ms. Counted as written: repeated keys count each time. Returns the count.
  */
-export function refuseWideJson(text: string): number {
-  const names = countMemberNames(text, maxBodyValues);
-  if (names > maxBodyValues) throw tooManyValues();
+export function refuseWideJson(text: string, limits: ValueLimits = defaultValueLimits): number {
+  const names = countMemberNames(text, limits.bodyValues);
+  if (names > limits.bodyValues) throw tooManyValues(limits.objectValues);
   return names;
 }
 
 /**
  * Refuses a JSON body that spells more values (object members and array elements) than a body may
- * hold (`maxBodyValues`), before it is parsed: the 413 `decodeKind` answers once it is parsed,
+ * hold (`limits.bodyValues`), before it is parsed: the 413 `decodeKind` answers once it is parsed,
  * without parsing 3 MiB of small numbers first (1.5 million array elements: 30-60 ms of
  * `JSON.parse` and as much again collecting its garbage). A text shorter than two characters a
  * value cannot spell too many and is not scanned.
  */
-export function refuseManyJsonValues(text: string): void {
-  if (text.length > 2 * maxBodyValues && countTextValues(text, maxBodyValues) > maxBodyValues) throw tooManyValues();
+export function refuseManyJsonValues(text: string, limits: ValueLimits = defaultValueLimits): void {
+  const most = limits.bodyValues;
+  if (text.length > 2 * most && countTextValues(text, most) > most) throw tooManyValues(limits.objectValues);
 }
 
 /**
- * {@link refuseWideJson} for a JSON patch body, held to {@link maxJSONPatchMemberNames}. One
+ * {@link refuseWideJson} for a JSON patch body, held to {@link jsonPatchMemberNames}. One
  * past it that holds more than `maxJSONPatchOperations` operations gets kube-apiserver's 413 for
  * that (its array counted with `JSON.parse`, which reads any text in linear time).
  */
-export function refuseWideJsonPatch(text: string): void {
-  if (countMemberNames(text, maxJSONPatchMemberNames) <= maxJSONPatchMemberNames) return;
+export function refuseWideJsonPatch(text: string, limits: ValueLimits = defaultValueLimits): void {
+  const most = jsonPatchMemberNames(limits);
+  if (countMemberNames(text, most) <= most) return;
   let ops: unknown;
   try {
     ops = JSON.parse(text);
@@ -51,6 +59,6 @@ export function refuseWideJsonPatch(text: string): void {
   throw new ApiError(
     413,
     'RequestEntityTooLarge',
-    `Request entity too large: limit is ${maxJSONPatchMemberNames} member names in a JSON patch`,
+    `Request entity too large: limit is ${most} member names in a JSON patch`,
   );
 }

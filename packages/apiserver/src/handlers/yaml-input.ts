@@ -321,9 +321,12 @@ function firstDocument(text: string): Document | undefined {
   }
 }
 
-/** {@link readYaml} of a body that is JSON without repeated keys or numbers past a double; undefined for others. */
-export function readYamlJson(text: string): YamlBody | undefined {
-  const json = readJsonText(text);
+/**
+ * {@link readYaml} of a body that is JSON without repeated keys or numbers past a double, spelling
+ * at most `bodyValues` member names; undefined for others.
+ */
+export function readYamlJson(text: string, bodyValues: number = maxBodyValues): YamlBody | undefined {
+  const json = readJsonText(text, bodyValues);
   return json === undefined ? undefined : { value: json.value, duplicateKeys: [] };
 }
 
@@ -332,7 +335,7 @@ export function readYamlJson(text: string): YamlBody | undefined {
  * is anything else (the YAML parser then reads it). JSON is YAML, and for such a text both give
  * the same value.
  */
-function readJsonText(text: string): { value: unknown } | undefined {
+function readJsonText(text: string, bodyValues: number): { value: unknown } | undefined {
   let i = 0;
   while (i < text.length && isBlank(text.charCodeAt(i))) i++;
   const c = text.charCodeAt(i);
@@ -342,8 +345,8 @@ function readJsonText(text: string): { value: unknown } | undefined {
   if (overflowingNumber(text) !== undefined) return undefined;
   // Too wide for an object: the YAML parser reads it (off the event loop when large), and its
   // answer is refused (yaml-thread.ts) or counted (decodeKind) like any other.
-  const names = countMemberNames(text, maxBodyValues);
-  if (names > maxBodyValues) return undefined;
+  const names = countMemberNames(text, bodyValues);
+  if (names > bodyValues) return undefined;
   let value: unknown;
   try {
     value = parseJson(text);

@@ -2,7 +2,9 @@ import { Worker } from 'node:worker_threads';
 import { parseJson } from '@kevents/api';
 import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
 import { countMemberNames } from './json-duplicates.js';
-import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
+import { tooManyValues } from '../registry/object-values.js';
+import { defaultValueLimits } from '../registry/value-limits.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import type { YamlBody } from './yaml-input.js';
 
 /**
@@ -60,6 +62,7 @@ const workerScript = import.meta.url.endsWith('.ts')
 interface Waiting {
   readonly resolve: (read: YamlBody) => void;
   readonly reject: (err: unknown) => void;
+  readonly limits: ValueLimits;
 }
 
 /**
@@ -76,7 +79,7 @@ class YamlThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
 
-  read(text: string): Promise<YamlBody> {
+  read(text: string, limits: ValueLimits): Promise<YamlBody> {
     if (this.waiting.size >= maxQueuedYamlBodies) {
       return Promise.reject(new YamlThreadBusyError(`${maxQueuedYamlBodies} YAML bodies are being read`));
     }
@@ -84,7 +87,7 @@ class YamlThread {
     clearTimeout(this.idle);
     const id = this.nextId++;
     return new Promise<YamlBody>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve, reject, limits });
       if (this.waiting.size === 1) worker.ref();
       worker.postMessage({ id, text } satisfies YamlThreadRequest);
     });
@@ -112,7 +115,8 @@ class YamlThread {
       waiting.reject(new Error(reply.failed));
     } else {
       // The thread's JSON is parsed here: one too wide for an object is refused unread.
-      if (countMemberNames(reply.json, maxBodyValues) > maxBodyValues) waiting.reject(tooManyValues());
+      const most = waiting.limits.bodyValues;
+      if (countMemberNames(reply.json, most) > most) waiting.reject(tooManyValues(waiting.limits.objectValues));
       else waiting.resolve({ value: parseJson(reply.json), duplicateKeys: reply.duplicateKeys });
     }
   }
@@ -157,12 +161,12 @@ const thread = new YamlThread();
 /**
  * {@link readYaml} without holding the event loop: JSON texts (the JSON parser reads them in
  * milliseconds) and bodies up to {@link inlineYamlLimit} are read here, larger YAML on the YAML
- * thread. Every caller reads an object: one the thread finds spelling more than `maxBodyValues`
+ * thread. Every caller reads an object: one the thread finds spelling more than `limits.bodyValues`
  * member names is refused with that bound's 413 before this thread parses its answer.
  */
-export async function readYamlOffLoop(text: string): Promise<YamlBody> {
-  const json = readYamlJson(text);
+export async function readYamlOffLoop(text: string, limits: ValueLimits = defaultValueLimits): Promise<YamlBody> {
+  const json = readYamlJson(text, limits.bodyValues);
   if (json !== undefined) return json;
   if (text.length <= inlineYamlLimit) return readYaml(text);
-  return thread.read(text);
+  return thread.read(text, limits);
 }

@@ -13,6 +13,8 @@ import { ObjectTexts } from '../encoding/object-texts.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { restVerbs, servedVerbs } from './verbs.js';
 import { requestTrace, traceHandler } from '../filters/tracing.js';
+import { defaultValueLimits } from '../registry/value-limits.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import type { RouteKind } from './verbs.js';
 
 /** One view of one resource as installed: its scope (store, view, strategy) and what discovery and OpenAPI say of it. */
@@ -28,6 +30,8 @@ export interface InstallContext {
   readonly watches: WatchHub;
   readonly minRequestTimeoutSeconds: number;
   readonly storeOptions?: StoreOptions;
+  /** The bounds on the values of what a request writes; default `defaultValueLimits`. */
+  readonly valueLimits?: ValueLimits;
   readonly onWatchAbandoned?: (req: FastifyRequest) => void;
   /** The `onResponse` hook of a resource's routes (its metrics), made once per resource view. */
   readonly onResponse?: (rest: RestRouteConfig['rest']) => onResponseHookHandler;
@@ -72,10 +76,12 @@ export function installResources(
   const installed: InstalledView[] = [];
   const omitted = new Set(ctx.discoveryOmittedVerbs ?? []);
   const discoveryVerbs = servedVerbs.filter((v) => !omitted.has(v));
+  const valueLimits = ctx.valueLimits ?? defaultValueLimits;
+  const storeOptions: StoreOptions = { ...ctx.storeOptions, maxObjectValues: valueLimits.objectValues };
   for (const def of resources) {
     const fieldManagers = fieldManagersOf(def);
     for (const view of def.views) {
-      const store = new Store(ctx.storage, def.resource, def.strategy, view, ctx.storeOptions);
+      const store = new Store(ctx.storage, def.resource, def.strategy, view, storeOptions);
       const scope: RestScope<KubeObject> = {
         store,
         texts: new ObjectTexts(store),
@@ -84,6 +90,7 @@ export function installResources(
         fieldManager: fieldManagers.get(view)!,
         watches: ctx.watches,
         minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
+        valueLimits,
         encoded: new EncodedEventCache(),
         ...(ctx.onWatchAbandoned ? { onWatchAbandoned: ctx.onWatchAbandoned } : {}),
       };

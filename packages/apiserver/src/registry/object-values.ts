@@ -1,8 +1,8 @@
 import { ApiError } from '../errors/api-error.js';
 
 /**
- * The most JSON values one object written through the API may hold: object members and array
- * elements at every depth, the root not counted. kevents' own bound (kube-apiserver has none
+ * The most JSON values one object written through the API may hold by default (`buildApiServer`'s
+ * `maxObjectValues`): object members and array elements at every depth, the root not counted. kevents' own bound (kube-apiserver has none
  * but the 3 MiB body): decoding, validating, tracking managed fields of and storing an object
  * costs the single event loop a few microseconds per value, so an object of 3 MiB built of tiny
  * values (200,000 labels) held every other request for seconds. At this bound the slowest shapes
@@ -60,24 +60,27 @@ export const tooManyValues = (limit: number = maxObjectValues): ApiError =>
 
 /**
  * Whether a new object decoded from a body of `decodedValues` values (none of them managedFields)
- * is stored within {@link maxObjectValues} without being counted. A create adds a few system
+ * is stored within `limit` ({@link maxObjectValues} by default) without being counted. A create adds a few system
  * fields, the zero values its kind writes, and one managedFields entry whose `fieldsV1` holds at
  * most two keys per value of the object (the value's own and a map's or list item's `.`): about
  * three times the body's values and the kind's zero values. A body of a fifth of the bound leaves
  * room for 1,300 zero values (an Event writes ~15).
  */
-export function withinObjectValues(decodedValues: number | undefined): boolean {
-  return decodedValues !== undefined && decodedValues <= maxObjectValues / 5;
+export function withinObjectValues(decodedValues: number | undefined, limit: number = maxObjectValues): boolean {
+  return decodedValues !== undefined && decodedValues <= limit / 5;
 }
 
 /**
- * Throws {@link tooManyValues} when an object about to be stored would hold more than
- * {@link maxObjectValues} values once stored: its `metadata.resourceVersion`, which the store sets
- * on a create, counted too.
+ * Throws {@link tooManyValues} when an object about to be stored would hold more than `limit`
+ * ({@link maxObjectValues} by default) values once stored: its `metadata.resourceVersion`, which
+ * the store sets on a create, counted too.
  */
-export function checkStoredValues(obj: { readonly metadata?: { readonly resourceVersion?: string } }): void {
+export function checkStoredValues(
+  obj: { readonly metadata?: { readonly resourceVersion?: string } },
+  limit: number = maxObjectValues,
+): void {
   const unset = obj.metadata?.resourceVersion === undefined ? 1 : 0;
-  if (countValuesUpTo(obj, maxObjectValues) + unset > maxObjectValues) throw tooManyValues();
+  if (countValuesUpTo(obj, limit) + unset > limit) throw tooManyValues(limit);
 }
 
 /** Throws {@link tooManyValues} when `value` holds more than `limit` values. */

@@ -22,7 +22,7 @@ import type { ResourceStrategy } from './strategy.js';
 import type { VersionedView } from './view.js';
 import { deepEqual } from '@kevents/validation';
 import { generationOnDeletion } from './generation.js';
-import { checkStoredValues, withinObjectValues } from './object-values.js';
+import { checkStoredValues, maxObjectValues, withinObjectValues } from './object-values.js';
 import { checkPreconditions } from './preconditions.js';
 
 /** Builds the new object from the current one (undefined when it does not exist). */
@@ -46,6 +46,12 @@ export interface StoreOptions {
   readonly generateName?: NameGenerator;
   /** How often a generated name is retried when it collides (`RetryGenerateName`). */
   readonly maxNameGenerationAttempts?: number;
+  /**
+   * The most values (object members and array elements) a stored object may hold, managedFields
+   * included (413 past it); default `maxObjectValues` (10,000). `buildApiServer` sets it from its
+   * own `maxObjectValues`.
+   */
+  readonly maxObjectValues?: number;
 }
 
 const withoutRV = <T extends KubeObject>(o: T): T => ({
@@ -72,6 +78,7 @@ interface EndedUpdate<T> {
 export class Store<T extends KubeObject = KubeObject> {
   readonly #generate: NameGenerator;
   readonly #maxAttempts: number;
+  readonly #maxValues: number;
   /** Every read and write of the store: dry runs are decided there alone. */
   readonly #storage: DryRunnableStorage;
 
@@ -95,6 +102,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.view = view;
     this.#generate = options.generateName ?? defaultGenerateName;
     this.#maxAttempts = options.maxNameGenerationAttempts ?? 8;
+    this.#maxValues = options.maxObjectValues ?? maxObjectValues;
   }
 
   key(namespace: string, name: string): ObjectKey {
@@ -155,7 +163,7 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /**
    * Applies `BeforeCreate`, the strategy and validation to a decoded new object; one that would
-   * be stored with more than `maxObjectValues` values, managedFields included, is a 413 (so every
+   * be stored with more than its `maxObjectValues` values, managedFields included, is a 413 (so every
    * stored object can be sent back whole, as a PUT or a patch's result, and pass the same bound).
    */
   prepareCreate(obj: T, namespace: string, decodedValues?: number): void {
@@ -163,7 +171,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.strategy.prepareForCreate?.(obj);
     const errs = this.strategy.validate(obj, this.view);
     if (errs.length) throw this.#invalid(obj.metadata.name ?? '', errs);
-    if (!withinObjectValues(decodedValues)) checkStoredValues(obj);
+    if (!withinObjectValues(decodedValues, this.#maxValues)) checkStoredValues(obj, this.#maxValues);
   }
 
   /**
@@ -267,7 +275,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (this.#unchanged(next, current) || this.#onlyManagedFieldsTimesChanged(next, current)) {
         return { end: { object: current, deleteNext: false } };
       }
-      checkStoredValues(next);
+      checkStoredValues(next, this.#maxValues);
       return { write: next };
     };
     try {

@@ -15,6 +15,7 @@ import type { FieldError } from '@kevents/validation';
 import { badRequest, invalid, methodNotAllowed, notAcceptable } from '../errors/api-error.js';
 import { acceptsJSON } from '../openapi/accept.js';
 import { fieldSelectorRequirements, labelSelectorRequirements } from '../filters/authorization.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 import { decodeKind, mediaType, parseBodyOffLoop, requireObjectMediaType } from '../handlers/body.js';
 import { isPretty, sendJSON, sendJSONText } from '../encoding/respond.js';
 import type { Query } from '../request/query.js';
@@ -358,11 +359,12 @@ function reviewKinds(authorizer: Authorizer | undefined): ReviewKind[] {
  * requests pass the server's filter chain like any other (authentication, impersonation, then
  * the authorizer asked to `create` the review); a review then answers for the request's user,
  * access reviews through the same `authorizer`. Answers 201 with the review, as the create
- * handler does; other methods are 405.
+ * handler does; other methods are 405. A body of more values than `opts.valueLimits` allow
+ * (default `defaultValueLimits`) is a 413.
  */
 export function installSelfSubjectReviews(
   app: FastifyInstance,
-  opts: { readonly authorizer?: Authorizer },
+  opts: { readonly authorizer?: Authorizer; readonly valueLimits?: ValueLimits },
 ): InstalledReview[] {
   const installed: InstalledReview[] = [];
   // Protobuf bodies stay bytes (every other body is text); handlers other than the reviews refuse the type.
@@ -386,7 +388,7 @@ export function installSelfSubjectReviews(
         decoded = { object: decodeReviewProtobuf(body, { groupVersion, kind: k.kind }), warnings: [] };
       } else {
         requireObjectMediaType(req.headers['content-type']);
-        const unrecognized = { unrecognizedKind: k.kind };
+        const unrecognized = { unrecognizedKind: k.kind, ...(opts.valueLimits && { valueLimits: opts.valueLimits }) };
         const parsed = await parseBodyOffLoop(req.body, req.headers['content-type'], unrecognized);
         const expected = { groupVersion, kind: k.kind };
         decoded = decodeKind<Obj>(parsed, k.schema, expected, parseFieldValidation(query), unrecognized);

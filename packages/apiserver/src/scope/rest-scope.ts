@@ -8,6 +8,7 @@ import type { RestRequest } from '../request/rest-request.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import type { EncodedEventCache } from '../encoding/encoded-cache.js';
 import type { ObjectTexts } from '../encoding/object-texts.js';
+import type { ValueLimits } from '../registry/value-limits.js';
 
 /** What a REST handler works with: one resource through one view, its store, and the live watches. */
 export interface RestScope<T extends KubeObject = KubeObject> {
@@ -21,6 +22,8 @@ export interface RestScope<T extends KubeObject = KubeObject> {
   readonly watches: WatchHub;
   /** Default watch length when `timeoutSeconds` is absent: a random value in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;
+  /** The bounds on the values a write's body, patch or result may hold (413 past them). */
+  readonly valueLimits: ValueLimits;
   /** Watch lines encoded once per change and view, shared by all watchers. */
   readonly encoded: EncodedEventCache;
   /** Called when a client ends a watch before the server does (the metrics count it then). */

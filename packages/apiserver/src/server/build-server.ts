@@ -16,6 +16,7 @@ import { openAPIInputFromViews } from '../openapi/input.js';
 import { registerOpenAPI } from '../openapi/register.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { StoreOptions } from '../registry/store.js';
+import { defaultValueLimits, valueLimitsOf } from '../registry/value-limits.js';
 import { installSelfSubjectReviews } from '../reviews/reviews.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -90,6 +91,16 @@ export interface ApiServerOptions {
    * per connection, the TLS handshake, header and request timeouts. Defaults as kube-apiserver.
    */
   readonly limits?: ConnectionLimits;
+  /**
+   * The most values (object members and array elements at every depth, `metadata.managedFields`
+   * included) an object written through the API may hold: a create, update, patch or apply that
+   * would store more is a 413 `RequestEntityTooLarge` naming this bound, and nothing is stored.
+   * A body, a patched object or an apply's result may hold 1,000 more; a merge or strategic merge
+   * patch may spell three times as many (see `ValueLimits`). A positive integer; default
+   * `maxObjectValues` (10,000). kevents' own bound: every value costs the single event loop a few
+   * microseconds (docs/api.md, "Limits").
+   */
+  readonly maxObjectValues?: number;
 }
 
 /** A built server: the fastify instance plus what shutdown and composition need. */
@@ -109,6 +120,8 @@ export interface ApiServer {
  */
 export function buildApiServer(options: ApiServerOptions): ApiServer {
   const bodyLimit = options.maxRequestBodyBytes ?? maxRequestBodyBytes;
+  const valueLimits =
+    options.maxObjectValues === undefined ? defaultValueLimits : valueLimitsOf(options.maxObjectValues);
   const app = createFastifyApp({
     bodyLimit,
     ...(options.https ? { https: options.https } : {}),
@@ -149,10 +162,14 @@ export function buildApiServer(options: ApiServerOptions): ApiServer {
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
     ...requestMetricsFilter(metrics),
     ...(options.storeOptions ? { storeOptions: options.storeOptions } : {}),
+    valueLimits,
     ...(options.discoveryOmittedVerbs ? { discoveryOmittedVerbs: options.discoveryOmittedVerbs } : {}),
   });
   // kube-apiserver always serves the self-subject reviews (`kubectl auth can-i`, `auth whoami`).
-  const reviews = installSelfSubjectReviews(app, options.authorizer ? { authorizer: options.authorizer } : {});
+  const reviews = installSelfSubjectReviews(app, {
+    valueLimits,
+    ...(options.authorizer ? { authorizer: options.authorizer } : {}),
+  });
 
   const served: DiscoveredResource[] = installed.map((i) => ({
     group: i.scope.view.group,

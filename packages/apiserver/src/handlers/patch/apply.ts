@@ -11,8 +11,10 @@ import { checkPlainTree } from './plain-tree.js';
 import { strategicMerge } from './strategic-merge-patch.js';
 import { WorkBudget } from './work-budget.js';
 import { countTextValues } from '../json-scan.js';
-import { maxPatchValues, tooManyPatchValues } from './limits.js';
-import { countValuesUpTo, maxBodyValues, tooManyValues } from '../../registry/object-values.js';
+import { tooManyPatchValues } from './limits.js';
+import { countValuesUpTo, tooManyValues } from '../../registry/object-values.js';
+import { defaultValueLimits } from '../../registry/value-limits.js';
+import type { ValueLimits } from '../../registry/value-limits.js';
 
 const isPlainObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -54,20 +56,22 @@ export interface PatchBody {
  * syntax error is a 400 in the words of the decoder kube reads that patch type with: Go's
  * (`invalid character '}' looking for beginning of value`) for JSON and strategic merge patches,
  * after `error decoding patch: ` for merge patches, whose `fieldValidation=Ignore` form kube
- * leaves to json-patch (`Invalid JSON Patch`).
+ * leaves to json-patch (`Invalid JSON Patch`). A body spelling more values than `limits` allow is
+ * a 413 before it is parsed.
  */
 export function readPatch(
   raw: unknown,
   type: MergingPatchType = 'application/merge-patch+json',
   fieldValidation: FieldValidation = 'Warn',
+  limits: ValueLimits = defaultValueLimits,
 ): PatchBody {
   const text = bodyText(raw);
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
-  if (type === 'application/json-patch+json') refuseWideJsonPatch(text);
+  if (type === 'application/json-patch+json') refuseWideJsonPatch(text, limits);
   else {
-    refuseWideJson(text);
-    if (countTextValues(text, maxPatchValues) > maxPatchValues) throw tooManyPatchValues();
+    refuseWideJson(text, limits);
+    if (countTextValues(text, limits.patchValues) > limits.patchValues) throw tooManyPatchValues(limits.patchValues);
   }
   try {
     return { text, value: parseJson(text) };
@@ -87,16 +91,24 @@ export function applyPatch(type: MergingPatchType, current: Record<string, unkno
  * Applies a patch of the given type to an object's external JSON, under the bounds of
  * `limits.ts`. The patch works on a copy of `current` (left unchanged) and spends one
  * {@link WorkBudget}; its result is checked to be a plain JSON tree within the nesting and size
- * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it.
+ * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it; a result
+ * of more than `limits.bodyValues` values is a 413.
  */
-export function applyPatchBody(type: MergingPatchType, current: Record<string, unknown>, patch: PatchBody): unknown {
+export function applyPatchBody(
+  type: MergingPatchType,
+  current: Record<string, unknown>,
+  patch: PatchBody,
+  limits: ValueLimits = defaultValueLimits,
+): unknown {
   // The copy of `current` is not charged: its size is bounded by the limits it was stored under.
   const doc = cloneTree(current, new WorkBudget(Infinity)) as Record<string, unknown>;
   const patched = applyParsed(type, doc, patch.value, new WorkBudget());
   // Decoding refuses an object of more values first of all (413); refused here, before the walk of
   // every container below (a Set of each), which costs a patched list of a million empty arrays
   // half a second. A patch's lists (plain fields, finalizers) join the object uncharged.
-  if (isPlainObject(patched) && countValuesUpTo(patched, maxBodyValues) > maxBodyValues) throw tooManyValues();
+  if (isPlainObject(patched) && countValuesUpTo(patched, limits.bodyValues) > limits.bodyValues) {
+    throw tooManyValues(limits.objectValues);
+  }
   // A strategic merge patch of `$patch: delete` leaves nothing, which decoding answers.
   if (patched !== undefined) checkPlainTree(patched);
   return patched;

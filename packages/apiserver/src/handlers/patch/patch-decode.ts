@@ -7,6 +7,7 @@ import { decodeKind } from '../body.js';
 import type { DecodedBody } from '../body.js';
 import { countMemberNames, findDuplicateKeys } from '../json-duplicates.js';
 import type { MergingPatchType, PatchBody } from './apply.js';
+import type { ValueLimits } from '../../registry/value-limits.js';
 
 /**
  * Decodes a patched object as kube's `jsonPatcher` and `smpPatcher` do. Any failure is a 422
@@ -14,7 +15,8 @@ import type { MergingPatchType, PatchBody } from './apply.js';
  * the patched object's JSON (JSON and merge patches) or the patch as Go's `%+v` prints it
  * (strategic merge patches). Under `fieldValidation=Strict` or `Warn`, a merge or strategic
  * merge patch's repeated keys are strict errors (`duplicate field "a"`, reported before the
- * patched object's unknown fields): a 422 together, or warnings.
+ * patched object's unknown fields): a 422 together, or warnings. A patched object of more values
+ * than `valueLimits` allow is a 413.
  */
 export function decodePatched<T>(
   type: MergingPatchType,
@@ -22,6 +24,7 @@ export function decodePatched<T>(
   patched: unknown,
   view: { schema: ObjectSchema; groupVersion: string; kind: string },
   fieldValidation: FieldValidation,
+  valueLimits?: ValueLimits,
 ): DecodedBody<T> {
   const checksPatch = fieldValidation !== 'Ignore' && type !== 'application/json-patch+json';
   const strictErrors =
@@ -37,7 +40,7 @@ export function decodePatched<T>(
     view.schema,
     view,
     fieldValidation,
-    { fail },
+    { fail, ...(valueLimits && { valueLimits }) },
   );
 }
 

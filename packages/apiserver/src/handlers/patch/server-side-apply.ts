@@ -7,6 +7,7 @@ import { readYaml, yamlStrictError, YamlInputError } from '../yaml-input.js';
 import { readYamlOffLoop, YamlThreadBusyError, YamlThreadOutOfMemoryError } from '../yaml-thread.js';
 import { bodyText, yamlBusy, yamlTooLarge } from '../body.js';
 import type { YamlBody } from '../yaml-input.js';
+import type { ValueLimits } from '../../registry/value-limits.js';
 
 /** An apply configuration as read from the body, and what strict decoding found in it. */
 export interface ApplyConfiguration {
@@ -39,11 +40,17 @@ export function readApplyConfiguration(raw: unknown): ApplyConfiguration {
   return applyConfigurationOf(read);
 }
 
-/** {@link readApplyConfiguration} that reads a large YAML body on the YAML thread (yaml-thread.ts). */
-export async function readApplyConfigurationOffLoop(raw: unknown): Promise<ApplyConfiguration> {
+/**
+ * {@link readApplyConfiguration} that reads a large YAML body on the YAML thread (yaml-thread.ts);
+ * one the thread finds spelling more member names than `valueLimits` allow is a 413.
+ */
+export async function readApplyConfigurationOffLoop(
+  raw: unknown,
+  valueLimits?: ValueLimits,
+): Promise<ApplyConfiguration> {
   let read: YamlBody;
   try {
-    read = await readYamlOffLoop(bodyText(raw));
+    read = await readYamlOffLoop(bodyText(raw), valueLimits);
   } catch (err) {
     throw applyReadFailure(err);
   }
