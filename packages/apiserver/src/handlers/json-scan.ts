@@ -23,7 +23,13 @@ export function overflowingNumber(text: string): string | undefined {
       i = endOfJsonString(text, i);
     } else if (c === MINUS || (c >= 48 && c <= 57)) {
       const start = i;
-      while (i + 1 < n && isNumberChar(text.charCodeAt(i + 1))) i++;
+      let exponent = false;
+      while (i + 1 < n && isNumberChar(text.charCodeAt(i + 1))) {
+        const d = text.charCodeAt(++i);
+        if (d === 101 || d === 69) exponent = true;
+      }
+      // Without an exponent, a literal past a double spells more than 308 digits.
+      if (!exponent && i + 1 - start < 309) continue;
       const literal = text.slice(start, i + 1);
       if (!Number.isFinite(Number(literal))) return literal;
     }

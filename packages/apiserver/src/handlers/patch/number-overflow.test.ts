@@ -71,3 +71,24 @@ describe('refuseOverflowingNumbers', () => {
     expect(pushes).toBeLessThan(10);
   });
 });
+
+describe('overflowingNumber of valid JSON', () => {
+  it('is the first literal Number reads as infinite, whatever its digits and exponent', () => {
+    const literal = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+      fc
+        .tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 400 }), fc.boolean())
+        .map(([neg, lead, zeros, frac]) => `${neg ? '-' : ''}${lead}${'0'.repeat(zeros)}${frac ? '.5' : ''}`),
+      fc
+        .tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.nat(420))
+        .map(([m, e, sign, x]) => `${m}${e}${sign}${x}`),
+    );
+    fc.assert(
+      fc.property(fc.array(literal, { maxLength: 6 }), (literals) => {
+        const first = literals.find((l) => !Number.isFinite(Number(l)));
+        expect(overflowingNumber(`[${literals.join(',')}]`)).toBe(first);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
