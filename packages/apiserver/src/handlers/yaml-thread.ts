@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { parseJson } from '@kevents/api';
 import { readYaml, readYamlJson, YamlInputError } from './yaml-input.js';
 import { countMemberNames } from './json-duplicates.js';
+import { refuseManyYamlJsonValues } from './wide-json.js';
 import { tooManyValues } from '../registry/object-values.js';
 import { defaultValueLimits } from '../registry/value-limits.js';
 import type { ValueLimits } from '../registry/value-limits.js';
@@ -162,9 +163,11 @@ const thread = new YamlThread();
  * {@link readYaml} without holding the event loop: JSON texts (the JSON parser reads them in
  * milliseconds) and bodies up to {@link inlineYamlLimit} are read here, larger YAML on the YAML
  * thread. Every caller reads an object: one the thread finds spelling more than `limits.bodyValues`
- * member names is refused with that bound's 413 before this thread parses its answer.
+ * member names is refused with that bound's 413 before this thread parses its answer, and a JSON
+ * object spelling more values than that before it is read ({@link refuseManyYamlJsonValues}).
  */
 export async function readYamlOffLoop(text: string, limits: ValueLimits = defaultValueLimits): Promise<YamlBody> {
+  refuseManyYamlJsonValues(text, limits);
   const json = readYamlJson(text, limits.bodyValues);
   if (json !== undefined) return json;
   if (text.length <= inlineYamlLimit) return readYaml(text);
