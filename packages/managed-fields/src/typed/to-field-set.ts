@@ -4,6 +4,7 @@ import type { Atom } from '../schema/types.js';
 import { isJsonObject } from '../value/json-value.js';
 import type { JsonValue } from '../value/json-value.js';
 import { atomKind, listItemToPathElement, mapFieldType } from './helpers.js';
+import { pathElementIdentity } from './path-element-map.js';
 
 /**
  * The fields a value sets (`TypedValue.ToFieldSet`): every scalar and atomic list or map is a
@@ -35,20 +36,23 @@ export function toFieldSet(value: JsonValue | undefined, type: Atom): FieldSet {
             return undefined;
           }
         });
-        const seen = new FieldSet();
-        const duplicates = new FieldSet();
-        for (const pe of pes) {
-          if (!pe) continue;
-          if (seen.hasMember(pe)) {
-            if (!duplicates.hasMember(pe)) {
-              set.insert([...path, pe]);
-              duplicates.insertMember(pe);
-            }
-          } else seen.insertMember(pe);
-        }
+        // Repeated items found by identity: a FieldSet's sorted insert per item made a list of
+        // 4,500 finalizers cost n log n comparisons and n² moves.
+        const ids = pes.map((pe) => (pe ? pathElementIdentity(pe) : undefined));
+        const seen = new Set<string>();
+        const duplicates = new Set<string>();
+        pes.forEach((pe, i) => {
+          const id = ids[i];
+          if (!pe || id === undefined) return;
+          if (!seen.has(id)) seen.add(id);
+          else if (!duplicates.has(id)) {
+            set.insert([...path, pe]);
+            duplicates.add(id);
+          }
+        });
         for (let i = 0; i < v.length; i++) {
           const pe = pes[i];
-          if (!pe || duplicates.hasMember(pe)) continue;
+          if (!pe || duplicates.has(ids[i]!)) continue;
           path.push(pe);
           walk(v[i]!, list.elementType);
           set.insert(path);

@@ -1,4 +1,4 @@
-import { FieldSet } from '../fieldpath/set.js';
+import { pathElementIdentity } from './path-element-map.js';
 import type { PathElement } from '../fieldpath/path-element.js';
 import type { Atom } from '../schema/types.js';
 import { isJsonObject } from '../value/json-value.js';
@@ -62,7 +62,7 @@ export function validate(value: JsonValue, type: Atom, options: ValidateOptions 
         }
         const list = t.list!;
         const associative = list.elementRelationship === 'associative';
-        const seen = associative ? new FieldSet() : undefined;
+        const seen = associative ? new Set<string>() : undefined;
         for (let i = 0; i < v.length; i++) {
           const child = v[i]!;
           let pe: PathElement = { kind: 'index', index: i };
@@ -73,10 +73,11 @@ export function validate(value: JsonValue, type: Atom, options: ValidateOptions 
               problems.push({ path: placeText(place), message: `element ${i}: ${(err as Error).message}` });
               return;
             }
-            if (seen.hasMember(pe) && !options.allowDuplicates) {
+            const id = pathElementIdentity(pe);
+            if (seen.has(id) && !options.allowDuplicates) {
               problems.push({ path: placeText(place), message: `duplicate entries for key ${childPath('', pe)}` });
             }
-            seen.insertMember(pe);
+            seen.add(id);
           }
           walk(child, list.elementType, { parent: place, pe });
         }
