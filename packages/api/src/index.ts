@@ -207,6 +207,7 @@ export { getOwn, setOwn } from './json/own.js';
 export {
   encodeProtobuf,
   encodeListEnvelope,
+  encodeListEnvelopeParts,
   encodeListItems,
   decodeProtobuf,
   encodeWatchEvent,

@@ -105,6 +105,48 @@ export function encodeListEnvelope(
   });
 }
 
+/**
+ * {@link encodeListEnvelope} in pieces, so that a large list is written without being copied into
+ * one buffer: a head (the `k8s\0` prefix, the typeMeta, the raw message's length and the list's
+ * fields before its items), then `itemBytes` themselves, then a tail (the fields after the items,
+ * and the empty contentEncoding and contentType). Their bytes, one after another, are those
+ * {@link encodeListEnvelope} returns. Putting six 3 MB Events in one buffer took 40-110 ms of
+ * copying in one turn of the event loop.
+ */
+export function encodeListEnvelopeParts(
+  list: Record<string, unknown>,
+  listType: ProtobufType,
+  itemBytes: readonly Uint8Array[],
+): Uint8Array[] {
+  const spec = protobufMessages[listType];
+  const itemsNo = spec.encodeOrder.find((f) => f.json === 'items')!.no;
+  const fields = (keep: (no: number) => boolean): Buffer => {
+    const w = new ProtobufWriter(256);
+    encodeMessage(w, { ...spec, encodeOrder: spec.encodeOrder.filter((f) => keep(f.no)) }, list);
+    return w.finish();
+  };
+  const before = fields((no) => no < itemsNo);
+  const after = fields((no) => no > itemsNo);
+  let rawLength = before.length + after.length;
+  for (const b of itemBytes) rawLength += b.length;
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const head = new ProtobufWriter(512);
+  for (const b of protobufPrefix) head.byte(b);
+  head.byte(0x0a);
+  const typeMeta = head.begin();
+  head.byte(0x0a);
+  head.string(goAPIVersion(str(list['apiVersion'])));
+  head.byte(0x12);
+  head.string(str(list['kind']));
+  head.end(typeMeta);
+  head.byte(0x12);
+  head.uvarint(rawLength);
+  head.raw(before);
+  // contentEncoding and contentType, empty
+  const tail = Buffer.concat([after, Uint8Array.of(0x1a, 0x00, 0x22, 0x00)]);
+  return [head.finish(), ...itemBytes, tail];
+}
+
 /** Options of `decodeProtobuf`. */
 export interface DecodeProtobufOptions {
   /** The largest body read (default `maxProtobufBytes`, 3 MiB); larger ones fail with `TooLarge`. */

@@ -1,6 +1,7 @@
 export {
   encodeProtobuf,
   encodeListEnvelope,
+  encodeListEnvelopeParts,
   encodeListItems,
   decodeProtobuf,
   encodeWatchEvent,

@@ -6,6 +6,7 @@ import {
   decodeWatchEvent,
   encodeProtobuf,
   encodeListEnvelope,
+  encodeListEnvelopeParts,
   encodeListItems,
   encodeWatchEvent,
   goAPIVersion,
@@ -527,6 +528,34 @@ describe('encodeProtobuf', () => {
   });
 });
 
+describe('encodeListEnvelopeParts', () => {
+  it('gives, one after another, the bytes of the whole list, whatever the lengths (1- to 4-byte varints)', () => {
+    const list = { kind: 'EventList', apiVersion: 'events.k8s.io/v1', metadata: { resourceVersion: '9' } };
+    const event = (note: string): Record<string, unknown> => ({
+      metadata: { name: 'e', namespace: 'n' },
+      eventTime: '2026-01-02T03:04:05.123456Z',
+      reportingController: 'c',
+      reportingInstance: 'i',
+      action: 'A',
+      reason: 'R',
+      type: 'Normal',
+      note,
+      regarding: { kind: 'Pod', name: 'p' },
+    });
+    for (const sizes of [[], [0], [1, 100], [20_000, 3], [2_200_000, 10, 70_000]]) {
+      const items = sizes.map((n) => event('x'.repeat(n)));
+      const whole = encodeProtobuf({ ...list, items }, 'events/v1.EventList');
+      const parts = encodeListEnvelopeParts(
+        list,
+        'events/v1.EventList',
+        items.map((i) => encodeListItems([i], 'events/v1.EventList')),
+      );
+      expect(parts).toHaveLength(sizes.length + 2);
+      expect(Buffer.concat(parts).equals(whole)).toBe(true);
+    }
+  });
+});
+
 describe('encodeListItems and encodeListEnvelope', () => {
   it('put a list together batch by batch into the bytes encodeProtobuf writes for it whole', () => {
     const items = Array.from({ length: 7 }, (_, i) => ({
@@ -550,6 +579,7 @@ describe('encodeListItems and encodeListEnvelope', () => {
       encodeListItems(b, 'events/v1.EventList'),
     );
     expect(encodeListEnvelope(list, 'events/v1.EventList', batches)).toEqual(whole);
+    expect(Buffer.concat(encodeListEnvelopeParts(list, 'events/v1.EventList', batches))).toEqual(whole);
     expect(encodeListEnvelope(list, 'events/v1.EventList', [])).toEqual(
       encodeProtobuf({ ...list, items: [] }, 'events/v1.EventList'),
     );
@@ -611,5 +641,8 @@ describe('meta.k8s.io/v1beta1 PartialObjectMetadataList (items field 1, metadata
       encodeListItems(b, 'meta/v1beta1.PartialObjectMetadataList'),
     );
     expect(encodeListEnvelope(beta, 'meta/v1beta1.PartialObjectMetadataList', batches)).toEqual(whole);
+    expect(Buffer.concat(encodeListEnvelopeParts(beta, 'meta/v1beta1.PartialObjectMetadataList', batches))).toEqual(
+      whole,
+    );
   });
 });

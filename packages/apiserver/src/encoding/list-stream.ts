@@ -97,14 +97,14 @@ export function* jsonListChunks(shape: JSONListShape, pretty: boolean): Generato
  * only as fast as the client reads (the response's backpressure pauses it). Destroying the
  * stream (the client went away) stops the generator.
  */
-export function chunkStream(chunks: Generator<string, void, undefined>): Readable {
+export function chunkStream(chunks: Generator<string | Uint8Array, void, undefined>): Readable {
   let pending: NodeJS.Immediate | undefined;
   return new Readable({
     read() {
       if (pending !== undefined) return;
       pending = setImmediate(() => {
         pending = undefined;
-        let next: IteratorResult<string, void>;
+        let next: IteratorResult<string | Uint8Array, void>;
         try {
           next = chunks.next();
         } catch (err) {

@@ -9,6 +9,7 @@ import { q } from '../request/query.js';
 import { warningHeaders } from '../warning/recorder.js';
 import { tracedAuditId } from '../request/audit-id.js';
 import { sendAtTurnEnd } from './turn-end-send.js';
+import { chunkStream } from './list-stream.js';
 import type { Replied } from './turn-end-send.js';
 import { goJsonText, jsonToYaml } from './yaml-output.js';
 import { negotiateStatus } from './negotiate.js';
@@ -221,7 +222,7 @@ export function sendText(
 export function sendProtobuf(
   reply: FastifyReply,
   code: number,
-  body: Buffer,
+  body: Buffer | Readable,
   warnings: readonly string[] = [],
   contentType = 'application/vnd.kubernetes.protobuf',
   cacheControl = 'no-cache, private',
@@ -236,6 +237,27 @@ export function sendProtobuf(
     .header('content-type', contentType)
     .header('cache-control', cacheControl)
     .send(body);
+}
+
+/** A protobuf answer this long or shorter is sent in one write; a longer one a piece per turn. */
+export const protobufWholeBytes = 1024 * 1024;
+
+/**
+ * Sends a protobuf answer given in pieces whose bytes, one after another, are the answer (a large
+ * list, `encodeListEnvelopeParts`): up to {@link protobufWholeBytes} in one write, as
+ * {@link sendProtobuf}; past it with the same headers and `Content-Length`, a piece per turn of
+ * the event loop (six 3 MB Events were copied into one buffer in one turn).
+ */
+export function sendProtobufParts(reply: FastifyReply, code: number, parts: readonly Uint8Array[]): FastifyReply {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  if (length <= protobufWholeBytes) return sendProtobuf(reply, code, Buffer.concat(parts));
+  reply.header('content-length', length);
+  return sendProtobuf(reply, code, chunkStream(eachOf(parts)));
+}
+
+function* eachOf(parts: readonly Uint8Array[]): Generator<Uint8Array, void, undefined> {
+  yield* parts;
 }
 
 /** Sends a YAML body produced by a stream (a large list, `yamlListChunks`), chunked. */

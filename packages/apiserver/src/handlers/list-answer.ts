@@ -15,7 +15,7 @@ import { parseIncludeObject, toTable } from '../table/table.js';
 import { q } from '../request/query.js';
 import { chunkStream, jsonListChunks, listStreamChunkChars, listStreamMinItems } from '../encoding/list-stream.js';
 import type { JSONListShape } from '../encoding/list-stream.js';
-import { isPretty, sendJSONStream, sendJSONText, sendProtobuf, sendYAMLStream } from '../encoding/respond.js';
+import { isPretty, sendJSONStream, sendJSONText, sendProtobufParts, sendYAMLStream } from '../encoding/respond.js';
 import { yamlListChunks } from '../encoding/yaml-output.js';
 import { protobufListInTurns, protobufMediaType } from './protobuf-answer.js';
 
@@ -45,7 +45,7 @@ export async function sendListAnswer<T extends KubeObject>(
   const rep = negotiated.representation;
   if (rep.as === 'PartialObjectMetadata') throw partialMetadataMismatch(scope.view, false);
   if (negotiated.mediaType === protobufMediaType) {
-    return sendProtobuf(reply, 200, await protobufListInTurns(scope.view, page.items, listMeta(page), rep));
+    return sendProtobufParts(reply, 200, await protobufListInTurns(scope.view, page.items, listMeta(page), rep));
   }
   const pretty = negotiated.pretty || isPretty(req);
   const shape = listShape(scope, req, rep, page, pretty);

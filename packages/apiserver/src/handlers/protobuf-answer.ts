@@ -1,4 +1,4 @@
-import { encodeListEnvelope, encodeListItems, encodeProtobuf } from '@kevents/api';
+import { encodeListEnvelopeParts, encodeListItems, encodeProtobuf } from '@kevents/api';
 import type { KubeObject, ListMeta, ProtobufType } from '@kevents/api';
 import type { MetaVersion, OutputFormats, Representation } from '../encoding/negotiate.js';
 import { partialObjectMetadata, partialObjectMetadataList } from '../encoding/partial-metadata.js';
@@ -55,15 +55,17 @@ export function protobufList<T extends KubeObject>(
  * {@link protobufList} for a list of any length: its items are encoded one by one, and the event
  * loop is let go after every {@link protobufBatch} items or {@link protobufTurnBytes} bytes (a
  * protobuf list is one length-prefixed message, so it is sent whole, as kube does; the JSON and
- * YAML lists are streamed instead), so that other requests are served meanwhile.
+ * YAML lists are streamed instead), so that other requests are served meanwhile. The list comes
+ * back in pieces (`encodeListEnvelopeParts`), never copied into one buffer: their bytes, one after
+ * another, are {@link protobufList}'s.
  */
 export async function protobufListInTurns<T extends KubeObject>(
   view: VersionedView<T>,
   items: PageItems<T>,
   meta: ListMeta,
   rep: Representation,
-): Promise<Buffer> {
-  if (items.length <= 1) return protobufList(view, items.slice(0, items.length), meta, rep);
+): Promise<Uint8Array[]> {
+  if (items.length <= 1) return [protobufList(view, items.slice(0, items.length), meta, rep)];
   const partial = rep.as === 'PartialObjectMetadataList';
   const version: MetaVersion = rep.as === 'PartialObjectMetadataList' ? rep.version : 'v1';
   const type = partial ? partialListType(version) : messages(view).list;
@@ -84,7 +86,7 @@ export async function protobufListInTurns<T extends KubeObject>(
   const list = partial
     ? { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${version}`, metadata: meta }
     : { kind: view.listKind, apiVersion: view.groupVersion, metadata: meta };
-  return encodeListEnvelope(list, type, parts);
+  return encodeListEnvelopeParts(list, type, parts);
 }
 
 /** Items a protobuf list encodes per turn of the event loop, at most. */
