@@ -202,15 +202,16 @@ export function parseProtobufBody(
   raw: unknown,
   type: ProtobufType,
   expected: { readonly groupVersion: string; readonly kind: string },
-  options: UnrecognizedBodyOptions = {},
+  options: BodyReadOptions = {},
 ): ParsedBody {
+  const limits = options.valueLimits ?? defaultValueLimits;
   const bytes: Uint8Array = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === 'string' ? raw : '', 'latin1');
   let value: Record<string, unknown>;
   try {
-    value = decodeProtobuf(bytes, type, { maxFields: maxBodyValues });
+    value = decodeProtobuf(bytes, type, { maxFields: limits.bodyValues });
   } catch (err) {
     if (!(err instanceof ProtobufDecodeError)) throw err;
-    if (err.code === 'TooManyFields') throw tooManyValues();
+    if (err.code === 'TooManyFields') throw tooManyValues(limits.objectValues);
     const kind = options.unrecognizedKind;
     if (kind === undefined) throw badRequest(err.message);
     throw badRequest(

@@ -64,10 +64,12 @@ async function readDeleteOptions(
     const type = mediaType(req.headers['content-type']);
     const parsed =
       type === 'application/vnd.kubernetes.protobuf'
-        ? parseProtobufBody(req.body, 'meta/v1.DeleteOptions', {
-            groupVersion: 'meta.k8s.io/v1',
-            kind: 'DeleteOptions',
-          })
+        ? parseProtobufBody(
+            req.body,
+            'meta/v1.DeleteOptions',
+            { groupVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' },
+            { valueLimits },
+          )
         : await parseBodyOffLoop(raw, type === 'application/yaml' ? 'application/yaml' : 'application/json', {
             valueLimits,
           });

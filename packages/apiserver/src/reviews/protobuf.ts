@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import { badRequest } from '../errors/api-error.js';
-import { maxBodyValues, tooManyValues } from '../registry/object-values.js';
+import { tooManyValues } from '../registry/object-values.js';
+import { defaultValueLimits, type ValueLimits } from '../registry/value-limits.js';
 
 /** Kubernetes' protobuf media type (`runtime.ContentTypeProtobuf`), which kubectl 1.34+ sends its reviews in. */
 export const kubernetesProtobufType = 'application/vnd.kubernetes.protobuf';
@@ -90,10 +91,11 @@ function fieldsIn(r: protobuf.Reader, end: number, type: protobuf.Type, limit: n
   return n;
 }
 
-/** Refuses a body of more fields than a body may hold values (`maxBodyValues`), as a JSON body is refused. */
-function refuseManyFields(data: Uint8Array, type: protobuf.Type, limit: number): number {
+/** Refuses a body of more fields than a body may hold values (`limits.bodyValues`, less `used`), as a JSON body is refused. */
+function refuseManyFields(data: Uint8Array, type: protobuf.Type, limits: ValueLimits, used = 0): number {
+  const limit = limits.bodyValues - used;
   const n = countFields(data, type, limit);
-  if (n !== undefined && n > limit) throw tooManyValues();
+  if (n !== undefined && n > limit) throw tooManyValues(limits.objectValues);
   return n ?? 0;
 }
 
@@ -118,9 +120,14 @@ function metaJSON(meta: Obj | undefined): Obj {
 /**
  * Decodes a review sent as Kubernetes protobuf (`k8s\\0` + `runtime.Unknown` whose `raw` is the
  * object) into the JSON shape the review handlers take. The envelope's apiVersion and kind must
- * be the expected ones, as the protobuf serializer's decode into a typed object requires.
+ * be the expected ones, as the protobuf serializer's decode into a typed object requires. A body
+ * of more fields than `limits.bodyValues` is a 413, found before protobufjs decodes it.
  */
-export function decodeReviewProtobuf(body: Buffer, expected: { groupVersion: string; kind: string }): Obj {
+export function decodeReviewProtobuf(
+  body: Buffer,
+  expected: { groupVersion: string; kind: string },
+  limits: ValueLimits = defaultValueLimits,
+): Obj {
   if (body.length < magic.length || !body.subarray(0, magic.length).equals(magic)) {
     throw badRequest('provided object is not a valid Kubernetes protobuf message: missing the magic prefix');
   }
@@ -129,14 +136,14 @@ export function decodeReviewProtobuf(body: Buffer, expected: { groupVersion: str
   const t = types();
   const envelope = t.lookupType('kevents.k8s.Unknown');
   const type = t.lookupType(`kevents.k8s.${expected.kind}`);
-  const envelopeFields = refuseManyFields(body.subarray(4), envelope, maxBodyValues);
+  const envelopeFields = refuseManyFields(body.subarray(4), envelope, limits);
   try {
     unknown = envelope.toObject(envelope.decode(body.subarray(4)), { longs: Number, bytes: Buffer });
   } catch (err) {
     throw badRequest(`unable to decode the protobuf body: ${(err as Error).message}`);
   }
   const raw = (unknown['raw'] as Buffer | undefined) ?? Buffer.alloc(0);
-  refuseManyFields(raw, type, maxBodyValues - envelopeFields);
+  refuseManyFields(raw, type, limits, envelopeFields);
   try {
     object = type.toObject(type.decode(raw), { longs: Number, arrays: false, objects: false });
   } catch (err) {

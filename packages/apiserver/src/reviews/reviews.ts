@@ -385,7 +385,10 @@ export function installSelfSubjectReviews(
       let decoded: { object: Obj; warnings: string[] };
       if (mediaType(req.headers['content-type']) === kubernetesProtobufType) {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.from(String(req.body ?? ''), 'latin1');
-        decoded = { object: decodeReviewProtobuf(body, { groupVersion, kind: k.kind }), warnings: [] };
+        decoded = {
+          object: decodeReviewProtobuf(body, { groupVersion, kind: k.kind }, opts.valueLimits),
+          warnings: [],
+        };
       } else {
         requireObjectMediaType(req.headers['content-type']);
         const unrecognized = { unrecognizedKind: k.kind, ...(opts.valueLimits && { valueLimits: opts.valueLimits }) };

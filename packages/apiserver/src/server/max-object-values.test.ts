@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { encodeProtobuf } from '@kevents/api';
 import { MemoryStorage } from '@kevents/storage';
 import { leasesResource } from '../resources/leases/resource.js';
 import { buildApiServer } from './build-server.js';
@@ -134,6 +135,22 @@ describe('buildApiServer({ maxObjectValues })', () => {
       code: 413,
       body: tooLarge(20_000),
     });
+  });
+
+  it("holds a protobuf body to the server's own bound while it is decoded", async () => {
+    const send = async (server: ApiServer, name: string, n: number): Promise<{ code: number; body: unknown }> => {
+      const r = await server.app.inject({
+        method: 'POST',
+        url: leases,
+        headers: { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/json' },
+        payload: Buffer.from(encodeProtobuf(lease(name, n), 'coordination/v1.Lease')),
+      });
+      return { code: r.statusCode, body: r.json() };
+    };
+    expect(await send(small, 'pb', 300)).toEqual({ code: 413, body: tooLarge(200) });
+    // 9,000 labels are more fields than the default's body bound, fewer than the larger one's
+    expect(await send(standard, 'pb-wide', 9_000)).toEqual({ code: 413, body: tooLarge(maxObjectValues) });
+    expect((await send(large, 'pb-wide', 9_000)).code).toBe(201);
   });
 
   it('refuses a bound that is not a positive integer', () => {
