@@ -30,7 +30,7 @@ import type {
 } from '../interface.js';
 import { isUnsetResourceVersion, parseResourceVersion } from '../resource-version.js';
 import { fromBody, withResourceVersion } from '../body.js';
-import { ChangeLog, PackedChange } from './change-log.js';
+import { ChangeLog } from './change-log.js';
 import { unpackBody } from './packed-body.js';
 import { decodeMetadataSharing, decodeSharing } from './sharing-decode.js';
 import { packObject } from './packed-object.js';
@@ -73,7 +73,10 @@ export class MemoryStorage implements Storage, RevisionReads {
   private readonly pins = new Map<number, number>();
 
   constructor(options: MemoryStorageOptions = {}) {
-    this.log = new ChangeLog(options.watchBatchIntervalMs ?? memoryDefaults.watchBatchIntervalMs);
+    this.log = new ChangeLog(
+      options.watchBatchIntervalMs ?? memoryDefaults.watchBatchIntervalMs,
+      options.historyMaxAgeMs !== undefined,
+    );
     this.source = memoryChangeSource(this.log);
     this.historyLimit = Math.max(1, options.historyLimit ?? memoryDefaults.historyLimit);
     this.historyMaxAgeMs = options.historyMaxAgeMs;
@@ -163,7 +166,7 @@ export class MemoryStorage implements Storage, RevisionReads {
     if (live(found) !== undefined) throw alreadyExistsError(key);
     const body = packObject(obj);
     const entry = found ?? table.add(slot, key.resource, key.namespace, k);
-    return this.commit<T>(entry, 'ADDED', body, undefined, obj);
+    return this.commit<T>(entry, body, undefined, obj);
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -194,8 +197,7 @@ export class MemoryStorage implements Storage, RevisionReads {
       this.checkOpen();
       if (live(table.get(k))?.rv !== curRv) continue;
       const body = packObject(next);
-      if (cur === undefined)
-        return this.commit<T>(table.entry(key.resource, key.namespace, k), 'ADDED', body, undefined, next);
+      if (cur === undefined) return this.commit<T>(table.entry(key.resource, key.namespace, k), body, undefined, next);
       return this.replace<T>(table.entry(key.resource, key.namespace, k), cur, body, next);
     }
   }
@@ -206,7 +208,7 @@ export class MemoryStorage implements Storage, RevisionReads {
     const cur = live(entry);
     if (entry === undefined || cur === undefined) throw notFoundError(key);
     checkPreconditions(key, cur, options.preconditions);
-    return this.commit<T>(entry, 'DELETED', undefined, cur.body);
+    return this.commit<T>(entry, undefined, cur.body);
   }
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
@@ -237,7 +239,7 @@ export class MemoryStorage implements Storage, RevisionReads {
   async compact(resourceVersion: string): Promise<void> {
     this.checkOpen();
     const rv = parseResourceVersion(resourceVersion);
-    while ((this.log.oldest()?.rv ?? Infinity) <= rv && this.mayDropOldest()) this.dropOldest();
+    while ((this.log.oldestRv() ?? Infinity) <= rv && this.mayDropOldest()) this.dropOldest();
     this.log.compactTo(rv);
   }
 
@@ -264,23 +266,25 @@ export class MemoryStorage implements Storage, RevisionReads {
   /** Stores `body` unless it equals the current one (a no-op update keeps its resourceVersion). */
   private replace<T extends KubeObject>(entry: KeyEntry, cur: LiveVersion, body: string, obj: T): T {
     if (body === cur.body) return fromBody<T>(unpackBody(body), cur.rv);
-    return this.commit<T>(entry, 'MODIFIED', body, cur.body, obj);
+    return this.commit<T>(entry, body, cur.body, obj);
   }
 
-  /** Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. */
+  /**
+   * Takes the next resourceVersion for one write, logs it, wakes watchers and trims history. Its
+   * type follows from the key's revisions: a body after none or a tombstone is ADDED, after a
+   * body MODIFIED, and no body (a tombstone) DELETED.
+   */
   private commit<T extends KubeObject>(
     entry: KeyEntry,
-    type: 'ADDED' | 'MODIFIED' | 'DELETED',
     body: string | undefined,
     prev: string | undefined,
     written?: T,
   ): T {
     const rv = this.log.rv + 1;
     const state = body ?? prev ?? '{}';
-    this.table(entry.resource).push(entry, { rv, body });
-    this.log.append(
-      new PackedChange(rv, type, entry, state, prev, this.historyMaxAgeMs === undefined ? 0 : this.clock()),
-    );
+    this.table(entry.scope.resource).push(entry, { rv, body });
+    // The log reads the change back from the entry's revisions (see ChangeLog.at).
+    this.log.append(entry, this.historyMaxAgeMs === undefined ? 0 : this.clock());
     while (this.log.size > this.historyLimit && this.mayDropOldest()) this.dropOldest();
     this.trimByAge();
     this.log.notify();
@@ -290,7 +294,7 @@ export class MemoryStorage implements Storage, RevisionReads {
   private trimByAge(): void {
     if (this.historyMaxAgeMs === undefined) return;
     const cutoff = this.clock() - this.historyMaxAgeMs;
-    while ((this.log.oldest()?.time ?? Infinity) < cutoff && this.mayDropOldest()) this.dropOldest();
+    while ((this.log.oldestTime() ?? Infinity) < cutoff && this.mayDropOldest()) this.dropOldest();
   }
 
   /**
@@ -300,9 +304,9 @@ export class MemoryStorage implements Storage, RevisionReads {
    */
   private mayDropOldest(): boolean {
     if (this.pins.size === 0) return true;
-    const oldest = this.log.oldest();
+    const oldest = this.log.oldestRv();
     if (oldest === undefined) return false;
-    for (const at of this.pins.keys()) if (oldest.rv > at) return false;
+    for (const at of this.pins.keys()) if (oldest > at) return false;
     return true;
   }
 
@@ -318,10 +322,9 @@ export class MemoryStorage implements Storage, RevisionReads {
 
   /** Compacts the oldest change: its key keeps only the revisions a read at or after it can see. */
   private dropOldest(): void {
-    const c = this.log.shift();
-    if (c === undefined) return;
-    const e = c.entry;
-    if (forgetBefore(e, c.rv)) this.table(e.resource).drop(e);
+    const e = this.log.shift();
+    if (e === undefined) return;
+    if (forgetBefore(e, this.log.compacted)) this.table(e.scope.resource).drop(e);
   }
 
   /** Resolves once the store has reached `rv`; else TooLargeResourceVersion after the wait. */
@@ -423,7 +426,7 @@ export class MemoryStorage implements Storage, RevisionReads {
     let notLive = inRange(table.deleted);
     const seen = new Set<KeyEntry>();
     for (let rv = at + 1; rv <= this.log.rv; rv++) {
-      const e = this.log.at(rv)!.entry;
+      const e = this.log.entryAt(rv)!;
       if (table.get(e.key) !== e || e.key < first || (end !== undefined && e.key >= end) || seen.has(e)) continue;
       seen.add(e);
       if (isDeleted(e)) notLive--;

@@ -6,6 +6,12 @@ export interface Version {
   readonly body: string | undefined;
 }
 
+/** The resource and namespace of keys: one object per pair, shared by their entries. */
+export interface Scope {
+  readonly resource: string;
+  readonly namespace: string;
+}
+
 /**
  * A key and its retained revisions. Revisions newer than the compacted resourceVersion are all
  * kept, plus the newest one at or below it. The newest revision is held in the entry itself
@@ -15,8 +21,8 @@ export interface Version {
  */
 export interface KeyEntry {
   readonly key: string;
-  readonly resource: string;
-  readonly namespace: string;
+  /** Its resource and namespace (one pointer where two cost 8 bytes more a key). */
+  readonly scope: Scope;
   /** The newest revision's resourceVersion; 0 while the key has no revision. */
   rv: number;
   /** The newest revision's body; undefined for a tombstone. */
@@ -86,8 +92,8 @@ export const storageKey = (namespace: string, name: string): string =>
 export class ResourceTable {
   readonly index = new SortedIndex<KeyEntry>();
   readonly deleted = new SortedIndex<KeyEntry>();
-  /** One string per namespace name, shared by its entries. */
-  private readonly namespaces = new Map<string, string>();
+  /** One {@link Scope} per namespace, shared by its entries. */
+  private readonly scopes = new Map<string, Scope>();
 
   /** The entry of a key, if the table has one. */
   get(key: string): KeyEntry | undefined {
@@ -126,9 +132,10 @@ export class ResourceTable {
 
   /** A new entry for a key not in the table, at the slot {@link locate} gave (no change since). */
   add(slot: Slot, resource: string, namespace: string, key: string): KeyEntry {
-    let ns = this.namespaces.get(namespace);
-    if (ns === undefined) this.namespaces.set(namespace, (ns = namespace));
-    const e: KeyEntry = { key, resource, namespace: ns, rv: 0, body: undefined, older: undefined };
+    let scope = this.scopes.get(namespace);
+    if (scope === undefined || scope.resource !== resource)
+      this.scopes.set(namespace, (scope = Object.freeze({ resource, namespace })));
+    const e: KeyEntry = { key, scope, rv: 0, body: undefined, older: undefined };
     this.index.insertAt(slot, e);
     return e;
   }
