@@ -8,6 +8,8 @@ export interface Keyed {
 
 /** The default size at which a chunk is split in two. */
 const defaultChunkSize = 512;
+/** The room for keys a new chunk has at least. */
+const minCapacity = 16;
 /** A {@link Slot} is `chunk * slotBase + position`. */
 const slotBase = 1024;
 
@@ -20,12 +22,15 @@ export type Slot = number;
  * One sorted run of keys. Its entries stay where they were appended: `order` lists their indexes in
  * key order, so an insert moves two typed arrays (no pointers, no write barriers) and appends one
  * pointer. `codes[i]` is the {@link keyCode} of the `i`-th key in order after `prefix`, which every
- * key of the chunk has.
+ * key of the chunk has. The two typed arrays hold as many keys as the chunk has (a half after a
+ * split) and double, up to the chunk size, when an insert needs room: where keys arrive in
+ * ascending runs (an Event's name ends in a time), the lower half of a split gets no more inserts
+ * and stays half full.
  */
 interface Chunk<E extends Keyed> {
   readonly entries: E[];
-  readonly order: Uint16Array;
-  readonly codes: Float64Array;
+  order: Uint16Array;
+  codes: Float64Array;
   prefix: string;
 }
 
@@ -109,6 +114,7 @@ export class SortedIndex<E extends Keyed> {
       encode(chunk);
     }
     const n = chunk.entries.length;
+    if (n === chunk.codes.length) this.grow(chunk);
     chunk.codes.copyWithin(i + 1, i, n);
     chunk.codes[i] = keyCode(key, chunk.prefix.length);
     chunk.order.copyWithin(i + 1, i, n);
@@ -194,9 +200,21 @@ export class SortedIndex<E extends Keyed> {
 
   /** A chunk of `entries` (already in key order) sharing `prefix`; its codes are left to the caller. */
   private newChunk(entries: E[], prefix: string): Chunk<E> {
-    const order = new Uint16Array(this.chunkSize);
+    const capacity = Math.max(entries.length, minCapacity);
+    const order = new Uint16Array(capacity);
     for (let i = 0; i < entries.length; i++) order[i] = i;
-    return { entries, order, codes: new Float64Array(this.chunkSize), prefix };
+    return { entries, order, codes: new Float64Array(capacity), prefix };
+  }
+
+  /** Doubles a full chunk's room for keys, up to the chunk size. */
+  private grow(chunk: Chunk<E>): void {
+    const capacity = Math.min(this.chunkSize, chunk.codes.length * 2);
+    const order = new Uint16Array(capacity);
+    order.set(chunk.order);
+    const codes = new Float64Array(capacity);
+    codes.set(chunk.codes);
+    chunk.order = order;
+    chunk.codes = codes;
   }
 
   /** Splits a full chunk in two halves, each with the longest prefix its keys share. */
