@@ -115,7 +115,15 @@ describe('parseJson', () => {
   });
 
   it("throws JSON.parse's own error for the text as given", () => {
-    for (const bad of [`{"${u(0x61)}":}`, `{"${u(0x61)}":1,}`, `"x"${u(0x61)}":1`, `{"${u(0x61)}" 1}`]) {
+    for (const bad of [
+      `{"${u(0x61)}":}`,
+      `{"${u(0x61)}":1,}`,
+      `"x"${u(0x61)}":1`,
+      `{"${u(0x61)}" 1}`,
+      // a raw control character in a key that also holds an escape (it was read as a key)
+      '{"\u0001\\\\":0}',
+      `{"a${u(0x62)}\t":0}`,
+    ]) {
       let expected = '';
       try {
         JSON.parse(bad);

@@ -11,6 +11,8 @@ export const jsonShortEscapes: Readonly<Record<string, string>> = {
   r: '\r',
   t: '\t',
 };
+/** A character JSON holds in a string only escaped. */
+const rawControl = /[\u0000-\u001f]/;
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 /** Whether a key holds a character JSON cannot hold unescaped in a string (`"`, `\`, U+0000–U+001F). */
 const needsEscape = (key: string): boolean => {
@@ -125,16 +127,15 @@ function colonAfter(text: string, from: number): boolean {
   return text.charCodeAt(from) === 0x3a;
 }
 
-/** The string between two quotes with its escapes decoded, or undefined for a bad escape. */
+/** The string between two quotes with its escapes decoded, or undefined for a bad escape or a raw control character. */
 function decodeString(text: string, from: number, to: number): string | undefined {
   let out = '';
   for (let i = from; i < to;) {
     const slash = text.indexOf('\\', i);
-    if (slash === -1 || slash >= to) {
-      out += text.slice(i, to);
-      break;
-    }
-    out += text.slice(i, slash);
+    const raw = text.slice(i, slash === -1 || slash >= to ? to : slash);
+    if (rawControl.test(raw)) return undefined;
+    out += raw;
+    if (slash === -1 || slash >= to) break;
     const c = text[slash + 1]!;
     if (c === 'u') {
       const hex = text.slice(slash + 2, slash + 6);
