@@ -12,6 +12,7 @@ export const jsonShortEscapes: Readonly<Record<string, string>> = {
   t: '\t',
 };
 /** A character JSON holds in a string only escaped. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const rawControl = /[\u0000-\u001f]/;
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 /** Whether a key holds a character JSON cannot hold unescaped in a string (`"`, `\`, U+0000–U+001F). */

@@ -1,4 +1,5 @@
 import { parseJson, type KubeObject, type ListMeta, type WatchEvent } from '@kevents/api';
+import type { ReadableStream } from 'node:stream/web';
 import { ControllerRuntimeError } from '../errors.js';
 import type { RestClient } from './rest-client.js';
 

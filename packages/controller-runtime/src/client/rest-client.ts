@@ -1,4 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
+import type { ReadableStream } from 'node:stream/web';
 import { Agent, ProxyAgent, fetch, type Dispatcher, type Response } from 'undici';
 import { parseJson, type Status } from '@kevents/api';
 import { ApiError, ControllerRuntimeError } from '../errors.js';
