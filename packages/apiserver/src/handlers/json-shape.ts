@@ -175,13 +175,10 @@ export function scanJsonShape(text: string, names = false): JsonShape | undefine
         if (names) seen.push(undefined);
         if (type === 'array') continue;
         // A member name and its colon.
-        if (text.charCodeAt(i) !== 0x22) return undefined;
-        const end = stringEnd(text, i);
+        const end = memberNameEnd(text, i);
         if (end < 0) return undefined;
         if (names && repeats(seen, text.slice(i + 1, end - 1))) repeatsName = true;
-        i = blanksEnd(text, end);
-        if (text.charCodeAt(i) !== 0x3a) return undefined;
-        i++;
+        i = blanksEnd(text, end) + 1;
         continue;
       }
       i++;
@@ -222,13 +219,10 @@ export function scanJsonShape(text: string, names = false): JsonShape | undefine
           break;
         }
         i = blanksEnd(text, i);
-        if (text.charCodeAt(i) !== 0x22) return undefined;
-        const end = stringEnd(text, i);
+        const end = memberNameEnd(text, i);
         if (end < 0) return undefined;
         if (names && repeats(seen, text.slice(i + 1, end - 1))) repeatsName = true;
-        i = blanksEnd(text, end);
-        if (text.charCodeAt(i) !== 0x3a) return undefined;
-        i++;
+        i = blanksEnd(text, end) + 1;
         break;
       }
       if (d !== (top === OBJECT ? 0x7d : 0x5d)) return undefined;
@@ -237,4 +231,11 @@ export function scanJsonShape(text: string, names = false): JsonShape | undefine
       if (names) seen.pop();
     }
   }
+}
+
+/** Where the member name that starts at `i` ends (after its closing quote) when a colon follows it; -1 otherwise. */
+function memberNameEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 0x22) return -1;
+  const end = stringEnd(text, i);
+  return end >= 0 && text.charCodeAt(blanksEnd(text, end)) === 0x3a ? end : -1;
 }
