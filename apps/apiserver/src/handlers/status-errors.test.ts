@@ -247,6 +247,34 @@ describe('Status errors', () => {
       '?fieldValidation=Strict',
     );
     expectStatus(jsonPatch.body, 422, 'Invalid', /: strict decoding error: unknown field "bogus"$/);
+    // A JSON patch's own unknown and repeated fields (kube decodes it strictly into []jsonPatchOp
+    // first), before the patched object's.
+    const strictOps = await patch(
+      'application/json-patch+json',
+      '[{"op":"add","path":"/bogus","value":{"a":1,"a":2},"Op":"x"}]',
+      '?fieldValidation=Strict',
+    );
+    expectStatus(
+      strictOps.body,
+      422,
+      'Invalid',
+      /: strict decoding error: json patch duplicate field "\[0\]\.value\.a", json patch unknown field "\[0\]\.Op", unknown field "bogus"$/,
+    );
+    const warnedOps = await patch(
+      'application/json-patch+json',
+      '[{"op":"test","path":"/metadata/name","value":"exists","extra":true}]',
+    );
+    expect([warnedOps.status, warnedOps.headers.get('warning')]).toEqual([
+      200,
+      '299 - "json patch unknown field \\"[0].extra\\""',
+    ]);
+    const typedOps = await patch('application/json-patch+json', '[{"op":"add","path":7}]');
+    expectStatus(
+      typedOps.body,
+      400,
+      'BadRequest',
+      'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string',
+    );
     // A type error is a 422 at any fieldValidation, in the decoder's words.
     const typed = await patch('application/merge-patch+json', '{"deprecatedCount":"x"}', '?fieldValidation=Ignore');
     expectStatus(
@@ -265,6 +293,12 @@ describe('Status errors', () => {
     expect(warned.body.metadata.labels.w).toBe('2');
     const ignored = await patch('application/merge-patch+json', '{"bogus":2}', '?fieldValidation=Ignore');
     expect([ignored.status, ignored.headers.get('warning')]).toEqual([200, null]);
+    const ignoredOps = await patch(
+      'application/json-patch+json',
+      '[{"op":"test","path":"/metadata/name","value":"exists","extra":true}]',
+      '?fieldValidation=Ignore',
+    );
+    expect([ignoredOps.status, ignoredOps.headers.get('warning')]).toEqual([200, null]);
   });
 
   it('a number past a double (1e400) in a patch: refused where kube decodes the patch into a map (400), else where a field cannot hold it (422)', async () => {
@@ -282,8 +316,21 @@ describe('Status errors', () => {
       const r = await request(`${ns('s')}/exists`, { method: 'PATCH', body, headers: { 'content-type': type } });
       expectStatus(r.body, 400, 'BadRequest', message);
     }
-    // A JSON patch keeps the number as text until the patched object is decoded.
-    const jsonPatch = await request(`${ns('s')}/exists`, {
+    // A JSON patch under fieldValidation=Strict or Warn is decoded strictly into kube's
+    // []jsonPatchOp first, whose interface{} value cannot hold it.
+    const strictJsonPatch = await request(`${ns('s')}/exists`, {
+      method: 'PATCH',
+      body: '[{"op":"add","path":"/deprecatedCount","value":1e400}]',
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
+    expectStatus(
+      strictJsonPatch.body,
+      400,
+      'BadRequest',
+      'error decoding patch: json: cannot unmarshal number 1e400 into Go struct field jsonPatchOp.value of type float64',
+    );
+    // Under Ignore, json-patch keeps the number as text until the patched object is decoded.
+    const jsonPatch = await request(`${ns('s')}/exists?fieldValidation=Ignore`, {
       method: 'PATCH',
       body: '[{"op":"add","path":"/deprecatedCount","value":1e400}]',
       headers: { 'content-type': 'application/json-patch+json' },

@@ -65,9 +65,14 @@ describe('applyPatch', () => {
     expect(failed.status.message).toBe(
       'the server rejected our request due to an error in our request: testing value /note failed: test failed',
     );
+    // kube's strict decode into []jsonPatchOp under Warn (the default), json-patch's under Ignore.
     const notList = apiFailure(() => applyPatch('application/json-patch+json', current, '{"op":"add"}'));
     expect(notList.code).toBe(400);
-    expect(notList.status.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    expect(notList.status.message).toBe(
+      'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+    );
+    const ignored = apiFailure(() => applyPatch('application/json-patch+json', current, '{"op":"add"}', 'Ignore'));
+    expect(ignored.status.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     // v4 adds a null where an add has no value (never an undefined).
     expect(applyPatch('application/json-patch+json', current, '[{"op":"add","path":"/x"}]')).toEqual({
       ...current,

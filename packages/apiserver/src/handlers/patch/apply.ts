@@ -5,6 +5,7 @@ import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
 import { bodyText, mediaType } from '../body.js';
 import { excessiveNesting, maxDepthMessage } from '../json-depth.js';
 import { applyJSONPatch, decodeJSONPatch, refuseJSONPatchText } from './json-patch.js';
+import { strictJSONPatchErrors } from './json-patch-strict.js';
 import { cloneTree } from './json-tree.js';
 import { mergePatch } from './merge-patch.js';
 import { checkPlainTree } from './plain-tree.js';
@@ -49,15 +50,23 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 export interface PatchBody {
   readonly text: string;
   readonly value: unknown;
+  /**
+   * A JSON patch's strict errors under `fieldValidation=Strict` or `Warn` (unknown and repeated
+   * fields of its operations, {@link strictJSONPatchErrors}), reported with the patched object's.
+   */
+  readonly strictErrors?: readonly string[];
 }
 
 /**
  * Reads a patch body as JSON. Nesting past the bound is a 400 `error decoding patch: ...`; a
  * syntax error is a 400 in the words of the decoder kube reads that patch type with: Go's
- * (`invalid character '}' looking for beginning of value`) for JSON and strategic merge patches,
- * after `error decoding patch: ` for merge patches, whose `fieldValidation=Ignore` form kube
- * leaves to json-patch (`Invalid JSON Patch`). A body spelling more values than `limits` allow is
- * a 413 before it is parsed.
+ * (`invalid character '}' looking for beginning of value`) for strategic merge patches and for
+ * JSON patches under `fieldValidation=Ignore` (json-patch's decode), after `error decoding
+ * patch: ` for JSON patches otherwise (kube's strict decode into `[]jsonPatchOp` comes first)
+ * and for merge patches, whose `Ignore` form kube leaves to json-patch (`Invalid JSON Patch`). A
+ * JSON patch under `Strict` or `Warn` is then read as that strict decode reads it
+ * ({@link strictJSONPatchErrors}: its 400s, and its strict errors kept in the body). A body
+ * spelling more values than `limits` allow is a 413 before it is parsed.
  */
 export function readPatch(
   raw: unknown,
@@ -68,20 +77,27 @@ export function readPatch(
   const text = bodyText(raw);
   const deep = excessiveNesting(text);
   if (deep !== undefined) throw badRequest(`error decoding patch: ${maxDepthMessage(deep)}`);
-  if (type === 'application/json-patch+json') {
+  const jsonPatch = type === 'application/json-patch+json';
+  let strictErrors: readonly string[] | undefined;
+  if (jsonPatch) {
     refuseWideJsonPatch(text, limits);
-    if (text.length > unparsedPatchText) refuseJSONPatchText(text);
+    if (text.length > unparsedPatchText) strictErrors = refuseJSONPatchText(text, fieldValidation);
   } else {
     refuseWideJson(text, limits);
     if (countTextValues(text, limits.patchValues) > limits.patchValues) throw tooManyPatchValues(limits.patchValues);
   }
+  let value: unknown;
   try {
-    return { text, value: parseJson(text) };
+    value = parseJson(text);
   } catch (err) {
     const why = goJsonSyntaxError(text) ?? (err as Error).message;
-    if (type !== 'application/merge-patch+json') throw badRequest(why);
+    if (type === 'application/strategic-merge-patch+json' || (jsonPatch && fieldValidation === 'Ignore'))
+      throw badRequest(why);
+    if (jsonPatch) throw badRequest(`error decoding patch: ${why}`);
     throw badRequest(fieldValidation === 'Ignore' ? 'Invalid JSON Patch' : `error decoding patch: ${why}`);
   }
+  if (jsonPatch && fieldValidation !== 'Ignore') strictErrors ??= strictJSONPatchErrors(text);
+  return strictErrors === undefined || strictErrors.length === 0 ? { text, value } : { text, value, strictErrors };
 }
 
 /**
@@ -91,9 +107,14 @@ export function readPatch(
  */
 const unparsedPatchText = 64 * 1024;
 
-/** {@link applyPatchBody} of a raw body. */
-export function applyPatch(type: MergingPatchType, current: Record<string, unknown>, raw: unknown): unknown {
-  return applyPatchBody(type, current, readPatch(raw, type));
+/** {@link applyPatchBody} of a raw body, read under `fieldValidation` (kube's default, `Warn`). */
+export function applyPatch(
+  type: MergingPatchType,
+  current: Record<string, unknown>,
+  raw: unknown,
+  fieldValidation: FieldValidation = 'Warn',
+): unknown {
+  return applyPatchBody(type, current, readPatch(raw, type, fieldValidation));
 }
 
 /**

@@ -35,8 +35,9 @@ const event = (): Record<string, unknown> => ({
   type: 'Normal',
 });
 
+/** json-patch v4's semantics: the patch read as kube reads it under fieldValidation=Ignore (json-patch's own decode). */
 const patch = (doc: Record<string, unknown>, ops: unknown): unknown =>
-  applyPatch(JSON_PATCH, doc, typeof ops === 'string' ? ops : JSON.stringify(ops));
+  applyPatch(JSON_PATCH, doc, typeof ops === 'string' ? ops : JSON.stringify(ops), 'Ignore');
 
 /** The 422 of a failed operation, with v4's text. */
 const rejected = (doc: Record<string, unknown>, ops: unknown): string => {

@@ -30,6 +30,8 @@ import { jsonSize } from './json-size.js';
 import { jsonPatchMaxCopyBytes, maxJSONPatchOperations } from './limits.js';
 import { getOwn, setOwn } from '@kevents/api';
 import type { WorkBudget } from './work-budget.js';
+import { strictJSONPatchErrors } from './json-patch-strict.js';
+import type { FieldValidation } from '../../request/query.js';
 
 /** One decoded operation: an object (`null` where the list holds `null`). */
 export type JSONPatchOperation = Record<string, unknown> | null;
@@ -62,17 +64,26 @@ export const tooManyOperations = (got: number): ApiError =>
  * ({@link scanJsonShape}): a root that is not an array (nor `null`), an operation that is not an
  * object (nor `null`), or more than `maxJSONPatchOperations` operations. Parsing 3 MiB of small
  * values (a million empty operations, or an array of numbers) held the event loop 0.1-1 s before
- * these answers. A text that is not JSON, or whose operations pass, is left to the parse.
+ * these answers. Under `fieldValidation=Strict` or `Warn`, kube's strict decode answers first
+ * ({@link strictJSONPatchErrors}, a pass over the text; its strict errors are returned), then the
+ * operations are counted. A text that is not JSON, or whose operations pass, is left to the parse.
  */
-export function refuseJSONPatchText(text: string): void {
+export function refuseJSONPatchText(text: string, fieldValidation: FieldValidation = 'Ignore'): string[] | undefined {
   const shape = scanJsonShape(text);
-  if (shape === undefined || shape.root === 'null') return;
+  if (shape === undefined) return undefined;
+  if (fieldValidation !== 'Ignore') {
+    const strictErrors = strictJSONPatchErrors(text);
+    if (shape.root === 'array' && shape.elements > maxJSONPatchOperations) throw tooManyOperations(shape.elements);
+    return strictErrors;
+  }
+  if (shape.root === 'null') return undefined;
   if (shape.root !== 'array')
     throw badRequest(`json: cannot unmarshal ${shape.root} into Go value of type jsonpatch.Patch`);
   if (shape.firstNonObject !== undefined) {
     throw badRequest(`json: cannot unmarshal ${shape.firstNonObject} into Go value of type jsonpatch.Operation`);
   }
   if (shape.elements > maxJSONPatchOperations) throw tooManyOperations(shape.elements);
+  return undefined;
 }
 
 /**

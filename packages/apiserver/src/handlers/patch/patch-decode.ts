@@ -14,8 +14,9 @@ import type { ValueLimits } from '../../registry/value-limits.js';
  * ` "" is invalid: patch: Invalid value: "<value>": <the decoder's words>`, where the value is
  * the patched object's JSON (JSON and merge patches) or the patch as Go's `%+v` prints it
  * (strategic merge patches). Under `fieldValidation=Strict` or `Warn`, a merge or strategic
- * merge patch's repeated keys are strict errors (`duplicate field "a"`, reported before the
- * patched object's unknown fields): a 422 together, or warnings. A patched object of more values
+ * merge patch's repeated keys are strict errors (`duplicate field "a"`), and so are a JSON patch's
+ * unknown and repeated fields (`json patch unknown field "[0].x"`, read with the patch), reported
+ * before the patched object's unknown fields: a 422 together, or warnings. A patched object of more values
  * than `valueLimits` allow is a 413.
  */
 export function decodePatched<T>(
@@ -28,9 +29,11 @@ export function decodePatched<T>(
 ): DecodedBody<T> {
   const checksPatch = fieldValidation !== 'Ignore' && type !== 'application/json-patch+json';
   const strictErrors =
-    checksPatch && patchHasDuplicateKeys(patch)
-      ? findDuplicateKeys(patch.text).map((f) => `duplicate field ${goQuote(f)}`)
-      : [];
+    type === 'application/json-patch+json'
+      ? [...(patch.strictErrors ?? [])]
+      : checksPatch && patchHasDuplicateKeys(patch)
+        ? findDuplicateKeys(patch.text).map((f) => `duplicate field ${goQuote(f)}`)
+        : [];
   const fail = (detail: string): Error => {
     const value = type === 'application/strategic-merge-patch+json' ? goFormatValue(patch.value) : goJSON(patched);
     return invalid({ group: '', kind: '' }, '', [fieldInvalid('patch', value, detail)]);
