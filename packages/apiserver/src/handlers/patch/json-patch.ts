@@ -72,7 +72,9 @@ export function refuseJSONPatchText(text: string, fieldValidation: FieldValidati
   const shape = scanJsonShape(text);
   if (shape === undefined) return undefined;
   if (fieldValidation !== 'Ignore') {
-    const strictErrors = strictJSONPatchErrors(text);
+    // Operations that spell no member (`{}`, `null`) leave the strict decode nothing to say.
+    const memberless = shape.root === 'array' && shape.firstNonObject === undefined && shape.values === shape.elements;
+    const strictErrors = memberless ? [] : strictJSONPatchErrors(text);
     if (shape.root === 'array' && shape.elements > maxJSONPatchOperations) throw tooManyOperations(shape.elements);
     return strictErrors;
   }
