@@ -1,5 +1,6 @@
 import { parseJson, type KubeObject } from '@kevents/api';
 import { StorageError } from './errors.js';
+import { metadataWithResourceVersion } from './metadata-order.js';
 
 /**
  * Serialises an object without `metadata.resourceVersion`: the stored, immutable form. Two
@@ -15,10 +16,15 @@ export function toBody(obj: KubeObject): string {
   }
 }
 
-/** A fresh copy of a stored body, with `metadata.resourceVersion` set. */
+/**
+ * A fresh copy of a stored body, with `metadata.resourceVersion` set where Go's field order puts it
+ * ({@link metadataWithResourceVersion}).
+ */
 export function fromBody<T extends KubeObject>(body: string, rv: number): T {
   const obj = parseJson(body) as T;
-  (obj.metadata ??= {}).resourceVersion = String(rv);
+  const metadata: unknown = obj.metadata;
+  if (metadata === undefined || metadata === null) obj.metadata = { resourceVersion: String(rv) };
+  else if (typeof metadata === 'object') obj.metadata = metadataWithResourceVersion(metadata, String(rv));
   return obj;
 }
 
@@ -27,5 +33,5 @@ export function fromBody<T extends KubeObject>(body: string, rv: number): T {
  * passed (the stores return it instead of parsing the body they just wrote).
  */
 export function withResourceVersion<T extends KubeObject>(obj: T, rv: number): T {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } };
+  return { ...obj, metadata: metadataWithResourceVersion(obj.metadata ?? {}, String(rv)) };
 }

@@ -31,10 +31,10 @@ function markerIndex(text: string, from: number): number {
  * ({@link decodeFromText}).
  */
 export function decodeSharing<T extends KubeObject>(packed: string, rv: number): T {
-  const direct = decodeDirect(packed);
+  const direct = decodeDirect(packed, String(rv));
   const metadata = direct?.['metadata'];
   if (direct !== undefined && (metadata === undefined || isPlainObject(metadata))) {
-    (direct['metadata'] = metadata ?? {}).resourceVersion = String(rv);
+    if (metadata === undefined) direct['metadata'] = { resourceVersion: String(rv) };
     return direct as T;
   }
   return decodeFromText<T>(packed, rv);
@@ -46,9 +46,8 @@ export function decodeSharing<T extends KubeObject>(packed: string, rv: number):
  * the body to the text decoder.
  */
 export function decodeMetadataSharing<T extends KubeObject>(packed: string, rv: number): Pick<T, 'metadata'> {
-  const metadata = decodeMetadataDirect(packed);
+  const metadata = decodeMetadataDirect(packed, String(rv));
   if (metadata === undefined) return { metadata: decodeSharing<T>(packed, rv).metadata };
-  metadata['resourceVersion'] = String(rv);
   return { metadata } as Pick<T, 'metadata'>;
 }
 
