@@ -11,12 +11,15 @@
 // compilers, GC helpers and concurrent marking, which move more). The baseline and current servers
 // of a run are counted side by side, two processes at a time (the counts do not depend on what
 // else runs; the wall time does). Verbs: `create` (POST of lib/bench-event.js under a fresh name
-// each), `get` (GET of one stored Event). Not a measure of speed: an instruction of the socket
+// each), `get` (GET of one stored Event), `page` (GET of a page of 500 of --page-events stored Events,
+// more than the encoded-item cache keeps: each item decoded and encoded, as in a walk through a large
+// store; --page-warmup pages, then --page-requests counted). Not a measure of speed: an instruction of the socket
 // write's syscall, a cache miss or a page fault costs what it costs, and the kernel's own work is
 // not counted at all; use it to tell whether a change adds or removes work, then measure speed
 // with the timed benchmarks.
-// Usage: node tools/bench/instructions.js --baseline=<git ref> [--verb=create,get] [--runs=2]
-//        [--warmup=3000] [--requests=3000] [--connections=8] [--self] [--install]
+// Usage: node tools/bench/instructions.js --baseline=<git ref> [--verb=create,get,page] [--runs=2]
+//        [--warmup=3000] [--requests=3000] [--connections=8] [--page-events=6000] [--page-warmup=24]
+//        [--page-requests=24] [--self] [--install]
 //        (after npm run build; needs valgrind: Debian package valgrind). --self counts this build in
 //        both slots (what identical runs differ by). --install forces npm ci in the baseline's tree.
 import './lib/help.js';
@@ -46,7 +49,12 @@ if (!ref && !self) {
   log('name a baseline: --baseline=<git ref> (or --self)');
   process.exit(2);
 }
-for (const v of verbs) if (v !== 'create' && v !== 'get') throw new Error(`--verb takes create and get, not ${v}`);
+for (const v of verbs)
+  if (v !== 'create' && v !== 'get' && v !== 'page') throw new Error(`--verb takes create, get and page, not ${v}`);
+// A page is ~500 creates' worth of work: the walk is counted over fewer requests.
+const pageEvents = numberArg('page-events', 6000);
+const pageWarmup = numberArg('page-warmup', 24);
+const pageRequests = numberArg('page-requests', 24);
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   log('valgrind is not installed (Debian: apt-get install valgrind)');
   process.exit(2);
@@ -63,8 +71,17 @@ async function ok(agent, port, method, target, body) {
   if (r.status >= 300) throw new Error(`${method} ${target}: ${r.status} ${r.text.slice(0, 200)}`);
 }
 
-/** Runs `count` requests of `verb` with `connections` in flight. */
+/** Runs `count` requests of `verb` with `connections` in flight (pages: one after another, walking the namespace round and round). */
 async function load(agent, port, verb, count, names) {
+  if (verb === 'page') {
+    for (let i = 0; i < count; i++) {
+      const q = `?limit=500${names.continue ? `&continue=${encodeURIComponent(names.continue)}` : ''}`;
+      const r = await send(agent, port, 'GET', `${path}${q}`);
+      if (r.status !== 200) throw new Error(`GET ${path}${q}: ${r.status} ${r.text.slice(0, 200)}`);
+      names.continue = JSON.parse(r.text).metadata.continue ?? '';
+    }
+    return;
+  }
   let sent = 0;
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -75,6 +92,9 @@ async function load(agent, port, verb, count, names) {
     }),
   );
 }
+
+/** How many requests of `verb` are counted. */
+const perRun = (verb) => (verb === 'page' ? pageRequests : requests);
 
 /** Instructions per request of the apiserver at `main` for `verb`: main thread and all threads. */
 async function count(main, verb) {
@@ -112,11 +132,12 @@ async function count(main, verb) {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    const names = { next: 0 };
+    const names = { next: 0, continue: '' };
     if (verb === 'get') await ok(agent, port, 'POST', path, eventNamed('counted'));
-    await load(agent, port, verb, warmup, names);
+    if (verb === 'page') await load(agent, port, 'create', pageEvents, names);
+    await load(agent, port, verb, verb === 'page' ? pageWarmup : warmup, names);
     execFileSync('callgrind_control', ['-z', String(child.pid)], { stdio: 'ignore' });
-    await load(agent, port, verb, requests, names);
+    await load(agent, port, verb, perRun(verb), names);
     execFileSync('callgrind_control', ['-d', 'measured', String(child.pid)], { stdio: 'ignore' });
   } finally {
     agent.destroy();
@@ -135,7 +156,7 @@ async function count(main, verb) {
   }
   rmSync(dir, { recursive: true, force: true });
   if (all === 0) throw new Error('callgrind wrote no counts for the measured requests');
-  return { main: mainThread / requests, all: all / requests };
+  return { main: mainThread / perRun(verb), all: all / perRun(verb) };
 }
 
 const baselineMain = self
@@ -147,7 +168,7 @@ for (const verb of verbs) {
   results[verb] = { baseline: [], current: [] };
   for (let r = 0; r < runs; r++) {
     log(
-      `${verb}, run ${r + 1} of ${runs}: ${label} and this build under callgrind (${warmup} + ${requests} requests each) ...`,
+      `${verb}, run ${r + 1} of ${runs}: ${label} and this build under callgrind (${verb === 'page' ? `${pageEvents} events, ${pageWarmup} + ${pageRequests} pages` : `${warmup} + ${requests} requests`} each) ...`,
     );
     const t0 = Date.now();
     const [b, c] = await Promise.all([count(baselineMain, verb), count(apiserverMain, verb)]);
