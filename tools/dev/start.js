@@ -72,6 +72,14 @@ if (port > 0 && (await inUse(port))) {
   );
   process.exit(1);
 }
+const probe = process.env.KEVENTS_CONTROLLER_PROBE_ADDRESS || '127.0.0.1:8081';
+const probePort = Number(probe.slice(probe.lastIndexOf(':') + 1));
+if (port > 0 && probePort > 0 && (await inUse(probePort))) {
+  console.error(
+    `kevents: the controller's probe address ${probe} is in use already (another npm start?); stop it, or move it: KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=${port}`,
+  );
+  process.exit(1);
+}
 if (port > 0)
   console.log(`kevents: starting the API server on ${url} (embedded store unless --storage says otherwise)`);
 const child = spawn(process.execPath, [main, ...args], { stdio: 'inherit' });
@@ -112,7 +120,6 @@ async function serverAnswers() {
   return false;
 }
 
-const probe = process.env.KEVENTS_CONTROLLER_PROBE_ADDRESS || '127.0.0.1:8081';
 const controllerArgs = (process.env.KEVENTS_CONTROLLER_ARGS ?? '').split(/\s+/).filter(Boolean);
 if (port > 0 && (await serverAnswers())) {
   console.log(`kevents: starting kevents-controller (health, readiness and metrics on http://${probe})`);

@@ -6,10 +6,16 @@ import { fileURLToPath } from 'node:url';
 
 const start = join(fileURLToPath(new URL('../../', import.meta.url)), 'tools/dev/start.js');
 
-/** Runs `npm start`'s script with `args`; its exit code and output. */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `npm start`'s script with `args` (and `env` added to the environment); its exit code and output. */
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [start, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [start, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -50,6 +56,26 @@ describe('npm start (tools/dev/start.js)', () => {
           `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090\n`,
         );
       }
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('refuses a probe address that something already listens on (a second npm start on another port), in one line, before starting anything', async () => {
+    const busy = createServer((s) => s.destroy());
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const probePort = (busy.address() as { port: number }).port;
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as { port: number }).port;
+    await new Promise((resolve) => free.close(resolve));
+    try {
+      const r = await run([`--insecure-port=${port}`], { KEVENTS_CONTROLLER_PROBE_ADDRESS: `127.0.0.1:${probePort}` });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `kevents: the controller's probe address 127.0.0.1:${probePort} is in use already (another npm start?); stop it, or move it: KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=${port}\n`,
+      );
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
