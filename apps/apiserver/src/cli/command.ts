@@ -84,6 +84,8 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     io.stderr(`kevents-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    // Exit now: a listener that did start (the secure port, when the insecure one failed) or an open
+    // store connection would otherwise keep the process running, silently serving half of it.
+    process.exit(1);
   },
 );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@kevents/api/testing';
 import { request, sampleEvent, startTestServer } from '../testing/server.js';
@@ -216,6 +217,29 @@ const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--insecure-port is refused on the non-loopback address 0.0.0.0');
+  });
+
+  it('exits 1 with one line naming the flag when a port is in use, even after the other port listened', async () => {
+    const busy = createServer((s) => s.destroy());
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const securePort = await freePort();
+    try {
+      const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [main, `--secure-port=${securePort}`, `--insecure-port=${port}`],
+          { timeout: 30_000 },
+          (e, _o, stderr) => resolve({ code: e ? Number((e as { code?: number }).code) : 0, stderr }),
+        ),
+      );
+      expect(r).toEqual({
+        code: 1,
+        stderr: `kevents-apiserver: --insecure-port=${port}: 127.0.0.1:${port} is in use already; stop what listens there or pick another port\n`,
+      });
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
   });
 
   it('serves HTTPS with a generated certificate and exits 0 on SIGTERM, ending watches', async () => {

@@ -19,6 +19,24 @@ const loopback = (host: string): boolean => host === 'localhost' || host === '::
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
+/** Listens on `host:port`; an address in use or not allowed is one error line that names `flag`. */
+async function listenOn(server: KeventsServer, host: string, port: number, flag: string): Promise<void> {
+  try {
+    await server.app.listen({ host, port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new Error(
+        `${flag}=${port}: ${urlHost(host)}:${port} is in use already; stop what listens there or pick another port`,
+      );
+    if (code === 'EACCES')
+      throw new Error(
+        `${flag}=${port}: not allowed to listen on ${urlHost(host)}:${port} (ports below 1024 need privileges)`,
+      );
+    throw err;
+  }
+}
+
 /**
  * Starts kevents-apiserver from its options (the parsed flags): builds the store, listens on the HTTPS and/or HTTP
  * ports, logs what listens where, and shuts down gracefully on SIGTERM/SIGINT (see
@@ -116,13 +134,13 @@ export async function startApiserver(
     if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
     const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key, ...authn.tls } });
     trackConnections(server);
-    await server.app.listen({ host, port: securePort });
+    await listenOn(server, host, securePort, '--secure-port');
     servers.push({ server, url: `https://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
   if (insecurePort > 0) {
     const server = buildServer(shared);
     trackConnections(server);
-    await server.app.listen({ host, port: insecurePort });
+    await listenOn(server, host, insecurePort, '--insecure-port');
     servers.push({ server, url: `http://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
   }
   const served = [...new Set(servers[0]!.server.installed.map((i) => i.scope.view.groupVersion))].join(', ');
