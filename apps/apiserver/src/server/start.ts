@@ -132,7 +132,11 @@ export async function startApiserver(
   if (securePort > 0) {
     const tls = await servingCert(options.tlsCertFile, options.tlsPrivateKeyFile, host);
     if (tls.generated) log.info('no --tls-cert-file given: generated a self-signed serving certificate');
-    const server = buildServer({ ...shared, https: { cert: tls.cert, key: tls.key, ...authn.tls } });
+    const server = buildServer({
+      ...shared,
+      logger: log.child({ listener: 'https' }),
+      https: { cert: tls.cert, key: tls.key, ...authn.tls },
+    });
     trackConnections(server);
     await listenOn(server, host, securePort, '--secure-port');
     servers.push({ server, url: `https://${urlHost(host)}:${(server.app.server.address() as { port: number }).port}` });
