@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # Creates an empty workspace project: tools/dev/scaffold.sh packages/NAME "type:x,scope:y" [dep ...]
 set -euo pipefail
+usage='Usage: tools/dev/scaffold.sh packages/NAME "type:x,scope:y" [dep ...]
+Creates an empty workspace project in packages/NAME (or apps/NAME): package.json, project.json with the Nx tags,
+tsconfig.json referencing each dep (a packages/ folder name), src/index.ts.'
+if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
+  echo "$usage"
+  exit 0
+fi
+if [ $# -lt 2 ]; then
+  echo "$usage" >&2
+  exit 2
+fi
 dir=$1; tags=$2; shift 2
 name=$(basename "$dir")
 mkdir -p "$dir/src"
