@@ -122,7 +122,14 @@ async function serverAnswers() {
 
 const controllerArgs = (process.env.KEVENTS_CONTROLLER_ARGS ?? '').split(/\s+/).filter(Boolean);
 if (port > 0 && (await serverAnswers())) {
-  console.log(`kevents: starting kevents-controller (health, readiness and metrics on http://${probe})`);
+  // Port 0: the controller picks a free port and logs it ("serving /healthz /readyz /metrics address=...").
+  const probeAt =
+    probe === '0'
+      ? 'health, readiness and metrics off'
+      : probePort > 0
+        ? `health, readiness and metrics on http://${probe}`
+        : `health, readiness and metrics on a free port of ${probe.slice(0, probe.lastIndexOf(':')) || 'every address'}, named in its log`;
+  console.log(`kevents: starting kevents-controller (${probeAt})`);
   controller = spawn(
     process.execPath,
     [controllerMain, `--server=${url}`, `--health-probe-bind-address=${probe}`, '--log-format=text', ...controllerArgs],
