@@ -5,9 +5,9 @@
 // WHAT IS MUTATED is decided in one place, `mutate` below:
 //   - default: the generic apiserver library, packages/apiserver/src (no tests, no testing/ helpers);
 //   - STRYKER_MUTATE=<glob>,<glob>,...  overrides it (comma-separated; a leading `!` excludes), e.g.
-//       STRYKER_MUTATE='apps/apiserver/src/selectors/*.ts,!apps/apiserver/src/**/*.test.ts' npx stryker run
+//       STRYKER_MUTATE='packages/apiserver/src/selectors/*.ts,!packages/apiserver/src/**/*.test.ts' npx stryker run
 //   - `npx stryker run --mutate <globs>` overrides both.
-// Fallback while packages/apiserver is still empty (before the move), the pre-move baseline:
+// The pre-move baseline, at a commit before the move to packages/apiserver:
 //   STRYKER_MUTATE="$(node stryker.config.mjs --app-modules)" npx stryker run
 /**
  * @type {string[]} the library's behaviour modules: what decides an answer and what their unit
@@ -33,7 +33,10 @@ const libraryModules = [
   '!packages/apiserver/src/**/*.test.ts',
 ];
 
-/** The same modules in apps/apiserver/src today (the pre-move baseline in docs/testing.md). */
+/**
+ * The same modules as they were in apps/apiserver/src before the move to packages/apiserver (the
+ * pre-move baseline in docs/testing.md): only a checkout of a commit before the move has them.
+ */
 export const appModules = [
   'apps/apiserver/src/handlers/query.ts',
   'apps/apiserver/src/handlers/prepare.ts',
