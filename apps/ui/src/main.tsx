@@ -209,6 +209,10 @@ function TokenField(props: { token: string; onChange: (t: string) => void }) {
   );
 }
 
+/** The bucket width in words, for the chart's label. */
+const stepName = (step: number): string =>
+  step === 60_000 ? 'minute' : step === 3_600_000 ? 'hour' : step === 86_400_000 ? 'day' : `${step / 86_400_000} days`;
+
 function Timeline(props: { rows: readonly Row[]; onRange: (from: number, to: number) => void }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -279,7 +283,7 @@ function Timeline(props: { rows: readonly Row[]; onRange: (from: number, to: num
   }, [buckets]);
   useEffect(() => () => plot.current?.destroy(), []);
   return (
-    <section class="timeline" aria-label={`Events per ${buckets.step === 60_000 ? 'minute' : 'hour'} by type`}>
+    <section class="timeline" aria-label={`Events per ${stepName(buckets.step)} by type`}>
       <div ref={host} id="timeline" />
     </section>
   );

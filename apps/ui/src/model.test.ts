@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import {
   bucketize,
+  maxBuckets,
+  maxTypes,
+  otherType,
   collectionPath,
   emptyFilters,
   escapeFieldValue,
@@ -156,5 +160,46 @@ describe('timeline buckets', () => {
     expect(b.step).toBe(3_600_000);
     expect(b.x.length).toBe(9);
     expect(b.counts[0]!.reduce((s, n) => s + n, 0)).toBe(2);
+  });
+
+  it('holds at most maxBuckets buckets and maxTypes series whatever the times and types (year 1 to 9999)', () => {
+    // Before: year 1 beside today made 17.7 million hourly buckets (3.7 s, 0.5 GB); 10,000 types 10,000 series.
+    const instant = fc.integer({ min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59Z') });
+    const row = fc.record({ at: instant, type: fc.oneof(fc.constantFrom('Normal', 'Warning', ''), fc.string()) });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (specs) => {
+        const rows = specs.map((s, i) => toRow(ev(`e${i}`, { eventTime: new Date(s.at).toISOString(), type: s.type })));
+        const b = bucketize(rows);
+        expect(b.x.length).toBeLessThanOrEqual(maxBuckets);
+        expect(b.types.length).toBeLessThanOrEqual(maxTypes + 1);
+        expect(b.counts.every((c) => c.length === b.x.length)).toBe(true);
+        const counted = rows.filter((r) => r.lastSeen !== 0);
+        expect(b.counts.flat().reduce((s, n) => s + n, 0)).toBe(counted.length);
+        // Every row lies in its bucket: [x, x + step).
+        for (const r of counted) {
+          const i = Math.floor((r.lastSeen - b.x[0]! * 1000) / b.step);
+          expect(r.lastSeen).toBeGreaterThanOrEqual(b.x[i]! * 1000);
+          expect(r.lastSeen).toBeLessThan(b.x[i]! * 1000 + b.step);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts the types past maxTypes together', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => toRow(ev(`e${i}`, { type: `T${i}` })));
+    const b = bucketize(rows);
+    expect(b.types).toEqual(['Normal', 'Warning', ...Array.from({ length: 8 }, (_, i) => `T${i}`), otherType]);
+    expect(b.counts[maxTypes]).toEqual([22]);
+  });
+
+  it('counts per day past thirty days', () => {
+    const rows = [
+      ev('a', { eventTime: '2026-01-01T01:10:00.000000Z' }),
+      ev('b', { eventTime: '2026-03-01T09:10:00.000000Z' }),
+    ];
+    const b = bucketize(rows.map(toRow));
+    expect(b.step).toBe(86_400_000);
+    expect(b.x.length).toBe(60);
   });
 });
