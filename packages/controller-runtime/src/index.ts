@@ -5,6 +5,7 @@ export type { ControllerRuntimeErrorCode } from './errors.js';
 export { RestClient } from './client/rest-client.js';
 export type { RestClientOptions, RestRequest } from './client/rest-client.js';
 export { ResourceClient } from './client/resource-client.js';
+export { maxWatchLineBytes } from './client/watch-lines.js';
 export type { ResourceRef, ObjectList, ListOptions, Preconditions, WatchHandle } from './client/resource-client.js';
 export { Indexer, objectKey, splitKey } from './cache/indexer.js';
 export type { IndexFunc } from './cache/indexer.js';

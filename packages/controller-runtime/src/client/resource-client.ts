@@ -2,6 +2,7 @@ import { parseJson, type KubeObject, type ListMeta, type WatchEvent } from '@kev
 import type { ReadableStream } from 'node:stream/web';
 import { ControllerRuntimeError } from '../errors.js';
 import type { RestClient } from './rest-client.js';
+import { readWatchLines } from './watch-lines.js';
 
 /** Which resource a {@link ResourceClient} addresses. */
 export interface ResourceRef {
@@ -106,7 +107,8 @@ export class ResourceClient<T extends KubeObject> {
    * the client's `watchIdleTimeoutMs` without a byte (the caller resumes it, as client-go's reflector
    * does). A non-2xx answer (for example 410 before the stream starts) arrives in `done` as an
    * {@link ApiError} carrying the server's Status. Lines are read with `parseJson`, so an
-   * earlier text cannot change how a later object's keys read (nodejs/node#63785).
+   * earlier text cannot change how a later object's keys read (nodejs/node#63785). A line longer than
+   * `maxWatchLineBytes` (16 MiB) ends the watch with a Transport error.
    */
   async watch(
     opts: ListOptions,
@@ -141,7 +143,7 @@ export class ResourceClient<T extends KubeObject> {
       return { stop: () => end(null) };
     }
     arm();
-    void readLines(body, arm, (line) => {
+    void readWatchLines(body, arm, (line) => {
       if (ended) return;
       const ev = watchLine<T>(line);
       if (ev !== undefined) onEvent(ev);
@@ -152,28 +154,6 @@ export class ResourceClient<T extends KubeObject> {
     );
     return { stop: () => end(null) };
   }
-}
-
-/** Reads a stream's newline-framed lines (UTF-8), calling `progress` for every chunk. */
-async function readLines(
-  body: ReadableStream<Uint8Array>,
-  progress: () => void,
-  line: (text: string) => void,
-): Promise<void> {
-  const decoder = new TextDecoder();
-  let rest = '';
-  for await (const chunk of body) {
-    progress();
-    const text = rest + decoder.decode(chunk, { stream: true });
-    let from = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-      if (nl > from) line(text.slice(from, nl));
-      from = nl + 1;
-    }
-    rest = text.slice(from);
-  }
-  rest += decoder.decode();
-  if (rest.trim() !== '') line(rest);
 }
 
 /** One watch line as an event; undefined for a line that is not one (skipped, as client-node's `Watch` skipped it). */
