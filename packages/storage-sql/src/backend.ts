@@ -59,13 +59,22 @@ export interface FirstChange {
   readonly now: boolean;
 }
 
-/** The values of {@link indexedFields} in `obj`: the string at each label's dotted path, else null. */
+/**
+ * Whether an indexed column can hold `value`: PostgreSQL text holds no NUL (kube does not validate
+ * these fields, so a stored event may carry one). A value that holds one is left out of the index
+ * (null) and a selector on it reads without the index, so both stores answer alike.
+ */
+export function indexable(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
+/** The values of {@link indexedFields} in `obj`: the string at each label's dotted path, else null (see {@link indexable}). */
 export function indexedValues(obj: KubeObject): (string | null)[] {
   return indexedFields.map(({ label }) => {
     let v: unknown = obj;
     for (const part of label.split('.'))
       v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
-    return typeof v === 'string' ? v : null;
+    return typeof v === 'string' && indexable(v) ? v : null;
   });
 }
 

@@ -7,6 +7,7 @@ import type { KubeObject } from '@kevents/api';
 import type { Predicate } from '@kevents/storage';
 import { keyOf } from '@kevents/storage/testing';
 import { createSqlStorage, type SqliteThreadBackend, type SqlStorage } from './index.js';
+import fc from 'fast-check';
 import pg from 'pg';
 import { postgresMigrations, sqliteMigrations } from './schema.js';
 import { pageSql } from './sqlite.js';
@@ -83,6 +84,45 @@ function describeFieldIndex(title: string, open: () => Promise<SqlStorage>): voi
             names(want.filter((o) => o.metadata.namespace === 'ns2')),
           );
         }
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('stores and lists by field values of any text: NUL, LIKE and JSON characters, quotes, long values', async () => {
+      // Before: on PostgreSQL a create whose involvedObject.name or uid held a NUL was a 500
+      // ("unsupported Unicode escape sequence": the value went through jsonb), and so was a list
+      // with such a field selector ("invalid byte sequence for encoding UTF8: 0x00"); kube stores and
+      // lists them (the fields are not validated).
+      const s = await open();
+      try {
+        const fixed = [
+          'a\u0000b',
+          '\u0000',
+          'a%',
+          '_',
+          '%_%',
+          'a\\b',
+          "o'q",
+          '"',
+          'k:{"x"}',
+          'é\u2028',
+          'x'.repeat(300),
+        ];
+        const generated = fc.sample(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), {
+          numRuns: 12,
+          seed: 7,
+        });
+        const values = [...new Set([...fixed, ...generated])];
+        for (const [i, v] of values.entries()) {
+          const e = ev('odd', `e${i}`, v);
+          await s.create(keyOf('odd', `e${i}`), { ...e, involvedObject: { kind: 'Pod', name: v, uid: `${v}-uid` } });
+        }
+        for (const [i, v] of values.entries()) {
+          expect(names(await allPages(s, 'odd', fieldPredicate('name', v), 2))).toEqual([`odd/e${i}`]);
+          expect(names(await allPages(s, undefined, fieldPredicate('uid', `${v}-uid`), 5))).toEqual([`odd/e${i}`]);
+        }
+        expect(names(await allPages(s, 'odd', fieldPredicate('name', 'a'), 3))).toEqual([]);
       } finally {
         await s.close();
       }

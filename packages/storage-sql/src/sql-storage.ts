@@ -44,6 +44,7 @@ import type {
 } from '@kevents/storage';
 import {
   batchChanges,
+  indexable,
   indexedValues,
   type FirstChange,
   type SqlBackend,
@@ -511,13 +512,13 @@ export class SqlStorage implements Storage, RevisionReads {
 /**
  * The indexed column and value to read a predicate's list by: its first `=` requirement (with a
  * value: an absent field reads as '') on an {@link indexedFields} label, in the order they are
- * listed there.
+ * listed there, whose value the column can hold ({@link indexable}).
  */
 function indexedMatch(predicate: Predicate<never> | undefined): { column: string; value: string } | undefined {
   const fields = predicate?.fields;
   if (fields === undefined) return undefined;
   for (const f of indexedFields) {
-    const r = fields.find((x) => x.field === f.label && x.op === '=' && x.value !== '');
+    const r = fields.find((x) => x.field === f.label && x.op === '=' && x.value !== '' && indexable(x.value));
     if (r !== undefined) return { column: f.column, value: r.value };
   }
   return undefined;
