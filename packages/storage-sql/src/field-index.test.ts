@@ -200,6 +200,16 @@ describe('the PostgreSQL field indexes', () => {
         "INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body) VALUES ('events', 'ns/old', 'ns', 1, 'uid-ns-old', $1)",
         [JSON.stringify(ev('ns', 'old', 'web-9'))],
       );
+      // jsonb refuses a \u0000 escape: before, a version 1 database holding one anywhere in a body
+      // (a note, a name) failed the migration, so kevents could not start on it.
+      for (const [name, pod, note] of [
+        ['nul-note', 'web-9', 'a \u0000 b \\u0000 c'],
+        ['nul-name', 'web\u0000\u00009', 'n'],
+      ])
+        await c.query(
+          "INSERT INTO kevents_objects (resource, key, namespace, rv, uid, body) VALUES ('events', $1, 'ns', 1, $2, $3)",
+          [`ns/${name}`, `uid-ns-${name}`, JSON.stringify(ev('ns', name!, pod, note))],
+        );
       await c.query('UPDATE kevents_meta SET rv = 1');
     } finally {
       await c.end();
@@ -207,7 +217,12 @@ describe('the PostgreSQL field indexes', () => {
     const s = await createSqlStorage({ url: db.url });
     try {
       const items = (await s.list<Ev>({ resource: 'events' }, { predicate: fieldPredicate('name', 'web-9') })).items;
-      expect(names(items)).toEqual(['ns/old']);
+      expect(names(items)).toEqual(['ns/nul-note', 'ns/old']);
+      expect(items[0]!.note).toBe('a \u0000 b \\u0000 c');
+      for (const pod of ['web\u0000\u00009', 'web\ufffd\ufffd9']) {
+        const found = (await s.list<Ev>({ resource: 'events' }, { predicate: fieldPredicate('name', pod) })).items;
+        expect(names(found)).toEqual(pod.includes('\u0000') ? ['ns/nul-name'] : []);
+      }
     } finally {
       await s.close();
     }

@@ -446,10 +446,24 @@ $fn$;
 `,
   `
 ALTER TABLE kevents_objects ADD COLUMN f_uid text COLLATE "C", ADD COLUMN f_name text COLLATE "C";
+-- jsonb holds no NUL: a body with a NUL escape (backslash u0000, in any string) is read with each such escape
+-- (one not itself escaped) as U+FFFD, a pass at a time (adjacent ones are left to the next pass).
+-- The list's predicate still checks every row the index gives, so the column only narrows the read.
+CREATE OR REPLACE FUNCTION pg_temp.kevents_v2_jsonb(body text) RETURNS jsonb LANGUAGE plpgsql AS $f$
+BEGIN
+  LOOP
+    BEGIN
+      RETURN body::jsonb;
+    EXCEPTION WHEN untranslatable_character THEN
+      body := regexp_replace(body, '((^|[^\\\\])(\\\\\\\\)*)\\\\u0000', '\\1\\\\ufffd', 'g');
+    END;
+  END LOOP;
+END
+$f$;
 UPDATE kevents_objects SET (f_uid, f_name) = (
   SELECT CASE jsonb_typeof(j #> '{involvedObject,uid}') WHEN 'string' THEN j #>> '{involvedObject,uid}' END,
          CASE jsonb_typeof(j #> '{involvedObject,name}') WHEN 'string' THEN j #>> '{involvedObject,name}' END
-  FROM (SELECT body::jsonb AS j) b);
+  FROM (SELECT pg_temp.kevents_v2_jsonb(body) AS j) b);
 CREATE INDEX kevents_objects_uid ON kevents_objects (resource, f_uid, key) WHERE f_uid IS NOT NULL;
 CREATE INDEX kevents_objects_name ON kevents_objects (resource, f_name, key) WHERE f_name IS NOT NULL;
 DO $do$ BEGIN
