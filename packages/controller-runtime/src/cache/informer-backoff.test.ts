@@ -12,11 +12,11 @@ let server: Server;
 let base = '';
 let lists = 0;
 let watches = 0;
-let watchAnswer: (res: ServerResponse) => void = (res) => res.end();
+let watchAnswer: (res: ServerResponse, url: URL) => void = (res) => res.end();
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
+    res.setHeader('content-type', 'application/json');
     if (!/[?&]watch=true/.test(req.url ?? '')) {
       lists++;
       res.end(
@@ -30,7 +30,7 @@ beforeAll(async () => {
       return;
     }
     watches++;
-    watchAnswer(res);
+    watchAnswer(res, new URL(req.url ?? '/', 'http://x'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,5 +90,42 @@ describe('informer against a source that ends every watch at once', () => {
     expect(r.lists).toBe(1);
     expect(r.watches).toBeGreaterThan(20);
     expect(r.errors).toEqual([]);
+  });
+
+  it('lists again when the server refuses a watch (a 400 for a resourceVersion a bookmark gave), as client-go does', async () => {
+    // Before: it watched from the refused resourceVersion forever and never listed again.
+    const bookmark = {
+      type: 'BOOKMARK',
+      object: { kind: 'Event', apiVersion: 'events.k8s.io/v1', metadata: { resourceVersion: 'zzz' } },
+    };
+    const refused = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      code: 400,
+      reason: 'BadRequest',
+      message: 'bad rv',
+    };
+    watchAnswer = (res, url) => {
+      if (url.searchParams.get('resourceVersion') === 'zzz') {
+        res.statusCode = 400;
+        res.end(JSON.stringify(refused));
+      } else res.end(`${JSON.stringify(bookmark)}\n`);
+    };
+    const r = await runFor(1_500);
+    expect(r.lists).toBeGreaterThanOrEqual(2);
+    expect(r.lists).toBeLessThanOrEqual(8);
+    expect(r.errors.some((e) => /^400 BadRequest: bad rv/.test(e))).toBe(true);
+  });
+
+  it('lists again after an ERROR event other than 410, as client-go does', async () => {
+    const internal = {
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError' },
+    };
+    watchAnswer = (res) => res.end(`${JSON.stringify(internal)}\n`);
+    const r = await runFor(1_000);
+    expect(r.lists).toBeGreaterThanOrEqual(2);
+    expect(r.lists).toBeLessThanOrEqual(8);
   });
 });

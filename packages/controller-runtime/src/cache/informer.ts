@@ -129,8 +129,12 @@ export class Informer<T extends KubeObject> {
 
   private async run(): Promise<void> {
     let needList = true;
+    // The backoff grows with each failure and is cleared only by a watch that lasted (as client-go's
+    // backoff manager, which a healthy stretch resets): a failure between quick successes (a watch
+    // that delivers a line and ends) must not start again from nothing each time.
     let backoffMs = 0;
     while (!this.stopped) {
+      let waitMs = 0;
       try {
         if (needList) {
           await this.relist();
@@ -138,19 +142,20 @@ export class Informer<T extends KubeObject> {
         } else {
           this.stats.resumes++;
         }
+        const started = Date.now();
         const outcome = await this.watchOnce();
         // client-go's reflector lists again only after its backoff (800 ms to 30 s): a server that
         // answers every watch with 410 must not get a full list back at once, forever.
         if (outcome === 'relist') {
           needList = true;
-          backoffMs = nextBackoff(backoffMs);
-        } else backoffMs = 0;
+          waitMs = backoffMs = nextBackoff(backoffMs);
+        } else if (Date.now() - started >= shortWatchMs) backoffMs = 0;
       } catch (err) {
         this.options.onError?.(err);
-        if (isExpired(err) || isTooLargeResourceVersion(err)) needList = true;
-        backoffMs = nextBackoff(backoffMs);
+        if (isExpired(err) || isTooLargeResourceVersion(err) || refusedWatch(err)) needList = true;
+        waitMs = backoffMs = nextBackoff(backoffMs);
       }
-      if (backoffMs > 0 && !this.stopped) await this.sleep(backoffMs);
+      if (waitMs > 0 && !this.stopped) await this.sleep(waitMs);
     }
   }
 
@@ -243,7 +248,8 @@ export class Informer<T extends KubeObject> {
               const code = (ev.object as unknown as { code?: number }).code;
               const err = new ApiError(code ?? 500, ev.object as never, 'watch error');
               this.options.onError?.(err);
-              if (code === 410 || isTooLargeResourceVersion(err)) outcome = 'relist';
+              // client-go's reflector lists again after any ERROR event but a 429 (410 and 504 included).
+              if (code !== 429) outcome = 'relist';
               return;
             }
             const obj = ev.object;
@@ -295,6 +301,16 @@ const shortWatchMs = 1_000;
 
 const shortWatchMessage = (what: string): string =>
   `very short watch: ${what}: Unexpected watch close - watch lasted less than a second and no items received`;
+
+/**
+ * A watch the server refused with an HTTP error other than 429 (a 400 for a resourceVersion it
+ * cannot read, a 403, a 500): lists again, as client-go's reflector does (only connection errors and
+ * 429 retry the watch). Before, the informer watched from the same resourceVersion forever: a
+ * bookmark carrying one the server then refuses stopped the source for good.
+ */
+function refusedWatch(err: unknown): boolean {
+  return err instanceof ApiError && err.httpStatus !== 429;
+}
 
 /** The informer's next wait after a failure: 100 ms, doubling, at most 5 s. */
 const nextBackoff = (ms: number): number => Math.min(Math.max(ms * 2, 100), 5_000);
