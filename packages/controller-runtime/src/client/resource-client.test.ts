@@ -189,6 +189,26 @@ describe('ResourceClient.watch', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('ends a watch at its timeoutSeconds even when the server keeps it alive, as client-go does', async () => {
+    // Before: a server that drips a newline every 100 ms (never silent, never ending) held it forever.
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write('\n'), 100);
+      res.on('close', () => clearInterval(timer));
+    };
+    const started = Date.now();
+    const { err } = await new Promise<{ err: unknown }>((resolve) => {
+      void client().watch(
+        { namespace: 'demo', timeoutSeconds: 1 },
+        () => undefined,
+        (e) => resolve({ err: e }),
+      );
+    });
+    expect(err).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('a connection refused ends it with a Transport error', async () => {
     const c = new ResourceClient<Event>(new RestClient(testKubeConfig('http://127.0.0.1:9')), events);
     const { err } = await watchAll(c);

@@ -103,8 +103,8 @@ export class ResourceClient<T extends KubeObject> {
 
   /**
    * Starts a watch. `onEvent` receives every line (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR);
-   * `done` runs once when the stream ends, with the error if any, or with none after `stop()` or
-   * the client's `watchIdleTimeoutMs` without a byte (the caller resumes it, as client-go's reflector
+   * `done` runs once when the stream ends, with the error if any, or with none after `stop()`,
+   * `timeoutSeconds` (as client-go bounds it) or the client's `watchIdleTimeoutMs` without a byte (the caller resumes it, as client-go's reflector
    * does). A non-2xx answer (for example 410 before the stream starts) arrives in `done` as an
    * {@link ApiError} carrying the server's Status. Lines are read with `parseJson`, so an
    * earlier text cannot change how a later object's keys read (nodejs/node#63785). A line longer than
@@ -119,13 +119,19 @@ export class ResourceClient<T extends KubeObject> {
     const abort = new AbortController();
     let ended = false;
     let idle: NodeJS.Timeout | undefined;
+    let deadline: NodeJS.Timeout | undefined;
     const end = (err: unknown): void => {
       if (ended) return;
       ended = true;
       clearTimeout(idle);
+      clearTimeout(deadline);
       abort.abort();
       done(err);
     };
+    // client-go's typed clients give a watch request `timeoutSeconds` as its own timeout too, so a
+    // server that never ends it (one that drips a byte now and then) cannot hold it past that.
+    if (q.timeoutSeconds !== undefined && q.timeoutSeconds > 0)
+      deadline = setTimeout(() => end(null), Math.min(q.timeoutSeconds * 1000, 2 ** 31 - 1)).unref();
     const arm = (): void => {
       clearTimeout(idle);
       idle = setTimeout(() => end(null), this.rest.watchIdleTimeoutMs);
