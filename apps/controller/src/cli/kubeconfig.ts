@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
+import { FlagError } from '@kevents/cli';
 import type { ControllerOptions } from './flags.js';
 
 /**
@@ -45,10 +46,15 @@ export function kubeConfigFromFlags(
     });
     return kc;
   }
-  if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
-  else kc.loadFromDefault();
+  if (options.kubeconfig) {
+    try {
+      kc.loadFromFile(options.kubeconfig);
+    } catch (err) {
+      throw new FlagError(`--kubeconfig=${options.kubeconfig}: ${(err as Error).message}`);
+    }
+  } else kc.loadFromDefault();
   if (options.context) kc.setCurrentContext(options.context);
-  if (!kc.getCurrentCluster()) throw new Error('no cluster: give --server or --kubeconfig');
+  if (!kc.getCurrentCluster()) throw new FlagError('no cluster: give --server or --kubeconfig');
   return kc;
 }
 

@@ -1,7 +1,7 @@
 import { parseJson, type KubeObject, type ListMeta, type WatchEvent } from '@kevents/api';
 import type { ReadableStream } from 'node:stream/web';
 import { ControllerRuntimeError } from '../errors.js';
-import type { RestClient } from './rest-client.js';
+import { causeChain, type RestClient } from './rest-client.js';
 import { readWatchLines } from './watch-lines.js';
 
 /** Which resource a {@link ResourceClient} addresses. */
@@ -156,7 +156,7 @@ export class ResourceClient<T extends KubeObject> {
     }).then(
       () => end(null),
       (err: unknown) =>
-        end(ended ? null : new ControllerRuntimeError('Transport', `watch: ${(err as Error).message}`, { cause: err })),
+        end(ended ? null : new ControllerRuntimeError('Transport', `watch: ${causeChain(err)}`, { cause: err })),
     );
     return { stop: () => end(null) };
   }
