@@ -31,7 +31,9 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
       await master.kill('SIGKILL');
       const t0 = Date.now();
       await expectStorageError(storage.create(keyOf('ns', 'during'), testObject('ns', 'during')), 'Unavailable');
-      expect(Date.now() - t0).toBeLessThan(3_000);
+      // ~1 s on a quiet machine, 3.8 s once in a loaded CI run: fast against a hang, which would
+      // wait out the 20 s the watch below is given.
+      expect(Date.now() - t0).toBeLessThan(5_000);
 
       expect(isStorageError(await watchFailure(watch, 20_000), 'Unavailable')).toBe(true);
 
