@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import fc from 'fast-check';
 import { emptyFilters, type WireEvent } from './model.js';
 import { watchEvents } from './watch.js';
 
@@ -92,4 +93,61 @@ describe('watchEvents', () => {
     expect(log).toContain('error 401: Unauthorized');
     expect(log).toContain('reset a');
   });
+});
+
+/** A 200 whose body is `bytes` delivered in chunks ending at `cuts` (byte offsets). */
+const chunked = (bytes: Uint8Array, cuts: number[]): Response => {
+  const ends = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const end of [...ends, bytes.length]) {
+    if (end > at) parts.push(bytes.subarray(at, end));
+    at = Math.max(at, end);
+  }
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(next);
+      },
+    }),
+    { status: 200 },
+  );
+};
+
+describe('watch lines', () => {
+  it('are the same events however the stream is cut into chunks (inside lines, characters and newlines)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (names, cuts) => {
+          const lines = names.map((n, i) => ({ type: 'ADDED', object: ev(`${n}-${i}`, String(11 + i)) }));
+          const bytes = new TextEncoder().encode(lines.map((l) => `${JSON.stringify(l)}\n\n`).join(''));
+          const { log } = await run([
+            () => json({ items: [], metadata: { resourceVersion: '10' } }),
+            () => chunked(bytes, cuts),
+          ]);
+          expect(log.filter((l) => l.startsWith('upsert'))).toEqual(
+            lines.map((l) => `upsert ${l.object.metadata.name}`),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a 3 MiB line that arrives a few bytes at a time', async () => {
+    const note = 'x'.repeat(3 * 1024 * 1024);
+    const line = JSON.stringify({ type: 'ADDED', object: { ...ev('big', '11'), note } });
+    const bytes = new TextEncoder().encode(`${line}\n`);
+    const cuts = Array.from({ length: Math.floor(bytes.length / 1024) }, (_, i) => (i + 1) * 1024);
+    const { log } = await run([
+      () => json({ items: [], metadata: { resourceVersion: '10' } }),
+      () => chunked(bytes, cuts),
+    ]);
+    expect(log.filter((l) => l.startsWith('upsert'))).toEqual(['upsert big']);
+    // ~0.25 s; 28 s when each chunk was appended to one string searched from its start again.
+  }, 10_000);
 });

@@ -108,15 +108,21 @@ async function watchFrom(rv: string, o: WatchOptions): Promise<string | null> {
   }
   o.sink.status('live');
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
+  // The text of a line not yet ended, in the chunks it came in: each chunk is searched for a newline
+  // once and a line joined once, so a long line arriving in many chunks costs its length (appending
+  // to one string and searching it again flattened it anew with every chunk: 27 s for 3 MiB in
+  // 1 KiB chunks).
+  const pending: string[] = [];
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return rv;
-    buf += value;
+    let start = 0;
     let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl).trim();
-      buf = buf.slice(nl + 1);
+    while ((nl = value.indexOf('\n', start)) >= 0) {
+      pending.push(value.slice(start, nl));
+      const line = pending.join('').trim();
+      pending.length = 0;
+      start = nl + 1;
       if (!line) continue;
       const ev = JSON.parse(line) as { type: string; object: WireEvent & { code?: number } };
       if (ev.type === 'ERROR') {
@@ -127,6 +133,7 @@ async function watchFrom(rv: string, o: WatchOptions): Promise<string | null> {
       if (ev.type === 'ADDED' || ev.type === 'MODIFIED') o.sink.upsert(ev.object);
       else if (ev.type === 'DELETED') o.sink.remove(ev.object);
     }
+    if (start < value.length) pending.push(value.slice(start));
   }
 }
 
