@@ -37,7 +37,8 @@ describe('waitFor', () => {
       ),
     ).rejects.toThrow(/^gave up after \d+$/);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(120);
-    expect(calls).toBeGreaterThan(2);
+    // ~5 checks 25 ms apart; 2 in a loaded CI run (timers late): more than the first, whatever the load.
+    expect(calls).toBeGreaterThanOrEqual(2);
   });
 
   it('says "condition not met in time" by default', async () => {
