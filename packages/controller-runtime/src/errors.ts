@@ -39,3 +39,20 @@ export const isNotFound = (err: unknown): boolean => err instanceof ApiError && 
 export const isConflict = (err: unknown): boolean => err instanceof ApiError && err.httpStatus === 409;
 /** True for a 410 answer (Expired or Gone): the caller must relist. */
 export const isExpired = (err: unknown): boolean => err instanceof ApiError && err.httpStatus === 410;
+
+/**
+ * An error's message and its causes' (fetch's own is only `fetch failed`; what failed, such as
+ * `connect ECONNREFUSED 127.0.0.1:6443`, is its cause), each once, at most four deep.
+ */
+export function causeChain(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
+    // Errors may come from another realm (a vm context): read them by shape, not instanceof.
+    const error = typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error) : undefined;
+    const text = error === undefined ? String(e) : error.message;
+    if (text !== '' && !parts.some((p) => p.includes(text))) parts.push(text);
+    e = error?.cause;
+  }
+  return parts.join(': ');
+}

@@ -1,7 +1,7 @@
 import { parseJson, type KubeObject, type ListMeta, type WatchEvent } from '@kevents/api';
 import type { ReadableStream } from 'node:stream/web';
-import { ControllerRuntimeError } from '../errors.js';
-import { causeChain, type RestClient } from './rest-client.js';
+import { causeChain, ControllerRuntimeError } from '../errors.js';
+import type { RestClient } from './rest-client.js';
 import { readWatchLines } from './watch-lines.js';
 
 /** Which resource a {@link ResourceClient} addresses. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ControllerRuntimeError } from '../errors.js';
+import { causeChain, ControllerRuntimeError } from '../errors.js';
 import { testKubeConfig } from '../testing/clients.js';
 import { ResourceClient } from './resource-client.js';
-import { causeChain, RestClient } from './rest-client.js';
+import { RestClient } from './rest-client.js';
 
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

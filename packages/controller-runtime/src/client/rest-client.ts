@@ -2,7 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { ReadableStream } from 'node:stream/web';
 import { Agent, ProxyAgent, fetch, type Dispatcher, type Response } from 'undici';
 import { parseJson, type Status } from '@kevents/api';
-import { ApiError, ControllerRuntimeError } from '../errors.js';
+import { ApiError, causeChain, ControllerRuntimeError } from '../errors.js';
 
 /** Options of {@link RestClient}. */
 export interface RestClientOptions {
@@ -188,21 +188,4 @@ function apiError(code: number, parsed: unknown, text: string): ApiError {
 
 function transportError(req: RestRequest, err: unknown): ControllerRuntimeError {
   return new ControllerRuntimeError('Transport', `${req.method} ${req.path}: ${causeChain(err)}`, { cause: err });
-}
-
-/**
- * An error's message and its causes' (fetch's own is only `fetch failed`; what failed, such as
- * `connect ECONNREFUSED 127.0.0.1:6443`, is its cause), each once, at most four deep.
- */
-export function causeChain(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
-    // Errors may come from another realm (a vm context): read them by shape, not instanceof.
-    const error = typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error) : undefined;
-    const text = error === undefined ? String(e) : error.message;
-    if (text !== '' && !parts.some((p) => p.includes(text))) parts.push(text);
-    e = error?.cause;
-  }
-  return parts.join(': ');
 }
