@@ -15,6 +15,7 @@ export type {
   UpdateFunction,
   GuaranteedUpdateOptions,
   StoredRevision,
+  TextShape,
   RevisionPage,
   RevisionReads,
 } from './interface.js';
