@@ -1,6 +1,7 @@
 import { ChangeWindow } from '@kevents/storage';
 import { decodeEntry, type Change } from './codec.js';
-import { closeClient, type Client } from './connection.js';
+import { Cluster } from 'ioredis';
+import { closeClient, refreshSlots, type Client } from './connection.js';
 
 type StreamReply = [string, [string, string[]][]][] | null;
 
@@ -87,6 +88,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
         this.waiters.notify();
       } catch (err) {
         if (this.closed) break;
+        if (this.client instanceof Cluster) refreshSlots(this.client);
         if (synced || this.healthy) {
           this.healthy = false;
           this.epoch++;
