@@ -40,7 +40,8 @@ import type {
 import { coalesceWrites } from './coalesce.js';
 import { ChangeFeed } from './change-feed.js';
 import { decodeEntry, fromBody, idToRv, parseValue, toBody, uidJson, type Change, type StoredValue } from './codec.js';
-import { closeClient, connectionError, openClient, toStorageError, waitReady, type Client } from './connection.js';
+import { closeClient, connectionError, openClient, waitReady, type Client } from './connection.js';
+import { Deadline, writeError } from './deadline.js';
 import { Script } from './script.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
 import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
@@ -116,6 +117,7 @@ export class RedisStorage implements Storage {
   private readonly bookmarkIntervalMs: number;
   private readonly waitMs: number;
   private readonly legacyNamespaceIndex: boolean;
+  private readonly commandTimeoutMs: number;
   private readonly compactTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -135,11 +137,11 @@ export class RedisStorage implements Storage {
     this.waitMs = options.tooLargeResourceVersionWaitMs ?? redisDefaults.tooLargeResourceVersionWaitMs;
     this.legacyNamespaceIndex = options.legacyNamespaceIndex ?? target.params.get('legacyNamespaceIndex') === 'true';
     this.description = `${target.description} (prefix ${prefix})`;
-    this.client = openClient(
-      target,
-      Math.max(1, num('commandTimeoutMs', options.commandTimeoutMs, redisDefaults.commandTimeoutMs)),
-      options.tls,
+    this.commandTimeoutMs = Math.max(
+      1,
+      num('commandTimeoutMs', options.commandTimeoutMs, redisDefaults.commandTimeoutMs),
     );
+    this.client = openClient(target, this.commandTimeoutMs, options.tls);
     this.client.on('error', () => undefined); // surfaced per request as Unavailable
     const report = options.onConnection;
     if (report !== undefined) {
@@ -161,7 +163,7 @@ export class RedisStorage implements Storage {
       this.keys.stream,
       Math.min(this.historyLimit, feedWindow),
       wakeMs,
-      () => this.rv(),
+      () => this.rv(this.deadline()),
       () => this.endWatches(),
     );
     const interval = options.compactIntervalMs ?? redisDefaults.compactIntervalMs;
@@ -185,37 +187,50 @@ export class RedisStorage implements Storage {
 
   async get<T extends KubeObject>(key: ObjectKey, options: { resourceVersion?: string } = {}): Promise<T> {
     this.checkOpen();
+    const deadline = this.deadline();
     if (!isUnsetResourceVersion(options.resourceVersion))
-      await this.waitFor(parseResourceVersion(options.resourceVersion!));
-    const v = await this.read(key);
+      await this.waitFor(parseResourceVersion(options.resourceVersion!), deadline);
+    const v = await this.read(key, deadline);
     if (v === undefined) throw notFoundError(key);
     return fromBody<T>(v.body, v.rv);
   }
 
   async list<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T> = {}): Promise<ListResult<T>> {
-    return this.listPage(prefix, options, fromBody);
+    return this.listPage(prefix, options, fromBody, this.deadline());
   }
 
   /** A page of initial events: as {@link list}, with objects decoded once for all watches ({@link SharedDecodes}). */
-  private listInitial<T extends KubeObject>(prefix: KeyPrefix, options: ListOptions<T>): Promise<ListResult<T>> {
-    return this.listPage(prefix, options, (body: string, rv: number) => this.decodes.get<T>(body, rv, fromBody));
+  private listInitial<T extends KubeObject>(
+    prefix: KeyPrefix,
+    options: ListOptions<T>,
+    deadline: Deadline,
+  ): Promise<ListResult<T>> {
+    return this.listPage(
+      prefix,
+      options,
+      (body: string, rv: number) => this.decodes.get<T>(body, rv, fromBody),
+      deadline,
+    );
   }
 
   private async listPage<T extends KubeObject>(
     prefix: KeyPrefix,
     options: ListOptions<T>,
     decode: (body: string, rv: number) => T,
+    deadline: Deadline,
   ): Promise<ListResult<T>> {
     this.checkOpen();
     const { limit, start, at, kind, waitFor } = listStart(options, prefix);
-    if (waitFor !== undefined) await this.waitFor(waitFor);
-    return readListRetrying(kind, () => this.readList(prefix, at, kind, start, limit, options.predicate, decode));
+    if (waitFor !== undefined) await this.waitFor(waitFor, deadline);
+    return readListRetrying(kind, () =>
+      this.readList(prefix, at, kind, start, limit, options.predicate, decode, deadline),
+    );
   }
 
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
     this.checkOpen();
     const body = toBody(obj);
-    const r = await this.write('c', key, body, obj.metadata?.uid, undefined, '');
+    const r = await this.write(this.deadline(), 'c', key, body, obj.metadata?.uid, undefined, '');
     return withResourceVersion(obj, r.rv);
   }
 
@@ -223,6 +238,7 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const body = toBody(obj);
     const r = await this.write(
+      this.deadline(),
       'u',
       key,
       body,
@@ -239,14 +255,17 @@ export class RedisStorage implements Storage {
     options: GuaranteedUpdateOptions = {},
   ): Promise<T> {
     this.checkOpen();
+    // One deadline for every read and write of the request, conflicts included.
+    const deadline = this.deadline();
     for (;;) {
-      const cur = await this.read(key);
+      const cur = await this.read(key, deadline);
       if (cur === undefined && options.ignoreNotFound !== true) throw notFoundError(key);
       if (cur !== undefined) checkPreconditions(key, cur, options.preconditions);
       const next = await tryUpdate(cur === undefined ? undefined : fromBody<T>(cur.body, cur.rv));
       this.checkOpen();
       const body = toBody(next);
       const r = await this.write(
+        deadline,
         'g',
         key,
         body,
@@ -262,18 +281,22 @@ export class RedisStorage implements Storage {
 
   async delete<T extends KubeObject>(key: ObjectKey, options: WriteOptions = {}): Promise<T> {
     this.checkOpen();
-    const r = await this.write('d', key, '', undefined, options.preconditions, '');
+    const r = await this.write(this.deadline(), 'd', key, '', undefined, options.preconditions, '');
     return fromBody<T>(r.prevBody!, r.rv);
   }
 
   async watch<T extends KubeObject>(prefix: KeyPrefix, options: WatchOptions<T> = {}): Promise<Watcher<T>> {
     this.checkOpen();
     if (!this.feed.healthy) throw this.feedDown();
+    // The start (and the first page of initial events) shares one deadline; each later page of
+    // initial events, read as the watch is consumed, has its own.
+    let startDeadline: Deadline | undefined = this.deadline();
     const { from, initial } = await remoteWatchStart<T>(options, {
-      waitFor: (rv) => this.waitFor(rv),
-      bounds: () => this.bounds(),
-      listInitial: (o) => this.listInitial<T>(prefix, o),
+      waitFor: (rv) => this.waitFor(rv, startDeadline ?? this.deadline()),
+      bounds: () => this.bounds(startDeadline ?? this.deadline()),
+      listInitial: (o) => this.listInitial<T>(prefix, o, startDeadline ?? this.deadline()),
     });
+    startDeadline = undefined;
     const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));
     return openCursorWatch<T>(
       source,
@@ -285,13 +308,13 @@ export class RedisStorage implements Storage {
 
   async currentResourceVersion(): Promise<string> {
     this.checkOpen();
-    return String(await this.rv());
+    return String(await this.rv(this.deadline()));
   }
 
   async compact(resourceVersion: string): Promise<void> {
     this.checkOpen();
     const rv = parseResourceVersion(resourceVersion);
-    await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['rv', rv, 0]);
+    await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['rv', rv, 0], this.deadline());
     this.feed.compactTo(rv);
   }
 
@@ -299,17 +322,18 @@ export class RedisStorage implements Storage {
   async compactByAge(): Promise<number> {
     if (this.closed || this.historyMaxAgeMs <= 0) return 0;
     return Number(
-      await scripts.compact.run(this.client, [this.keys.rv, this.keys.stream], ['age', this.historyMaxAgeMs, 10_000]),
+      await scripts.compact.run(
+        this.client,
+        [this.keys.rv, this.keys.stream],
+        ['age', this.historyMaxAgeMs, 10_000],
+        this.deadline(),
+      ),
     );
   }
 
   async ready(): Promise<void> {
     this.checkOpen();
-    try {
-      await this.client.ping();
-    } catch (err) {
-      throw toStorageError(err, this.client);
-    }
+    await this.deadline().run(this.client, () => this.client.ping());
     if (!this.feed.healthy) throw this.feedDown();
   }
 
@@ -338,29 +362,30 @@ export class RedisStorage implements Storage {
     // A watch's change source checks the feed's epoch whenever it wakes; the feed wakes every waiter.
   }
 
-  private async rv(): Promise<number> {
-    coalesceWrites(this.client);
-    try {
-      return Number((await this.client.get(this.keys.rv)) ?? '1');
-    } catch (err) {
-      throw toStorageError(err, this.client);
-    }
+  /** A request's time to wait for Redis ({@link Deadline}): `commandTimeoutMs`. */
+  private deadline(): Deadline {
+    return new Deadline(this.commandTimeoutMs);
   }
 
-  private async read(key: ObjectKey): Promise<StoredValue | undefined> {
-    let v: string | null;
-    coalesceWrites(this.client);
-    try {
-      v = await this.client.hget(this.keys.objects(key.resource), storageKey(key.namespace, key.name));
-    } catch (err) {
-      throw toStorageError(err, this.client);
-    }
+  private async rv(deadline: Deadline): Promise<number> {
+    const v = await deadline.run(this.client, () => {
+      coalesceWrites(this.client);
+      return this.client.get(this.keys.rv);
+    });
+    return Number(v ?? '1');
+  }
+
+  private async read(key: ObjectKey, deadline: Deadline): Promise<StoredValue | undefined> {
+    const v = await deadline.run(this.client, () => {
+      coalesceWrites(this.client);
+      return this.client.hget(this.keys.objects(key.resource), storageKey(key.namespace, key.name));
+    });
     return v === null ? undefined : parseValue(v);
   }
 
   /** The newest resourceVersion and the compacted one (every change at or below it is gone). */
-  private async bounds(): Promise<{ rv: number; compacted: number }> {
-    const [rv, first] = (await scripts.bounds.run(this.client, [this.keys.rv, this.keys.stream], [])) as [
+  private async bounds(deadline: Deadline): Promise<{ rv: number; compacted: number }> {
+    const [rv, first] = (await scripts.bounds.run(this.client, [this.keys.rv, this.keys.stream], [], deadline)) as [
       string,
       string,
     ];
@@ -370,24 +395,22 @@ export class RedisStorage implements Storage {
 
   /** Changes after `after`, read straight from the Stream, for a watch behind the feed. */
   private async history(after: number, count: number): Promise<{ changes: Change[]; compacted: number }> {
-    let entries: [string, string[]][];
-    try {
-      entries = (await this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count)) as [
-        string,
-        string[],
-      ][];
-    } catch (err) {
-      throw toStorageError(err, this.client);
-    }
+    const deadline = this.deadline();
+    const entries = (await deadline.run(this.client, () =>
+      this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count),
+    )) as [string, string[]][];
     const changes = entries.map(([id, fields]) => decodeEntry(id, fields));
     if (changes.length > 0 && changes[0].rv === after + 1) return { changes, compacted: after };
-    return { changes, compacted: (await this.bounds()).compacted };
+    return { changes, compacted: (await this.bounds(deadline)).compacted };
   }
 
-  /** Resolves once Redis has reached `rv`; else TooLargeResourceVersion after the wait. */
-  private waitFor(rv: number): Promise<void> {
+  /**
+   * Resolves once Redis has reached `rv`; else TooLargeResourceVersion after the wait. The reads
+   * of the counter count against the request's `deadline`; the waits between them do not.
+   */
+  private waitFor(rv: number, deadline: Deadline): Promise<void> {
     return waitForResourceVersion(rv, {
-      current: () => this.rv(),
+      current: () => this.rv(deadline),
       feed: this.feed,
       waitMs: this.waitMs,
       isClosed: () => this.closed,
@@ -396,6 +419,7 @@ export class RedisStorage implements Storage {
   }
 
   private async write(
+    deadline: Deadline,
     op: 'c' | 'u' | 'd' | 'g',
     key: ObjectKey,
     body: string,
@@ -421,7 +445,13 @@ export class RedisStorage implements Storage {
       ns,
       legacy ? '1' : '0',
     ];
-    const reply = (await scripts.write.run(this.client, keys, args)) as [string, (number | string)?, string?];
+    let reply: [string, (number | string)?, string?];
+    try {
+      reply = (await scripts.write.run(this.client, keys, args, deadline)) as typeof reply;
+    } catch (err) {
+      // Sent and not answered: the script may have run (the caller gets 503 all the same).
+      throw writeError(err);
+    }
     const [status, a, b] = reply;
     switch (status) {
       case 'ok':
@@ -457,6 +487,7 @@ export class RedisStorage implements Storage {
     limit: number,
     predicate: Predicate<T> | undefined,
     decode: (body: string, rv: number) => T,
+    deadline: Deadline,
   ): Promise<ListResult<T>> {
     const ns = prefix.namespace ?? '';
     const keys = [this.keys.rv, this.keys.objects(prefix.resource), this.keys.index(prefix.resource), this.keys.stream];
@@ -479,15 +510,12 @@ export class RedisStorage implements Storage {
     let lowerInclusive = true;
     let cursor = from === undefined ? '-' : `[${from}`;
     for (let first = true; ; first = false) {
-      const [R, atR, status, members, values, changes, count] = (await scripts.listChunk.run(this.client, keys, [
-        at,
-        cursor,
-        end,
-        chunk,
-        prefix.resource,
-        ns,
-        first && wantCount ? '1' : '0',
-      ])) as ChunkReply;
+      const [R, atR, status, members, values, changes, count] = (await scripts.listChunk.run(
+        this.client,
+        keys,
+        [at, cursor, end, chunk, prefix.resource, ns, first && wantCount ? '1' : '0'],
+        deadline,
+      )) as ChunkReply;
       if (status === 'expired') {
         if (kind === 'continue') throw expiredContinueError(encodeListContinue(prefix, start!, -1));
         if (kind === 'exact') throw expiredListError();

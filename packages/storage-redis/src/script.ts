@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { coalesceWrites } from './coalesce.js';
-import { toStorageError, type Client } from './connection.js';
+import type { Client } from './connection.js';
+import type { Deadline } from './deadline.js';
+
+/** What {@link Script.run}'s first attempt answers when the server does not know the script. */
+const noScript = Symbol('NOSCRIPT');
 
 /** A Lua script run by EVALSHA, loaded with EVAL when the server does not know it. */
 export class Script {
@@ -23,17 +27,28 @@ export class Script {
     await Promise.all(nodes.map((n) => n.script('LOAD', this.source).catch(() => undefined)));
   }
 
-  async run(client: Client, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    coalesceWrites(client);
-    try {
-      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if ((err as Error)?.message?.startsWith('NOSCRIPT') !== true) throw toStorageError(err, client);
-    }
-    try {
-      return await client.eval(this.source, keys.length, ...keys, ...args);
-    } catch (err) {
-      throw toStorageError(err, client);
-    }
+  /**
+   * Runs the script within the request's `deadline` (both the EVALSHA and, after NOSCRIPT, the
+   * EVAL count against it); fails with a StorageError.
+   */
+  async run(
+    client: Client,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    deadline: Deadline,
+  ): Promise<unknown> {
+    const reply = await deadline.run(client, () => {
+      coalesceWrites(client);
+      return client
+        .evalsha(this.sha, keys.length, ...keys, ...args)
+        .catch((err: unknown) =>
+          (err as Error)?.message?.startsWith('NOSCRIPT') === true ? noScript : Promise.reject(err),
+        );
+    });
+    if (reply !== noScript) return reply;
+    return deadline.run(client, () => {
+      coalesceWrites(client);
+      return client.eval(this.source, keys.length, ...keys, ...args);
+    });
   }
 }
