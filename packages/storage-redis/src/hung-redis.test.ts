@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isStorageError } from '@kevents/storage';
-import { brief, expectStorageError, keyOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
+import {
+  brief,
+  expectStorageError,
+  keyOf,
+  rvs,
+  testObject,
+  WatchReader,
+  type TestObject,
+} from '@kevents/storage/testing';
 import { createRedisStorage } from './index.js';
 import { createWhenAvailable, watchFailure } from './testing/faults.js';
-import { RedisServer, SilentProxy, waitFor } from './testing/index.js';
+import { redisCommand, RedisServer, SilentProxy, waitFor } from './testing/index.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -27,8 +35,12 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
       server.pause();
       try {
         const t0 = Date.now();
-        await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
+        const lost = await expectStorageError(storage.create(keyOf('ns', 'b'), testObject('ns', 'b')), 'Unavailable');
         expect(Date.now() - t0).toBeLessThan(4_000);
+        // Sent and not answered: the client is told that it may have been applied (it is, below).
+        expect(lost.message).toBe(
+          'redis unavailable: no answer within 2000 ms (commandTimeoutMs); the write may have been applied',
+        );
         // The timeout is a URL parameter too.
         const t = Date.now();
         const e = await expectStorageError(quick.get(keyOf('ns', 'a')), 'Unavailable');
@@ -97,4 +109,54 @@ describe('RedisStorage when Redis stops answering (connections open, no replies)
       await proxy.close();
     }
   }, 60_000);
+});
+
+describe('RedisStorage when Redis answers slowly and then not at all', () => {
+  it('gives a request commandTimeoutMs in all, not per command: a guaranteed update whose read was slow fails at the deadline', async () => {
+    const slow = await RedisServer.start({ args: ['--enable-debug-command', 'yes'] });
+    const storage = await createRedisStorage({ url: slow.url, prefix: 'slow', commandTimeoutMs: 1_000 });
+    try {
+      await storage.create(keyOf('ns', 'a'), testObject('ns', 'a'));
+      // Redis is busy for 700 ms: the update's read waits for it, then its write gets no answer.
+      const busy = redisCommand(slow.port, 'DEBUG SLEEP 0.7', 5_000);
+      await new Promise((r) => setTimeout(r, 20));
+      const t0 = Date.now();
+      const e = await expectStorageError(
+        storage.guaranteedUpdate<TestObject>(keyOf('ns', 'a'), (cur) => {
+          slow.pause();
+          return { ...cur!, note: 'late' };
+        }),
+        'Unavailable',
+      );
+      const took = Date.now() - t0;
+      slow.resume();
+      expect(await busy).toBe('+OK');
+      // 1 s and a slack for a loaded machine's late timers; each command had its own 1 s: 1.7 s.
+      expect(took).toBeGreaterThanOrEqual(950);
+      expect(took).toBeLessThan(1_500);
+      expect(e.message).toBe(
+        'redis unavailable: no answer within 1000 ms (commandTimeoutMs); the write may have been applied',
+      );
+      // A read that gets no answer says nothing of the kind.
+      await waitFor(
+        () =>
+          storage.get(keyOf('ns', 'a')).then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+        () => 'the store did not reconnect',
+      );
+      slow.pause();
+      const t1 = Date.now();
+      const r = await expectStorageError(storage.get(keyOf('ns', 'a')), 'Unavailable');
+      expect(Date.now() - t1).toBeLessThan(1_500);
+      slow.resume();
+      expect(r.message).toBe('redis unavailable: no answer within 1000 ms (commandTimeoutMs)');
+    } finally {
+      slow.resume();
+      await storage.close();
+      await slow.stop();
+    }
+  }, 30_000);
 });

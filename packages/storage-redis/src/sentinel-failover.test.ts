@@ -11,7 +11,13 @@ import {
 } from '@kevents/storage/testing';
 import { isStorageError } from '@kevents/storage';
 import { createRedisStorage } from './index.js';
-import { createWhenAvailable, watchFailure, whenAvailable } from './testing/faults.js';
+import {
+  createWhenAvailable,
+  requestsThroughFailure,
+  watchFailure,
+  whenAvailable,
+  expectAllWithin,
+} from './testing/faults.js';
 import { redisCommand, RedisSentinelSet, waitFor, waitReplicated } from './testing/index.js';
 
 /** A master, one replica and one Sentinel for the tests of a describe block. */
@@ -154,3 +160,36 @@ describe('RedisStorage through Sentinel, on a manual failover (the old master st
     }
   }, 60_000);
 });
+
+/** How late a request may end past commandTimeoutMs: timers run late on a loaded machine. */
+const slackMs = 500;
+
+for (const how of ['crashes', 'goes silent'] as const) {
+  describe(`RedisStorage through Sentinel, when the master ${how}`, () => {
+    const sets = sentinelSet();
+    it('answers or fails every kind of request within commandTimeoutMs until the replica is promoted, and then succeeds', async () => {
+      const { set } = sets;
+      const commandTimeoutMs = 300;
+      const storage = await createRedisStorage({ url: set.url, prefix: 'bound', commandTimeoutMs });
+      try {
+        await storage.ready();
+        const records = await requestsThroughFailure(
+          storage,
+          'ns',
+          async () => {
+            await waitReplicated(set.master.port);
+            if (how === 'crashes') await set.master.kill('SIGKILL');
+            else set.master.pause();
+          },
+          40_000,
+        );
+        expectAllWithin(records, commandTimeoutMs + slackMs);
+        expect(records.create.unavailable).toBeGreaterThan(0);
+        expect(set.currentMasterPort()).toBe(set.replicas[0].port);
+      } finally {
+        set.master.resume();
+        await storage.close();
+      }
+    }, 60_000);
+  });
+}
