@@ -31,7 +31,17 @@ export interface RedisStorageOptions {
   readonly watchBatchIntervalMs?: number;
   /** How long a read for a future resourceVersion waits before TooLargeResourceVersion (default 3,000 ms). */
   readonly tooLargeResourceVersionWaitMs?: number;
-  /** A request fails with Unavailable when Redis does not answer within this (default 2,000 ms). */
+  /**
+   * How long one request (get, list, create, update, delete, guaranteedUpdate, the start of a
+   * watch) may wait for Redis in all, over every command it sends (default 2,000 ms): it answers,
+   * or fails with Unavailable (503) once that time is spent, on standalone, Sentinel and Cluster,
+   * also while a master is being replaced. Time the request spends outside Redis (decoding a list,
+   * the update function, the waits between reads for a future resourceVersion, which
+   * `tooLargeResourceVersionWaitMs` bounds) does not count, and the failure comes as late as the
+   * process's timers run (a few ms on an idle machine). A write that was sent and got no answer
+   * fails with `...; the write may have been applied`: it may have been. The connection of a
+   * command that got no answer is dropped and made again (at most once per 2 s).
+   */
   readonly commandTimeoutMs?: number;
   /**
    * Also maintain, on every create and delete, the per-namespace index that versions up to
