@@ -201,7 +201,7 @@ const lastDrop = new WeakMap<Client, number>();
  * connection is dropped and made again, at most once per 2 s, so that requests get a fast 503
  * and the client finds Redis (or the new master) as soon as it answers.
  */
-export function dropSilentConnection(client: Client): void {
+function dropSilentConnection(client: Client): void {
   const now = Date.now();
   if (client.status !== 'ready' || now - (lastDrop.get(client) ?? 0) < 2_000) return;
   lastDrop.set(client, now);

@@ -1,5 +1,5 @@
 import { StorageError } from '@kevents/storage';
-import { dropSilentConnection, toStorageError, type Client } from './connection.js';
+import { toStorageError, type Client } from './connection.js';
 
 /** Errors of commands that were sent and got no answer: a write among them may have been applied. */
 const unanswered = new WeakSet<StorageError>();
@@ -36,9 +36,13 @@ export function commandError(err: unknown, client: Client): StorageError {
  * conflict, every chunk of a list, a script sent again after `NOSCRIPT`). A command that would
  * start with nothing left fails at once, without being sent; a command still unanswered when the
  * time runs out fails with Unavailable at that moment, whatever ioredis is doing with it
- * (waiting on a silent socket, queued for a node it is connecting to, following a redirection),
- * and its connection is dropped as ioredis's own command timeout does. Time the request spends
- * elsewhere (decoding, waiting for a future resourceVersion between polls) does not count.
+ * (waiting on a silent socket, queued for a node it is connecting to, following a redirection).
+ * The connection is left alone: a request may run out of time on a healthy connection (a long
+ * list, a slow read before a write), and dropping it would fail every other request on it. A
+ * connection that is silent is dropped all the same when ioredis's own timeout (as long as
+ * commandTimeoutMs, from when the command was sent) fails the command, which
+ * {@link commandError} hears. Time the request spends elsewhere (decoding, the update function,
+ * waiting for a future resourceVersion between polls) does not count.
  */
 export class Deadline {
   readonly limitMs: number;
@@ -56,7 +60,6 @@ export class Deadline {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.spentMs = this.limitMs;
-        dropSilentConnection(client);
         reject(markUnanswered(this.expired()));
       }, left);
       const done = (): void => {

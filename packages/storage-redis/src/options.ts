@@ -39,8 +39,8 @@ export interface RedisStorageOptions {
    * the update function, the waits between reads for a future resourceVersion, which
    * `tooLargeResourceVersionWaitMs` bounds) does not count, and the failure comes as late as the
    * process's timers run (a few ms on an idle machine). A write that was sent and got no answer
-   * fails with `...; the write may have been applied`: it may have been. The connection of a
-   * command that got no answer is dropped and made again (at most once per 2 s).
+   * fails with `...; the write may have been applied`: it may have been. A connection on which a
+   * command got no answer for this long is dropped and made again (at most once per 2 s).
    */
   readonly commandTimeoutMs?: number;
   /**
