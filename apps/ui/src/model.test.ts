@@ -61,6 +61,10 @@ describe('filters in the URL', () => {
       fieldSelector: '',
       labelSelector: 'kevents.io/cluster=prod',
     });
+    // Label values cannot be escaped: one that no label can hold selects nothing, adding no term of its own.
+    for (const cluster of ['prod,type=x', 'a!=b', 'x y', '-a', 'a'.repeat(64), 'a in (b)'])
+      expect(selectors({ ...emptyFilters, cluster }).labelSelector).toBe('kevents.io/cluster,!kevents.io/cluster');
+    expect(selectors({ ...emptyFilters, cluster: 'a.b_c-1' }).labelSelector).toBe('kevents.io/cluster=a.b_c-1');
     expect(escapeFieldValue('x')).toBe('x');
     expect(requestQuery({ ...emptyFilters, type: 'Normal' }, { watch: '1' })).toBe(
       'fieldSelector=type%3DNormal&watch=1',

@@ -102,7 +102,19 @@ export function selectors(f: Filters): { fieldSelector: string; labelSelector: s
   add('regarding.kind', f.kind);
   add('regarding.name', f.name);
   add('reportingController', f.controller);
-  return { fieldSelector: fields.join(','), labelSelector: f.cluster ? `${clusterLabel}=${f.cluster}` : '' };
+  return { fieldSelector: fields.join(','), labelSelector: f.cluster ? clusterSelector(f.cluster) : '' };
+}
+
+/** A label value as Kubernetes validates one (`IsValidLabelValue`): at most 63 characters of this form. */
+const labelValue = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * The label selector of events mirrored from cluster `name`. Label selectors cannot escape a
+ * value, so a name no label value can be (`a,b`, `x!=y`) selects nothing, as no event can carry
+ * it, instead of adding terms of its own to the selector.
+ */
+export function clusterSelector(name: string): string {
+  return name.length <= 63 && labelValue.test(name) ? `${clusterLabel}=${name}` : `${clusterLabel},!${clusterLabel}`;
 }
 
 /** The collection path of events.k8s.io/v1 events, relative to the page at `/ui/` (works behind a path prefix). */
