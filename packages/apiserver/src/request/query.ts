@@ -24,13 +24,29 @@ const int64Max = 2n ** 63n - 1n;
  * integer in int64's range, the empty value included, is a 400 in Go's words.
  */
 export function intParam(query: Query, name: string): number | undefined {
+  const v = int64Param(query, name);
+  return v === undefined ? undefined : Number(v);
+}
+
+/** {@link intParam}'s int64, exactly. */
+function int64Param(query: Query, name: string): bigint | undefined {
   const v = q(query, name);
   if (v === undefined) return undefined;
   let why: string | undefined;
   if (!/^[+-]?\d+$/.test(v)) why = 'invalid syntax';
   else if (v.length > 21 || BigInt(v) < int64Min || BigInt(v) > int64Max) why = 'value out of range';
   if (why !== undefined) throw badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
-  return Number(v);
+  return BigInt(v);
+}
+
+/**
+ * A `timeoutSeconds` option as the watch handler times it: `time.Duration(*opts.TimeoutSeconds) *
+ * time.Second`, an int64 of nanoseconds that wraps past ±292 years as Go's multiplication does
+ * (so 9223372037 seconds is a negative duration, which ends the watch at once), in seconds.
+ */
+function timeoutParam(query: Query): number | undefined {
+  const v = int64Param(query, 'timeoutSeconds');
+  return v === undefined ? undefined : Number(BigInt.asIntN(64, v * 1_000_000_000n)) / 1e9;
 }
 
 /**
@@ -67,6 +83,7 @@ export interface ListRequestOptions {
   readonly labelSelector: string | undefined;
   readonly fieldSelector: string | undefined;
   readonly allowWatchBookmarks: boolean;
+  /** As Go's `time.Duration` of it (see timeoutParam): wrapped past ±292 years. */
   readonly timeoutSeconds: number | undefined;
   readonly sendInitialEvents: boolean | undefined;
 }
@@ -123,7 +140,7 @@ export function parseListOptions(query: Query, watch = false): ListRequestOption
     labelSelector: q(query, 'labelSelector'),
     fieldSelector: q(query, 'fieldSelector'),
     allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') === true,
-    timeoutSeconds: intParam(query, 'timeoutSeconds'),
+    timeoutSeconds: timeoutParam(query),
     sendInitialEvents,
   };
 }
