@@ -15,7 +15,6 @@ export type {
   UpdateFunction,
   GuaranteedUpdateOptions,
   StoredRevision,
-  TextShape,
   RevisionPage,
   RevisionReads,
 } from './interface.js';

@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectSchema } from '@kevents/api';
+import type { KubeObject } from '@kevents/api';
 
 /**
  * Where an object lives: its resource (for example `events`), namespace and name.
@@ -270,25 +270,6 @@ export interface StoredRevision<T extends KubeObject = KubeObject> {
    * that the rest of a large object is not decoded. Absent in stores that cannot read it alone.
    */
   decodeMetadata?(): Pick<T, 'metadata'>;
-  /**
-   * The object's JSON text as `serializeObject` (@kevents/api) writes it for `shape.schema`, each
-   * field read from the stored member `shape.members` names (what {@link decode}'s object, with
-   * its resourceVersion, gives that serializer once renamed so), written straight from the stored
-   * form without decoding it; undefined where the store does not write that text exactly (then
-   * serialize {@link decodeShared}'s object). Absent in stores that cannot.
-   */
-  encodeText?(shape: TextShape): string | undefined;
-}
-
-/**
- * The wire form of a view whose text a store can write from its stored form
- * ({@link StoredRevision.encodeText}): the schema the view serializes, and the stored member each
- * of its top-level fields takes its value from (`metadata` gets the revision's resourceVersion).
- * A field not named in `members` is written as absent. Compiled once per shape object: keep one.
- */
-export interface TextShape {
-  readonly schema: ObjectSchema;
-  readonly members: Readonly<Record<string, string>>;
 }
 
 /** One page of {@link RevisionReads.listRevisions}: a {@link ListResult} of undecoded objects. */

@@ -173,15 +173,11 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
    */
   #itemJSON(rev: StoredRevision<T>, listed = 1): string {
     const rv = rev.resourceVersion;
-    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.#encode(rev), listed);
-  }
-
-  /** The view's list-item text of a stored revision: written by the store where it can, else encoded from its object. */
-  #encode(rev: StoredRevision<T>): string {
-    const view = this.#store.view;
-    const shape = view.textShape;
-    const text = shape === undefined ? undefined : rev.encodeText?.(shape);
-    return goEscapeJSON(text ?? view.toJSON(readOnly(rev, 'object'), false));
+    return this.#encoded.get(
+      rv,
+      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(readOnly(rev, 'object'), false)),
+      listed,
+    );
   }
 }
 

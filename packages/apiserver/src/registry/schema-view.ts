@@ -1,6 +1,5 @@
 import { encodeObject, serializeObject } from '@kevents/api';
 import type { KubeObject, ObjectSchema, ProtobufType } from '@kevents/api';
-import type { TextShape } from '@kevents/storage';
 import type { VersionedView } from './view.js';
 
 /** What {@link schemaView} needs to know of a resource served in the shape it is stored in. */
@@ -31,12 +30,6 @@ export interface SchemaViewOptions {
 export function schemaView<T extends KubeObject>(o: SchemaViewOptions): VersionedView<T> {
   const groupVersion = o.group ? `${o.group}/${o.version}` : o.version;
   const head = `{"kind":${JSON.stringify(o.kind)},"apiVersion":${JSON.stringify(groupVersion)},`;
-  const textShape: TextShape = {
-    schema: o.schema,
-    members: Object.fromEntries(
-      o.schema.fields.filter((f) => f.name !== 'kind' && f.name !== 'apiVersion').map((f) => [f.name, f.name]),
-    ),
-  };
   const labels = new Set(['metadata.name', 'metadata.namespace', ...(o.fieldLabels ?? [])]);
   const untyped = (obj: T): Record<string, unknown> => {
     const { kind: _k, apiVersion: _a, ...rest } = obj as T & Record<string, unknown>;
@@ -71,7 +64,6 @@ export function schemaView<T extends KubeObject>(o: SchemaViewOptions): Versione
       return withTypeMeta ? head + text.slice(1) : text;
     },
     withTypeMeta: (itemJSON) => head + itemJSON.slice(1),
-    textShape,
     fieldLabel: (label) => (labels.has(label) ? label : undefined),
   };
 }

@@ -1,6 +1,5 @@
 import type { KubeObject, ObjectSchema, ProtobufType } from '@kevents/api';
 import type { GroupResource } from '../errors/api-error.js';
-import type { TextShape } from '@kevents/storage';
 
 /**
  * One group version a resource is served at (Kubernetes' versioned API of a kind). Every view of
@@ -56,14 +55,6 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
    * texts answer single-object reads too.
    */
   withTypeMeta?(itemJSON: string): string;
-  /**
-   * What `toJSON(internal, false)` writes, as a store can write it from its stored form
-   * (`StoredRevision.encodeText`): the schema it serializes with, and the stored member each of
-   * its top-level fields comes from. Views that have it let list items and gets skip decoding
-   * the stored object; `toJSON(internal, false)` must equal the serializer's text of the object
-   * so renamed.
-   */
-  readonly textShape?: TextShape;
   /** Maps a field-selector label of this view to an internal label; undefined when unsupported. */
   fieldLabel(label: string): string | undefined;
 }

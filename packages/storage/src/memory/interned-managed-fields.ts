@@ -26,23 +26,6 @@ export interface Template {
    * in three) instead of seconds (four characters).
    */
   readonly micro: boolean;
-  /** The packed characters an interned value of it takes (U+0000, the index, the times). */
-  readonly length: number;
-  /**
-   * What its text is: a quoted string (`string`, and `empty` for `""`), a quoted time (`time`),
-   * an array, or anything else.
-   */
-  readonly value: 'string' | 'empty' | 'time' | 'array' | 'other';
-}
-
-/** What a template's text is ({@link Template.value}). */
-function valueOf(texts: readonly string[]): Template['value'] {
-  const first = texts[0]!;
-  if (texts.length === 2 && first === '' && texts[1] === '') return 'time';
-  if (first.charCodeAt(0) === 91) return 'array';
-  if (texts.length === 1 && first.charCodeAt(0) === 34 && first.indexOf('"', 1) === first.length - 1)
-    return first.length === 2 ? 'empty' : 'string';
-  return 'other';
 }
 
 /** At most this many templates (the index takes two characters). */
@@ -158,9 +141,7 @@ function addTemplate(texts: string[], micro = false): string | undefined {
   const key = micro ? `\u0001${texts.join('\u0000')}` : texts.join('\u0000');
   if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
   const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
-  const length = 3 + (micro ? 7 : 4) * (texts.length - 1);
-  const bytes = key.length - (texts.length - 1) - (micro ? 1 : 0);
-  const index = templates.push({ pieces, texts, bytes, micro, length, value: valueOf(texts) }) - 1;
+  const index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1), micro }) - 1;
   indexOf.set(key, index);
   internedChars += key.length;
   return String.fromCharCode(internMark, index >> 8, index & 255);
@@ -347,19 +328,10 @@ function learn(
 
 /** The template an interned array at `at` (its U+0000) names, and the packed characters it takes. */
 export function internedAt(packed: string, at: number): { readonly template: Template; readonly length: number } {
-  const template = internedTemplate(packed, at);
-  return { template, length: internedLength(template) };
-}
-
-/** The template the interned value at `at` (its U+0000) names. */
-export function internedTemplate(packed: string, at: number): Template {
   const template = templates[(packed.charCodeAt(at + 1) << 8) | packed.charCodeAt(at + 2)];
   if (template === undefined) throw new Error('packed body names an unknown managedFields template');
-  return template;
+  return { template, length: 3 + (template.micro ? 7 : 4) * (template.pieces.length - 1) };
 }
-
-/** The packed characters an interned value of `template` takes. */
-const internedLength = (template: Template): number => template.length;
 
 /** The seconds written at `at` of a packed body. */
 const secondsAt = (packed: string, at: number): number =>

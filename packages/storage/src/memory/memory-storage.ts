@@ -23,7 +23,6 @@ import type {
   RevisionReads,
   Storage,
   StoredRevision,
-  TextShape,
   UpdateFunction,
   Watcher,
   WatchOptions,
@@ -33,7 +32,6 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { unpackBody } from './packed-body.js';
-import { writeSchemaText } from './schema-text.js';
 import { decodeMetadataSharing, decodeSharing } from './sharing-decode.js';
 import { packObject } from './packed-object.js';
 import { SharedDecodes } from '../shared-decodes.js';
@@ -507,9 +505,5 @@ class PackedRevision<T extends KubeObject> implements StoredRevision<T> {
 
   decodeMetadata(): Pick<T, 'metadata'> {
     return decodeMetadataSharing<T>(this.#body, this.resourceVersion);
-  }
-
-  encodeText(shape: TextShape): string | undefined {
-    return writeSchemaText(this.#body, String(this.resourceVersion), shape);
   }
 }

@@ -12,7 +12,6 @@ import {
 } from '@kevents/api';
 import type { CoreEvent, Event } from '@kevents/api';
 import type { VersionedView } from '@kevents/apiserver';
-import type { TextShape } from '@kevents/storage';
 import { coreFieldLabel, eventsV1FieldLabel } from './fields.js';
 
 /** Encodes with kind and apiVersion first (the schema lists them first), as Go prints TypeMeta. */
@@ -42,37 +41,6 @@ const eventsDiscovery = {
   shortNames: ['ev'],
   storageVersionHash: eventsStorageVersionHash,
 } as const;
-
-/**
- * The stored (core/v1) member each events.k8s.io/v1 field is read from: {@link coreToEvent}'s
- * renames, as a store writes the view's text from the stored form.
- */
-const eventsV1Members: Readonly<Record<string, string>> = {
-  metadata: 'metadata',
-  eventTime: 'eventTime',
-  series: 'series',
-  reportingController: 'reportingComponent',
-  reportingInstance: 'reportingInstance',
-  action: 'action',
-  reason: 'reason',
-  regarding: 'involvedObject',
-  related: 'related',
-  note: 'message',
-  type: 'type',
-  deprecatedSource: 'source',
-  deprecatedFirstTimestamp: 'firstTimestamp',
-  deprecatedLastTimestamp: 'lastTimestamp',
-  deprecatedCount: 'count',
-};
-const eventsV1TextShape: TextShape = { schema: eventsV1EventSchema, members: eventsV1Members };
-
-/** Every core/v1 field but kind and apiVersion, read from the stored member of its name. */
-const coreTextShape: TextShape = {
-  schema: coreEventSchema,
-  members: Object.fromEntries(
-    coreEventSchema.fields.filter((f) => f.name !== 'kind' && f.name !== 'apiVersion').map((f) => [f.name, f.name]),
-  ),
-};
 
 /** The events.k8s.io/v1 view of events for a group domain. */
 export function eventsV1View(domain: string): VersionedView<CoreEvent> {
@@ -104,7 +72,6 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
       return withTypeMeta ? withEventsTypeMeta(text) : text;
     },
     withTypeMeta: withEventsTypeMeta,
-    textShape: eventsV1TextShape,
     fieldLabel: eventsV1FieldLabel,
   };
 }
@@ -144,7 +111,6 @@ export function coreV1View(): VersionedView<CoreEvent> {
       return withTypeMeta ? withCoreTypeMeta(text) : text;
     },
     withTypeMeta: withCoreTypeMeta,
-    textShape: coreTextShape,
     fieldLabel: coreFieldLabel,
   };
 }
