@@ -107,7 +107,7 @@ describe('parseListOptions', () => {
   it("times a watch as Go's time.Duration of timeoutSeconds, which wraps past ±292 years", () => {
     expect(lo({ timeoutSeconds: '9223372036' }).timeoutSeconds).toBeCloseTo(9223372036, 0);
     // 9223372037e9 ns passes int64's 9223372036854775807 and wraps to -9223372036709551616 ns.
-    expect(lo({ timeoutSeconds: '9223372037' }).timeoutSeconds).toBeCloseTo(-9223372036.709551616, 0);
+    expect(lo({ timeoutSeconds: '9223372037' }).timeoutSeconds).toBeCloseTo(-9223372036.7, 0);
     expect(lo({ timeoutSeconds: '18446744073' }).timeoutSeconds).toBeCloseTo(-0.709551616, 6);
     expect(lo({ timeoutSeconds: '18446744074' }).timeoutSeconds).toBeCloseTo(0.290448384, 6);
     expect(lo({ timeoutSeconds: '-9223372036854775808' }).timeoutSeconds).toBe(0);
