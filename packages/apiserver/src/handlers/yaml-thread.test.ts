@@ -8,7 +8,7 @@ import {
   maxQueuedYamlBodies,
   readYamlOffLoop,
   YamlThreadBusyError,
-  YamlThreadOutOfMemoryError,
+  yamlThreadHeapMb,
 } from './yaml-thread.js';
 
 const big = (entries: number): string =>
@@ -76,14 +76,23 @@ describe('readYamlOffLoop', () => {
   });
 
   it('refuses a body the thread runs out of heap reading (3 MB of `{},` peaked at 1.7 GB), and reads the next on a new thread', async () => {
-    // Two reads into a 1 GiB heap: ~27 s alone, 85 s seen beside other suites on a loaded 2-core machine.
+    // One read into a 1 GiB heap (~14 s alone): read through parseBodyOffLoop, whose 413 naming the
+    // heap is the answer to a YamlThreadOutOfMemoryError only (a YamlInputError is a 400, another
+    // failure passes through), so one crash shows both the thread's refusal and its 413.
     const dense = `pad: [${'{},'.repeat(1_000_000)}{}]\n`;
-    const [huge, behind] = await Promise.allSettled([readYamlOffLoop(dense), readYamlOffLoop(big(1500))]);
-    expect((huge as PromiseRejectedResult).reason).toBeInstanceOf(YamlThreadOutOfMemoryError);
+    const [huge, behind] = await Promise.allSettled([
+      parseBodyOffLoop(dense, 'application/yaml'),
+      readYamlOffLoop(big(1500)),
+    ]);
+    const status = (huge as PromiseRejectedResult).reason as ApiError;
+    expect(status).toBeInstanceOf(ApiError);
+    expect([status.code, status.status.reason, status.message]).toEqual([
+      413,
+      'RequestEntityTooLarge',
+      `Request entity too large: reading the YAML body needs more than ${yamlThreadHeapMb} MiB; send it as JSON`,
+    ]);
     expect((behind as PromiseRejectedResult).reason).toBeInstanceOf(YamlThreadBusyError);
     const next = await readYamlOffLoop(big(1500));
     expect(next.duplicateKeys).toEqual([]);
-    const status = (await parseBodyOffLoop(dense, 'application/yaml').catch((err: unknown) => err)) as ApiError;
-    expect([status.code, status.status.reason]).toEqual([413, 'RequestEntityTooLarge']);
   }, 180_000);
 });
