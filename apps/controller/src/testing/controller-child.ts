@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Event } from '@kevents/api';
-import { ChildRun, testClients, testEvent, waitFor } from '@kevents/controller-runtime/testing';
+import { ChildRun, nodeChildEnv, testClients, testEvent, waitFor } from '@kevents/controller-runtime/testing';
 
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -21,7 +21,7 @@ export async function startController(
   const proc = spawn(
     process.execPath,
     [main, `--server=${server}`, '--health-probe-bind-address=127.0.0.1:0', '--log-format=json', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: nodeChildEnv({ ...process.env, ...env }) },
   );
   const c = new ChildRun(proc);
   if (waitStarted)

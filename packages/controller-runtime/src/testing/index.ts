@@ -2,7 +2,15 @@
 import '../node-version.js';
 export { freePort, waitFor } from '@kevents/api/testing';
 export type { WaitForOptions } from '@kevents/api/testing';
-export { ChildRun, ApiserverChild, RedisChild, haveRedisServer, apiserverMain, apiserverMainEnv } from './processes.js';
+export {
+  ChildRun,
+  ApiserverChild,
+  RedisChild,
+  haveRedisServer,
+  apiserverMain,
+  apiserverMainEnv,
+  nodeChildEnv,
+} from './processes.js';
 export type { ApiserverChildOptions } from './processes.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { testKubeConfig, testClients, testEvent, eventsResource, leasesResource } from './clients.js';

