@@ -77,7 +77,7 @@ export function defineCrudConformance(ctx: ConformanceContext): void {
     });
 
     it('fails a get for a future resourceVersion with TooLargeResourceVersion', async () => {
-      const s = await ctx.open();
+      const s = await ctx.open({ tooLargeResourceVersionWaitMs: ctx.refusalWaitMs });
       const c = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const e = await expectStorageError(
         s.get(keyOf('ns', 'a'), { resourceVersion: String(rvOf(c) + 100) }),

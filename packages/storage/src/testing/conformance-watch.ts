@@ -185,7 +185,7 @@ export function defineWatchConformance(ctx: ConformanceContext): void {
     });
 
     it('fails with Expired for a resourceVersion older than the retained history', async () => {
-      const s = await ctx.open();
+      const s = await ctx.open({ tooLargeResourceVersionWaitMs: ctx.refusalWaitMs });
       const c1 = await s.create(keyOf('ns', 'a'), testObject('ns', 'a'));
       const c2 = await s.create(keyOf('ns', 'b'), testObject('ns', 'b'));
       await s.create(keyOf('ns', 'c'), testObject('ns', 'c'));
