@@ -18,7 +18,8 @@ describe('series controller against a running kevents apiserver', () => {
     api = await ApiserverChild.start('memory');
   });
   afterAll(async () => {
-    if (api?.exited) process.stderr.write(`apiserver exited early:\n${api.output}\n`);
+    if (api?.exited)
+      process.stderr.write(`apiserver exited early (${api.proc.exitCode} ${api.proc.signalCode}):\n${api.output}\n`);
     for (const c of controllers) await c.kill();
     await api?.stop();
   });
