@@ -25,5 +25,6 @@ export default {
   },
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
+  testSequencer: '<rootDir>/tools/jest/sequencer.js',
   maxWorkers: 2,
 };
