@@ -27,6 +27,27 @@ export function strictJSONPatchErrors(text: string): string[] {
   return new StrictPatchReader(text).read();
 }
 
+/** The rest of a scalar that is not a string: up to a comma, a close or a blank. */
+const scalarRest = /[^,\]} \n\r\t]*/y;
+/** Characters that neither open nor close a value nor start a string. */
+const unstructured = /[^"[\]{}]*/y;
+/** A plain JSON integer of at most 300 digits: finite as a float64. */
+const integer = /-?(?:0|[1-9]\d{0,299})/y;
+/**
+ * Array elements that cannot be an error, each followed by its comma, and blanks before an
+ * element: integers as above, `true`, `false`, `null`, and strings of neither an escape nor a comma
+ * (its commas are its elements'). Compact integers are tried first, the commonest wide array.
+ */
+const scalarRun =
+  /(?:-?(?:0|[1-9]\d{0,299}),|[ \t\n\r]+|(?:-?(?:0|[1-9]\d{0,299})|"[^"\\,]*"|true|false|null)[ \t\n\r]*,)*/y;
+
+/** The commas of text[from, to) (its strings hold none). */
+function commas(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x2c) n++;
+  return n;
+}
+
 class StrictPatchReader {
   readonly #text: string;
   #at = 0;
@@ -102,7 +123,26 @@ class StrictPatchReader {
       }
     } else if (kind === 'array') {
       this.#at++;
+      const t = this.#text;
+      // Runs of elements read natively, their commas counted only when an element after them
+      // needs its index: an array or object, whose members' errors name their paths.
+      let uncounted: number[] | undefined;
       for (let i = 0; this.#more(']'); i++) {
+        scalarRun.lastIndex = this.#at;
+        scalarRun.test(t);
+        if (scalarRun.lastIndex > this.#at) {
+          (uncounted ??= []).push(this.#at, scalarRun.lastIndex);
+          this.#at = scalarRun.lastIndex;
+        }
+        const next = this.#kind();
+        if (next !== 'object' && next !== 'array') {
+          this.#any(field);
+          continue;
+        }
+        if (uncounted !== undefined) {
+          for (let k = 0; k < uncounted.length; k += 2) i += commas(t, uncounted[k]!, uncounted[k + 1]!);
+          uncounted = undefined;
+        }
         this.#path.push(i);
         this.#any(field);
         this.#path.pop();
@@ -110,8 +150,11 @@ class StrictPatchReader {
     } else if (kind === 'number') {
       const start = this.#at;
       this.#skip();
+      // PreserveInts keeps an int64 and reads any other number as a float64, which must hold it
+      // (a plain integer of at most 300 digits always does).
+      integer.lastIndex = start;
+      if (integer.test(this.#text) && integer.lastIndex === this.#at) return;
       const literal = this.#text.slice(start, this.#at);
-      // PreserveInts keeps an int64 and reads any other number as a float64, which must hold it.
       if (!Number.isFinite(Number(literal))) this.#fail(`number ${literal}`, field, 'float64');
     } else this.#skip();
   }
@@ -208,11 +251,16 @@ class StrictPatchReader {
     const c = t.charCodeAt(this.#at);
     if (c === 0x22) return this.#skipString();
     if (c !== 0x7b && c !== 0x5b) {
-      while (this.#at < t.length && !',]} \n\r\t'.includes(t[this.#at]!)) this.#at++;
+      scalarRest.lastIndex = this.#at;
+      scalarRest.test(t);
+      this.#at = scalarRest.lastIndex;
       return;
     }
     let depth = 0;
     for (;;) {
+      unstructured.lastIndex = this.#at;
+      unstructured.test(t);
+      this.#at = unstructured.lastIndex;
       const d = t.charCodeAt(this.#at);
       if (d === 0x22) {
         this.#skipString();
