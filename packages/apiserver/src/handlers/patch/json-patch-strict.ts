@@ -37,9 +37,11 @@ const integer = /-?(?:0|[1-9]\d{0,299})/y;
  * Array elements that cannot be an error, each followed by its comma, and blanks before an
  * element: integers as above, `true`, `false`, `null`, and strings of neither an escape nor a comma
  * (its commas are its elements'). Compact integers are tried first, the commonest wide array.
+ * At most 65,535 a search: each costs the regular expression's backtrack stack a frame, and a
+ * few million of them overflow it.
  */
 const scalarRun =
-  /(?:-?(?:0|[1-9]\d{0,299}),|[ \t\n\r]+|(?:-?(?:0|[1-9]\d{0,299})|"[^"\\,]*"|true|false|null)[ \t\n\r]*,)*/y;
+  /(?:-?(?:0|[1-9]\d{0,299}),|[ \t\n\r]+|(?:-?(?:0|[1-9]\d{0,299})|"[^"\\,]*"|true|false|null)[ \t\n\r]*,){0,65535}/y;
 
 /** The commas of text[from, to) (its strings hold none). */
 function commas(text: string, from: number, to: number): number {
@@ -128,12 +130,14 @@ class StrictPatchReader {
       // needs its index: an array or object, whose members' errors name their paths.
       let uncounted: number[] | undefined;
       for (let i = 0; this.#more(']'); i++) {
-        scalarRun.lastIndex = this.#at;
-        scalarRun.test(t);
-        if (scalarRun.lastIndex > this.#at) {
-          (uncounted ??= []).push(this.#at, scalarRun.lastIndex);
+        const from = this.#at;
+        for (;;) {
+          scalarRun.lastIndex = this.#at;
+          scalarRun.test(t);
+          if (scalarRun.lastIndex === this.#at) break;
           this.#at = scalarRun.lastIndex;
         }
+        if (this.#at > from) (uncounted ??= []).push(from, this.#at);
         const next = this.#kind();
         if (next !== 'object' && next !== 'array') {
           this.#any(field);
