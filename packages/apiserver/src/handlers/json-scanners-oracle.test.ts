@@ -699,6 +699,27 @@ describe('the JSON scanners against the implementations they replaced', () => {
     }
   });
 
+  it('reads runs longer than a regular expression search reads at once', () => {
+    const run = (n: number, item: (i: number) => string, sep: string): string =>
+      Array.from({ length: n }, (_, i) => item(i)).join(sep);
+    const digits = run(200_000, (i) => String(i % 10), ',');
+    const spacedDigits = run(200_000, (i) => String(i % 10), ' , ');
+    const strings = run(200_000, (i) => `"s${i % 10}"`, ',');
+    const mixed = run(200_000, (i) => (i % 3 === 0 ? 'true' : i % 3 === 1 ? '"x y"' : String(-i)), ',\n');
+    for (const items of [digits, spacedDigits, strings, mixed]) {
+      const patch = `[{"op":"test","value":[${items},{"a":1,"a":2}]},{"op":"test","value":[${items}],"op":"x"}]`;
+      expect(outcome(() => strictJSONPatchErrors(patch))).toStrictEqual(
+        outcome(() => oracleStrictJSONPatchErrors(patch)),
+      );
+      for (const text of [`[${items}]`, `[1,${items},{}]`, `{"a":[{},${items}]}`]) {
+        expect(scanJsonShape(text, true)).toStrictEqual(oracleScanJsonShape(text, true));
+        expect(excessiveNesting(text, 0)).toBe(oracleExcessiveNesting(text, 0));
+        expect(excessiveNesting(text, 1)).toBe(oracleExcessiveNesting(text, 1));
+      }
+    }
+    expect(scanJsonShape(`[${digits}]`)).toMatchObject({ values: 200_000, elements: 200_000 });
+  });
+
   it('scanJsonShape counts the values and elements of long runs of numbers', () => {
     const run = (n: number, sep: string): string =>
       Array.from({ length: n }, (_, i) => String(i % 7 === 0 ? -i : i)).join(sep);
@@ -710,6 +731,10 @@ describe('the JSON scanners against the implementations they replaced', () => {
       `[1,${run(2000, ',')},${'9'.repeat(400)}]`,
       `[1,${run(2000, ',')},1e400,${run(20, ',')}]`,
       `[1,${run(200, ' ,')}]`,
+      `[1,${run(200, ', ')}]`,
+      '[{}, {}, [1]]',
+      '[{},\n 1, 2,  3 ,4]',
+      '[{}, \t"x"]',
       `[[1,${'1'.repeat(300)},${'1'.repeat(309)},-${'1'.repeat(308)}]]`,
     ]) {
       expect(scanJsonShape(text, true)).toStrictEqual(oracleScanJsonShape(text, true));
