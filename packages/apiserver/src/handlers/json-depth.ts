@@ -12,6 +12,11 @@ import { endOfJsonString } from './json-scan.js';
 export const maxNestingDepth = 1000;
 
 const QUOTE = 34;
+/**
+ * Characters that neither open nor close a container nor start a string, and strings without an
+ * escape; at most 65,535 runs a search (each costs the backtrack stack a frame).
+ */
+const unstructured = /(?:[^"[\]{}]+|"[^"\\]*"){0,65535}/y;
 
 /**
  * The character at which a JSON text first nests deeper than `limit` (`{` or `[`), or undefined
@@ -23,6 +28,13 @@ export function excessiveNesting(text: string, limit = maxNestingDepth): string 
   if (n <= limit) return undefined;
   let depth = 0;
   for (let i = 0; i < n; i++) {
+    // What cannot change the depth, skipped natively.
+    for (;;) {
+      unstructured.lastIndex = i;
+      unstructured.test(text);
+      if (unstructured.lastIndex === i) break;
+      i = unstructured.lastIndex;
+    }
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       i = endOfJsonString(text, i);
