@@ -718,6 +718,20 @@ describe('the JSON scanners against the implementations they replaced', () => {
       }
     }
     expect(scanJsonShape(`[${digits}]`)).toMatchObject({ values: 200_000, elements: 200_000 });
+    for (const n of [1022, 1023, 1024, 1025, 2047, 2048, 2049, 3073]) {
+      for (const sep of [',', ', ', ' ,\n']) {
+        const items = run(n, (i) => String(i % 3 === 0 ? -i : i), sep);
+        for (const text of [
+          `[${items}]`,
+          `[0,${items}]`,
+          `[{},${items},{}]`,
+          `[0,${items} ,"x"]`,
+          `[[0,${items},1.5]]`,
+        ]) {
+          expect(scanJsonShape(text, true)).toStrictEqual(oracleScanJsonShape(text, true));
+        }
+      }
+    }
   });
 
   it('scanJsonShape counts the values and elements of long runs of numbers', () => {
