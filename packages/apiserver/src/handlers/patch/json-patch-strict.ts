@@ -119,6 +119,12 @@ class StrictPatchReader {
         const key = this.#key();
         if (keys.has(key)) this.#strict('duplicate field', key);
         keys.add(key);
+        // A scalar holds no strict error: it needs no path.
+        const next = this.#kind();
+        if (next !== 'object' && next !== 'array') {
+          this.#any(field);
+          continue;
+        }
         this.#path.push(key);
         this.#any(field);
         this.#path.pop();
@@ -227,10 +233,10 @@ class StrictPatchReader {
     this.#blanks();
     const start = this.#at;
     this.#skipString();
-    const raw = this.#text.slice(start, this.#at);
+    const name = this.#text.slice(start + 1, this.#at - 1);
     this.#blanks();
     this.#at++; // the colon
-    return raw.includes('\\') ? (parseJson(raw) as string) : raw.slice(1, -1);
+    return name.includes('\\') ? (parseJson(`"${name}"`) as string) : name;
   }
 
   #skipString(): void {
