@@ -46,7 +46,7 @@ export function commandError(err: unknown, client: Client): StorageError {
  */
 export class Deadline {
   readonly limitMs: number;
-  private spentMs = 0;
+  #spentMs = 0;
 
   constructor(limitMs: number) {
     this.limitMs = limitMs;
@@ -54,17 +54,17 @@ export class Deadline {
 
   /** Sends one command through `send` and waits for its answer for what is left of the time. */
   run<T>(client: Client, send: () => Promise<T>): Promise<T> {
-    const left = this.limitMs - this.spentMs;
-    if (left <= 0) return Promise.reject(this.expired());
+    const left = this.limitMs - this.#spentMs;
+    if (left <= 0) return Promise.reject(this.#expired());
     const started = performance.now();
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.spentMs = this.limitMs;
-        reject(markUnanswered(this.expired()));
+        this.#spentMs = this.limitMs;
+        reject(markUnanswered(this.#expired()));
       }, left);
       const done = (): void => {
         clearTimeout(timer);
-        this.spentMs += performance.now() - started;
+        this.#spentMs += performance.now() - started;
       };
       let answer: Promise<T>;
       try {
@@ -85,7 +85,7 @@ export class Deadline {
     });
   }
 
-  private expired(): StorageError {
+  #expired(): StorageError {
     return new StorageError(
       'Unavailable',
       `redis unavailable: no answer within ${this.limitMs} ms (commandTimeoutMs)`,
