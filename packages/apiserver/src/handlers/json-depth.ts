@@ -12,17 +12,6 @@ import { endOfJsonString } from './json-scan.js';
 export const maxNestingDepth = 1000;
 
 const QUOTE = 34;
-/**
- * Characters that neither open nor close a container nor start a string, and strings without an
- * escape; at most 65,535 runs a search (each costs the backtrack stack a frame).
- */
-const unstructured = /(?:[^"[\]{}]+|"[^"\\]*"){0,65535}/y;
-
-/** Whether the character at `i` neither opens nor closes a container nor starts a string (false past the end). */
-function unstructuredAt(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  return c === c && c !== QUOTE && c !== 123 && c !== 91 && c !== 125 && c !== 93;
-}
 
 /**
  * The character at which a JSON text first nests deeper than `limit` (`{` or `[`), or undefined
@@ -34,14 +23,6 @@ export function excessiveNesting(text: string, limit = maxNestingDepth): string 
   if (n <= limit) return undefined;
   let depth = 0;
   for (let i = 0; i < n; i++) {
-    // What cannot change the depth, skipped natively where a run of it starts (called at every
-    // character of `{},{},...`, the search cost 5× the loop it spares).
-    for (; unstructuredAt(text, i) && unstructuredAt(text, i + 1);) {
-      unstructured.lastIndex = i;
-      unstructured.test(text);
-      if (unstructured.lastIndex === i) break;
-      i = unstructured.lastIndex;
-    }
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       i = endOfJsonString(text, i);

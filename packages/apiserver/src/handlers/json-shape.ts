@@ -91,28 +91,6 @@ function overflows(text: string, start: number, end: number): boolean {
   return exponent && !Number.isFinite(Number(text.slice(start, end)));
 }
 
-/**
- * Array elements that are JSON integers of at most 300 digits, each followed by its comma, and
- * blanks before an element (compact integers tried first, the commonest wide array). At most
- * 65,535 a search: each costs the regular expression's backtrack stack a frame, and a few million
- * of them overflow it.
- */
-const integerRun = /(?:-?(?:0|[1-9]\d{0,299}),|[ \t\n\r]+|-?(?:0|[1-9]\d{0,299})[ \t\n\r]+,){0,65535}/y;
-
-/**
- * 1,024 integers of at most 16 digits, each with its comma, without blanks: one way to read
- * each, so that a search that finds fewer backtracks through them linearly (a few steps each),
- * not through every combination.
- */
-const integerBlock = /(?:-?(?:0|[1-9]\d{0,15}),){1024}/y;
-
-/** The commas of text[from, to). */
-function commas(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x2c) n++;
-  return n;
-}
-
 function blanksEnd(text: string, i: number): number {
   while (isBlank(text.charCodeAt(i))) i++;
   return i;
@@ -221,35 +199,6 @@ export function scanJsonShape(text: string, names = false): JsonShape | undefine
         if (top === ARRAY) {
           // Runs of numbers, the commonest wide array, in a tight loop: each number read, then its comma.
           const rootArray = open.length === 1;
-          // First natively: integers of at most 300 digits (no double overflows), each with its comma.
-          // After it, the next element, perhaps after blanks.
-          // Blocks of 1,024 are counted as read; the commas of the rest, after.
-          let run = 0;
-          const f = text.charCodeAt(i);
-          const more = f === 0x2d || isDigit(f) || isBlank(f);
-          for (let block = more; block;) {
-            integerBlock.lastIndex = i;
-            block = integerBlock.test(text);
-            if (block) {
-              i = integerBlock.lastIndex;
-              run += 1024;
-            }
-          }
-          const from = i;
-          for (let rest = more; rest;) {
-            integerRun.lastIndex = i;
-            integerRun.test(text);
-            rest = integerRun.lastIndex > i;
-            i = integerRun.lastIndex;
-          }
-          run += commas(text, from, i);
-          if (run > 0) {
-            values += run;
-            if (rootArray) {
-              elements += run;
-              firstNonObject ??= 'number';
-            }
-          }
           let e = text.charCodeAt(i);
           while (e === 0x2d || isDigit(e)) {
             const start = i;

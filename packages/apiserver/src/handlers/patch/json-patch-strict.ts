@@ -27,29 +27,6 @@ export function strictJSONPatchErrors(text: string): string[] {
   return new StrictPatchReader(text).read();
 }
 
-/** The rest of a scalar that is not a string: up to a comma, a close or a blank. */
-const scalarRest = /[^,\]} \n\r\t]*/y;
-/** Characters that neither open nor close a value nor start a string. */
-const unstructured = /[^"[\]{}]*/y;
-/** A plain JSON integer of at most 300 digits: finite as a float64. */
-const integer = /-?(?:0|[1-9]\d{0,299})/y;
-/**
- * Array elements that cannot be an error, each followed by its comma, and blanks before an
- * element: integers as above, `true`, `false`, `null`, and strings of neither an escape nor a comma
- * (its commas are its elements'). Compact integers are tried first, the commonest wide array.
- * At most 65,535 a search: each costs the regular expression's backtrack stack a frame, and a
- * few million of them overflow it.
- */
-const scalarRun =
-  /(?:-?(?:0|[1-9]\d{0,299}),|[ \t\n\r]+|(?:-?(?:0|[1-9]\d{0,299})|"[^"\\,]*"|true|false|null)[ \t\n\r]*,){0,65535}/y;
-
-/** The commas of text[from, to) (its strings hold none). */
-function commas(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x2c) n++;
-  return n;
-}
-
 class StrictPatchReader {
   readonly #text: string;
   #at = 0;
@@ -119,40 +96,13 @@ class StrictPatchReader {
         const key = this.#key();
         if (keys.has(key)) this.#strict('duplicate field', key);
         keys.add(key);
-        // A scalar holds no strict error: it needs no path.
-        const next = this.#kind();
-        if (next !== 'object' && next !== 'array') {
-          this.#any(field);
-          continue;
-        }
         this.#path.push(key);
         this.#any(field);
         this.#path.pop();
       }
     } else if (kind === 'array') {
       this.#at++;
-      const t = this.#text;
-      // Runs of elements read natively, their commas counted only when an element after them
-      // needs its index: an array or object, whose members' errors name their paths.
-      let uncounted: number[] | undefined;
       for (let i = 0; this.#more(']'); i++) {
-        const from = this.#at;
-        for (;;) {
-          scalarRun.lastIndex = this.#at;
-          scalarRun.test(t);
-          if (scalarRun.lastIndex === this.#at) break;
-          this.#at = scalarRun.lastIndex;
-        }
-        if (this.#at > from) (uncounted ??= []).push(from, this.#at);
-        const next = this.#kind();
-        if (next !== 'object' && next !== 'array') {
-          this.#any(field);
-          continue;
-        }
-        if (uncounted !== undefined) {
-          for (let k = 0; k < uncounted.length; k += 2) i += commas(t, uncounted[k]!, uncounted[k + 1]!);
-          uncounted = undefined;
-        }
         this.#path.push(i);
         this.#any(field);
         this.#path.pop();
@@ -160,11 +110,8 @@ class StrictPatchReader {
     } else if (kind === 'number') {
       const start = this.#at;
       this.#skip();
-      // PreserveInts keeps an int64 and reads any other number as a float64, which must hold it
-      // (a plain integer of at most 300 digits always does).
-      integer.lastIndex = start;
-      if (integer.test(this.#text) && integer.lastIndex === this.#at) return;
       const literal = this.#text.slice(start, this.#at);
+      // PreserveInts keeps an int64 and reads any other number as a float64, which must hold it.
       if (!Number.isFinite(Number(literal))) this.#fail(`number ${literal}`, field, 'float64');
     } else this.#skip();
   }
@@ -233,10 +180,10 @@ class StrictPatchReader {
     this.#blanks();
     const start = this.#at;
     this.#skipString();
-    const name = this.#text.slice(start + 1, this.#at - 1);
+    const raw = this.#text.slice(start, this.#at);
     this.#blanks();
     this.#at++; // the colon
-    return name.includes('\\') ? (parseJson(`"${name}"`) as string) : name;
+    return raw.includes('\\') ? (parseJson(raw) as string) : raw.slice(1, -1);
   }
 
   #skipString(): void {
@@ -261,16 +208,11 @@ class StrictPatchReader {
     const c = t.charCodeAt(this.#at);
     if (c === 0x22) return this.#skipString();
     if (c !== 0x7b && c !== 0x5b) {
-      scalarRest.lastIndex = this.#at;
-      scalarRest.test(t);
-      this.#at = scalarRest.lastIndex;
+      while (this.#at < t.length && !',]} \n\r\t'.includes(t[this.#at]!)) this.#at++;
       return;
     }
     let depth = 0;
     for (;;) {
-      unstructured.lastIndex = this.#at;
-      unstructured.test(t);
-      this.#at = unstructured.lastIndex;
       const d = t.charCodeAt(this.#at);
       if (d === 0x22) {
         this.#skipString();
