@@ -67,11 +67,7 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
 
   it('answers or fails every kind of request within commandTimeoutMs while the master is replaced, and then succeeds', async () => {
     // Another prefix, whose slot a master with its replica still serves (the test above used up {cfo}'s replica).
-    let prefix = '';
-    for (let i = 0; prefix === ''; i++) {
-      const m = cluster.masterOf(`{bound${i}}`);
-      if (m !== undefined && hasReplica(m.port)) prefix = `bound${i}`;
-    }
+    const prefix = prefixWithReplica(cluster, 'bound');
     const commandTimeoutMs = 300;
     const storage = await createRedisStorage({ url: cluster.url, prefix, commandTimeoutMs });
     try {
@@ -99,11 +95,7 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
 
   it('answers or fails every kind of request within commandTimeoutMs while a silent master is replaced, and then succeeds', async () => {
     // A prefix on the one master whose replica is left (the tests above used up the other two).
-    let prefix = '';
-    for (let i = 0; prefix === ''; i++) {
-      const m = cluster.masterOf(`{silent${i}}`);
-      if (m !== undefined && hasReplica(m.port)) prefix = `silent${i}`;
-    }
+    const prefix = prefixWithReplica(cluster, 'silent');
     const commandTimeoutMs = 300;
     const storage = await createRedisStorage({ url: cluster.url, prefix, commandTimeoutMs });
     const master = cluster.masterOf(`{${prefix}}`)!;
@@ -128,6 +120,14 @@ describe('RedisStorage on a Cluster, when the master of its slot fails', () => {
     }
   }, 90_000);
 });
+
+/** The first `<base><i>` whose hash slot a master with a connected replica serves. */
+function prefixWithReplica(c: RedisClusterSet, base: string): string {
+  for (let i = 0; ; i++) {
+    const m = c.masterOf(`{${base}${i}}`);
+    if (m !== undefined && hasReplica(m.port)) return `${base}${i}`;
+  }
+}
 
 /** Whether the master on `port` has a replica connected. */
 function hasReplica(port: number): boolean {
