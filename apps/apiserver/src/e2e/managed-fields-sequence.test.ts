@@ -266,3 +266,50 @@ describe('managedFields of an Event written at both versions', () => {
     });
   });
 });
+
+describe('managedFields a client sends that name fields below an atomic one', () => {
+  it('are owned as the atomic field, as structured-merge-diff reconciles them with the schema', async () => {
+    // regarding is an ObjectReference, atomic in kube's schema (x-kubernetes-map-type: atomic);
+    // a manager that names its members owns regarding itself after the next write
+    // (merge/update.go reconcileManagedFieldsWithSchemaChanges, typed/reconcile_schema.go).
+    const ev = `${srv.url}/apis/events.k8s.io/v1/namespaces/seq/events`;
+    const created = await request(ev, { method: 'POST', headers: ua('recorder'), body: sampleEvent('e2', 'seq') });
+    expect(created.status).toBe(201);
+    const migrated = {
+      manager: 'migrated',
+      operation: 'Update',
+      apiVersion: 'events.k8s.io/v1',
+      time: '2026-01-02T03:04:05Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:regarding': { 'f:kind': {}, 'f:name': {} } },
+    };
+    const body = created.body;
+    body.metadata.managedFields = [...body.metadata.managedFields, migrated];
+    const replaced = await request(`${ev}/e2`, { method: 'PUT', headers: ua('recorder'), body });
+    expect(replaced.status).toBe(200);
+    expect(entriesOf(replaced.body)).toContainEqual({
+      manager: 'migrated',
+      operation: 'Update',
+      apiVersion: 'events.k8s.io/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:regarding': {} },
+    });
+    // So an apply that changes regarding conflicts with it there.
+    const applied = await request(`${ev}/e2?fieldManager=applier`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'e2', namespace: 'seq' },
+        regarding: { kind: 'Pod', name: 'web-1', namespace: 'seq' },
+      },
+    });
+    expect(applied.status).toBe(409);
+    expect(applied.body.details.causes).toContainEqual({
+      reason: 'FieldManagerConflict',
+      message: 'conflict with "migrated" using events.k8s.io/v1',
+      field: '.regarding',
+    });
+  });
+});

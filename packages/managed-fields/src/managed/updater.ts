@@ -5,12 +5,14 @@ import type { Comparison } from '../typed/compare.js';
 import { compare, excludeFields } from '../typed/compare.js';
 import { ensureNamedFieldsAreMembers } from '../typed/ensure-named-fields.js';
 import { merge } from '../typed/merge.js';
+import { reconcileFieldSetWithSchema } from '../typed/reconcile-schema.js';
 import { removeItems } from '../typed/remove.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { ConflictsError, conflictsFromManagers } from './conflicts.js';
 import { MissingVersionError } from './converter.js';
 import type { TypedValue, VersionConverter } from './converter.js';
 import type { ManagedFields, VersionedSet } from './versioned-set.js';
+import type { Atom } from '../schema/types.js';
 
 /** Options of an {@link Updater}. */
 export interface UpdaterOptions {
@@ -125,7 +127,14 @@ export class Updater {
     managers: ManagedFields,
     manager: string,
   ): ManagedFields {
-    const { managers: out, comparison } = this.update(liveObject, newObject, version, new Map(managers), manager, true);
+    const { managers: out, comparison } = this.update(
+      liveObject,
+      newObject,
+      version,
+      this.reconcile(liveObject, managers),
+      manager,
+      true,
+    );
     const previous = out.get(manager)?.set ?? new NewSet();
     const set = this.exclude(
       previous.difference(comparison.removed).union(comparison.modified).union(comparison.added),
@@ -150,7 +159,7 @@ export class Updater {
     manager: string,
     force: boolean,
   ): ApplyResult {
-    const m: ManagedFields = new Map(managers);
+    const m = this.reconcile(liveObject, managers);
     const merged = merge(liveObject.value, config.value, liveObject.type);
     let newObject: TypedValue = { value: merged, type: liveObject.type };
     const lastSet = m.get(manager);
@@ -162,6 +171,31 @@ export class Updater {
       return { object: undefined, managers: out };
     }
     return { object: newObject, managers: out };
+  }
+
+  /**
+   * Each manager's set reconciled with the live object's type at the manager's version
+   * (`reconcileManagedFieldsWithSchemaChanges`): fields named below what the schema makes atomic
+   * are owned as the atomic field. A manager at a version no longer served is dropped.
+   */
+  private reconcile(liveObject: TypedValue, managers: ManagedFields): ManagedFields {
+    const out: ManagedFields = new Map();
+    const types = new Map<string, Atom | undefined>();
+    for (const [manager, vs] of managers) {
+      if (!types.has(vs.apiVersion)) {
+        try {
+          types.set(vs.apiVersion, this.convert(liveObject, vs.apiVersion).type);
+        } catch (err) {
+          if (!(err instanceof MissingVersionError)) throw err;
+          types.set(vs.apiVersion, undefined);
+        }
+      }
+      const type = types.get(vs.apiVersion);
+      if (type === undefined) continue;
+      const reconciled = reconcileFieldSetWithSchema(vs.set, type);
+      out.set(manager, reconciled ? { ...vs, set: reconciled } : vs);
+    }
+    return out;
   }
 
   private prune(
