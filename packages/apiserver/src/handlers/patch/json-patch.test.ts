@@ -83,13 +83,17 @@ describe('JSON patch attacks', () => {
     expect(budget.spent).toBeLessThanOrEqual(1);
   });
 
-  it('refuses to move any location into one of its children, objects and arrays alike', () => {
+  it('moves as v4 does: the destination is found once the value is removed, so it never lands in itself', () => {
     expect(rejected(event(), [{ op: 'move', from: '/metadata', path: '/metadata/labels/x' }])).toBe(
       'move operation does not apply: doc is missing destination path: /metadata/labels/x: missing value',
     );
-    // In an array v4 would drop the value into the next sibling; RFC 6902 refuses it.
+    // In an array the path then names the next sibling, which takes the value (kube-apiserver's
+    // answer; RFC 6902 would refuse it).
     const doc = { ...event(), list: [{ a: 1 }, { b: 2 }] };
-    expect(rejected(doc, [{ op: 'move', from: '/list/0', path: '/list/0/x' }])).toBe(
+    expect(patch(doc, [{ op: 'move', from: '/list/0', path: '/list/0/x' }])).toMatchObject({
+      list: [{ b: 2, x: { a: 1 } }],
+    });
+    expect(rejected({ list: [{ a: 1 }] }, [{ op: 'move', from: '/list/0', path: '/list/0/x' }])).toBe(
       'move operation does not apply: doc is missing destination path: /list/0/x: missing value',
     );
     // Escaped tokens compare decoded.
@@ -226,6 +230,19 @@ describe('JSON patch semantics (evanphx/json-patch v4)', () => {
     expect(patch(doc(), [{ op: 'add', path: '/list/01', value: 9 }])).toMatchObject({ list: [1, 9, 2, 3] });
     expect(patch(doc(), 'null')).toEqual(doc());
     expect(patch(doc(), [{ op: 'replace', path: '', value: { a: 1 } }])).toEqual({ a: 1 });
+    // v4 wraps a nil error (pkg/errors' Wrapf(nil, ...) is nil): the document stays as it was.
+    expect(patch(doc(), [{ op: 'replace', path: '', value: 1 }])).toEqual(doc());
+    expect(
+      patch(doc(), [
+        { op: 'replace', path: '', value: 'x' },
+        { op: 'add', path: '/z', value: 2 },
+      ]),
+    ).toEqual({
+      ...doc(),
+      z: 2,
+    });
+    // Without a value v4 dereferences nil (kube-apiserver answers 500): kevents changes nothing.
+    expect(patch(doc(), [{ op: 'replace', path: '' }])).toEqual(doc());
     expect(patch(doc(), [{ op: 'test', path: '', value: doc() }])).toEqual(doc());
   });
 
@@ -268,7 +285,6 @@ describe('JSON patch semantics (evanphx/json-patch v4)', () => {
       { op: 'replace', value: 1 },
       'replace operation failed to decode path: operation missing path field: missing value',
     ],
-    [{ op: 'replace', path: '', value: 1 }, 'replace operation value must be object or array: %!w(<nil>)'],
     [
       { op: 'replace', path: '/list/3', value: 1 },
       'replace operation does not apply: doc is missing key: /list/3: missing value',

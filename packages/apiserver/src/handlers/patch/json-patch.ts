@@ -139,9 +139,6 @@ const valueOf = (op: JSONPatchOperation): unknown => field(op, 'value');
 /** RFC 6901 unescaping, in one left-to-right pass as Go's strings.Replacer does it. */
 const decodeToken = (t: string): string => (t.includes('~') ? t.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~')) : t);
 
-/** The reference tokens v4 reads from a pointer: everything after the first `/`-separated part. */
-const tokensOf = (pointer: string): string[] => pointer.split('/').slice(1).map(decodeToken);
-
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
 
@@ -246,12 +243,6 @@ function findObject(doc: Container, path: string, budget: WorkBudget): { con: Co
 }
 
 /** Whether `from`'s tokens are a proper prefix of `path`'s: a move into one's own child. */
-function isProperPrefix(from: string, path: string): boolean {
-  const f = tokensOf(from);
-  const p = tokensOf(path);
-  return f.length < p.length && f.every((t, i) => t === p[i]);
-}
-
 // --- Application ------------------------------------------------------------------------------
 
 /** The state of one application: the document (its root may be replaced) and the copy total. */
@@ -284,9 +275,9 @@ function applyReplace(s: Applying, op: JSONPatchOperation): void {
   if (typeof path !== 'string') return fail(`replace operation failed to decode path: ${path.error}`);
   const value = valueOf(op);
   if (path === '') {
-    // Go formats the nil error it wraps here as %!w(<nil>).
-    if (!isContainer(value)) return fail('replace operation value must be object or array: %!w(<nil>)');
-    s.doc = value;
+    // json-patch v4 wraps a nil error here (pkg/errors' Wrapf of nil is nil): replacing the
+    // document with a value that is not an object or array succeeds and changes nothing.
+    if (isContainer(value)) s.doc = value;
     return;
   }
   const at = findObject(s.doc, path, s.budget);
@@ -308,7 +299,9 @@ function applyMove(s: Applying, op: JSONPatchOperation): void {
   if (removed !== undefined) return fail(`error in move for path: '${src.key}': ${removed}`);
   const path = pointerField(op, 'path');
   if (typeof path !== 'string') return fail(`move operation failed to decode path: ${path.error}`);
-  const dst = isProperPrefix(from, path) ? undefined : findObject(s.doc, path, s.budget);
+  // As v4: the destination is found after the removal, in the document without the value, so a
+  // path below `from` names what took its place (an array's next element) or nothing.
+  const dst = findObject(s.doc, path, s.budget);
   if (!dst) return fail(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
   const err = add(dst.con, dst.key, got.value ?? null, s.budget);
   if (err !== undefined) fail(`error in move for path: '${path}': ${err}`);

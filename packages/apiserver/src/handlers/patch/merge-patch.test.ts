@@ -28,6 +28,19 @@ describe('mergePatch (RFC 7386)', () => {
     expect(mergePatch(target, patch)).toEqual(want);
   });
 
+  it('drops the null members of objects in an array put where the target has no object, as json-patch v4 does', () => {
+    // evanphx/json-patch v4 merge.go: mergeDocs prunes a value set where the member was missing
+    // or null, merge prunes the patch when the current value is not an object; null elements stay.
+    const list = [{ a: 1, b: null, c: [{ d: null, e: [null] }] }, null, [{ f: null }]];
+    const pruned = [{ a: 1, c: [{ e: [null] }] }, null, [{}]];
+    expect(mergePatch({}, { x: list })).toEqual({ x: pruned });
+    expect(mergePatch({ x: null }, { x: list })).toEqual({ x: pruned });
+    expect(mergePatch({ x: [1] }, { x: list })).toEqual({ x: pruned });
+    expect(mergePatch({ x: 'v' }, { x: { y: list } })).toEqual({ x: { y: pruned } });
+    // Over an object, an array replaces it as it is.
+    expect(mergePatch({ x: { y: 1 } }, { x: list })).toEqual({ x: list });
+  });
+
   it('does not change the target', () => {
     const target = { a: { b: 1 }, c: 2 };
     mergePatch(target, { a: { b: 2 }, c: null });
