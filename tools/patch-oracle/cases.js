@@ -1,0 +1,178 @@
+// Random JSON patches and JSON merge patches for compare.js, over small random documents: paths
+// to members and elements that exist and to ones that do not (past the end, `-`, negative
+// indexes, leading zeros, signs, escapes `~0` `~1` and broken ones, no leading slash, empty
+// segments), every operation with its fields missing, of the wrong type or doubled, and values
+// of every JSON type.
+
+/** A small seeded generator (mulberry32), so that a seed reproduces its cases. */
+export function random(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n) => Math.floor(next() * n),
+    chance: (p) => next() < p,
+    pick: (xs) => xs[Math.floor(next() * xs.length)],
+  };
+}
+
+const keys = ['a', 'b', 'c', '0', '1', '01', '-', '~', '/', 'a/b', 'a~b', '', ' '];
+
+function scalar(r) {
+  return r.pick([null, true, false, 0, 1, -1, 2.5, 1e3, 'x', '', 'a/b', '~1']);
+}
+
+/** A JSON value at most `depth` levels deep. */
+export function value(r, depth = 3) {
+  const k = depth > 0 ? r.int(6) : 0;
+  if (k <= 2) return scalar(r);
+  if (k === 3) {
+    const n = r.int(4);
+    return Array.from({ length: n }, () => value(r, depth - 1));
+  }
+  const o = {};
+  const n = r.int(4);
+  for (let i = 0; i < n; i++) o[r.pick(keys)] = value(r, depth - 1);
+  return o;
+}
+
+/** A document: always an object, as kube patches an object's JSON. */
+export function documentOf(r) {
+  const o = {};
+  const n = 1 + r.int(4);
+  for (let i = 0; i < n; i++) o[r.pick(keys)] = value(r, 3);
+  return o;
+}
+
+const escape = (k) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Paths into `doc` that exist, then odd variants of them. */
+function pathInto(r, doc) {
+  const segs = [];
+  let node = doc;
+  while (node !== null && typeof node === 'object' && r.chance(0.7)) {
+    if (Array.isArray(node)) {
+      if (node.length === 0) break;
+      const i = r.int(node.length);
+      segs.push(String(i));
+      node = node[i];
+    } else {
+      const ks = Object.keys(node);
+      if (ks.length === 0) break;
+      const k = r.pick(ks);
+      segs.push(escape(k));
+      node = node[k];
+    }
+  }
+  if (r.chance(0.45)) {
+    const len = Array.isArray(node) ? node.length : 0;
+    const odd = [
+      '-',
+      String(len),
+      String(len + 1),
+      '-1',
+      String(-len),
+      String(-len - 1),
+      '01',
+      '+1',
+      ' 1',
+      '1e0',
+      '0x1',
+      '~0',
+      '~1',
+      '~2',
+      '~',
+      'missing',
+      '',
+      '00',
+      '-0',
+      '9999999999999999999999',
+    ];
+    segs.push(r.pick(odd));
+  }
+  let path = segs.map((s) => `/${s}`).join('');
+  if (r.chance(0.03)) path = path.slice(1);
+  if (r.chance(0.02)) path += '/';
+  return path;
+}
+
+const opNames = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
+
+function operation(r, doc) {
+  if (r.chance(0.02)) return r.pick([null, 'add', 1, [], true]);
+  const op = {};
+  op.op = r.chance(0.03) ? r.pick(['bogus', '', 'ADD', 1, null]) : r.pick(opNames);
+  if (r.chance(0.97)) op.path = r.chance(0.02) ? r.pick([1, null, [], {}]) : pathInto(r, doc);
+  if (op.op === 'move' || op.op === 'copy' || r.chance(0.03))
+    if (r.chance(0.95)) op.from = r.chance(0.02) ? r.pick([1, null]) : pathInto(r, doc);
+  if (op.op === 'add' || op.op === 'replace' || op.op === 'test' || r.chance(0.05)) {
+    if (r.chance(0.95)) {
+      op.value = r.chance(0.2) ? valueAt(r, doc) : value(r, 2);
+    }
+  }
+  if (r.chance(0.02)) op.extra = 1;
+  return op;
+}
+
+/** A value found in `doc` (so that `test` operations pass at times). */
+function valueAt(r, doc) {
+  let node = doc;
+  while (node !== null && typeof node === 'object' && r.chance(0.6)) {
+    const ks = Object.keys(node);
+    if (ks.length === 0) break;
+    node = node[r.pick(ks)];
+  }
+  return structuredClone(node);
+}
+
+/** A JSON patch for `doc`: usually a list of one to four operations. */
+export function jsonPatchFor(r, doc) {
+  if (r.chance(0.02)) return r.pick([{}, null, 'x', 1]);
+  const n = 1 + r.int(4);
+  return Array.from({ length: n }, () => operation(r, doc));
+}
+
+/**
+ * A merge patch for `doc`: members that delete (null), replace and merge. Always an object: what
+ * kube answers for another JSON value is decided after json-patch, by decoding its result.
+ */
+export function mergePatchFor(r, doc) {
+  const merge = (target, depth) => {
+    const p = {};
+    const ks = target !== null && typeof target === 'object' && !Array.isArray(target) ? Object.keys(target) : [];
+    const n = 1 + r.int(3);
+    for (let i = 0; i < n; i++) {
+      const k = ks.length && r.chance(0.6) ? r.pick(ks) : r.pick(keys);
+      const k2 = r.int(4);
+      if (k2 === 0) p[k] = null;
+      else if (k2 === 1 && depth > 0) p[k] = merge(target?.[k], depth - 1);
+      else p[k] = value(r, 2);
+    }
+    return p;
+  };
+  return merge(doc, 2);
+}
+
+/**
+ * `value` as JSON text, spelled as a client might: numbers as `1.0`, `1e0`, `10E-1`, `-0`;
+ * now and then a member given twice (an earlier value first: Go keeps the last).
+ */
+export function spell(r, value) {
+  if (typeof value === 'number' && Number.isInteger(value) && r.chance(0.3)) {
+    return r.pick([`${value}.0`, `${value}e0`, `${value * 10}E-1`, value === 0 ? '-0' : `${value}.00`]);
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => spell(r, v)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${spell(r, v)}`);
+    const keys = Object.keys(value);
+    if (keys.length && r.chance(0.05)) members.unshift(`${JSON.stringify(r.pick(keys))}:${spell(r, 'earlier')}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
