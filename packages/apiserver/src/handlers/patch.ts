@@ -3,9 +3,11 @@ import type { KubeObject } from '@kevents/api';
 import type { FastifyReply } from 'fastify';
 import type { Handler, RestScope } from '../scope/rest-scope.js';
 import type { RestRequest } from '../request/rest-request.js';
-import { decodeKind } from './body.js';
+import { bodyText, decodeKind } from './body.js';
 import { applyPatchBody, applyPatchType, patchTypeOf, readPatch } from './patch/apply.js';
-import type { MergingPatchType } from './patch/apply.js';
+import type { MergingPatchType, PatchBody } from './patch/apply.js';
+import { applyJSONPatchOffLoop, inlineJSONPatchLimit } from './patch/json-patch-thread.js';
+import type { JSONPatchOutcome } from './patch/json-patch-thread.js';
 import { refuseOverflowingNumbers } from './patch/number-overflow.js';
 import { decodePatched } from './patch/patch-decode.js';
 import { countValuesUpTo, tooManyValues } from '../registry/object-values.js';
@@ -44,15 +46,27 @@ async function mergingPatch<T extends KubeObject>(
   const view = scope.view;
   const manager = managerOrUserAgent(options.fieldManager, req.headers['user-agent']);
   let warnings: string[] = [];
+  let early = await jsonPatchOffLoop(scope, req, type, fieldValidation);
   const result = await scope.store.update(
     namespace,
     name,
     (current) => {
       const live = scope.fieldManager.external(current!);
       const limits = scope.valueLimits;
-      const patch = readPatch(req.body, type, fieldValidation, limits);
-      refuseOverflowingNumbers(type, patch, fieldValidation);
-      const patched = applyPatchBody(type, live, patch, limits);
+      let patch: PatchBody;
+      let patched: unknown;
+      // The thread's outcome stands for the object it was worked out on, once.
+      const outcome = early?.resourceVersion === current?.metadata.resourceVersion ? early?.outcome : undefined;
+      early = undefined;
+      if (outcome !== undefined) {
+        if ('error' in outcome) throw outcome.error;
+        patch = { text: bodyText(req.body), value: undefined, strictErrors: outcome.strictErrors };
+        patched = outcome.patched;
+      } else {
+        patch = readPatch(req.body, type, fieldValidation, limits);
+        refuseOverflowingNumbers(type, patch, fieldValidation);
+        patched = applyPatchBody(type, live, patch, limits);
+      }
       const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation, limits);
       warnings = decoded.warnings;
       const next = view.toInternal(decoded.object);
@@ -63,6 +77,35 @@ async function mergingPatch<T extends KubeObject>(
     { allowCreate: false, dryRun: options.dryRun },
   );
   return sendObjectAs(scope, req, reply, 200, result.object, negotiated, warnings);
+}
+
+/**
+ * A large JSON patch ({@link inlineJSONPatchLimit}) read and applied on the JSON patch thread to
+ * the object as it is stored now, before the update: its outcome, and the resourceVersion it
+ * stands for. The update's transform uses it when it is given that same object (nearly always),
+ * and answers its error there, where it would have been thrown; otherwise (the object changed
+ * meanwhile, or is missing, or the thread left the patch to the event loop) the transform reads
+ * and applies the patch itself, as for a small one.
+ */
+async function jsonPatchOffLoop<T extends KubeObject>(
+  scope: RestScope<T>,
+  req: RestRequest,
+  type: MergingPatchType,
+  fieldValidation: FieldValidation,
+): Promise<{ resourceVersion: string | undefined; outcome: JSONPatchOutcome } | undefined> {
+  if (type !== 'application/json-patch+json') return undefined;
+  const text = bodyText(req.body);
+  if (text.length <= inlineJSONPatchLimit) return undefined;
+  const { namespace = '', name = '' } = req.params;
+  let current: T;
+  try {
+    current = await scope.store.get(namespace, name);
+  } catch {
+    return undefined;
+  }
+  const live = scope.fieldManager.external(current);
+  const outcome = await applyJSONPatchOffLoop(text, live, fieldValidation, scope.valueLimits);
+  return outcome && { resourceVersion: current.metadata.resourceVersion, outcome };
 }
 
 /**
