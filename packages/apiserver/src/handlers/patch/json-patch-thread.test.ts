@@ -6,7 +6,13 @@ import { valueLimitsOf } from '../../registry/value-limits.js';
 import type { ValueLimits } from '../../registry/value-limits.js';
 import type { FieldValidation } from '../../request/query.js';
 import { applyPatchBody, readPatch } from './apply.js';
-import { applyJSONPatchOffLoop, inlineJSONPatchLimit, outcomeOf, workOutJSONPatch } from './json-patch-thread.js';
+import {
+  applyJSONPatchOffLoop,
+  inlineJSONPatchLimit,
+  maxQueuedJSONPatches,
+  outcomeOf,
+  workOutJSONPatch,
+} from './json-patch-thread.js';
 import type { JSONPatchOutcome } from './json-patch-thread.js';
 import { refuseOverflowingNumbers } from './number-overflow.js';
 
@@ -141,7 +147,7 @@ describe('workOutJSONPatch, as the JSON patch thread runs it', () => {
       fc.property(patchText, fieldValidation, limits, (text, fv, l) => {
         expectSame(threaded(text, fv, l), onLoop(text, fv, l));
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
   });
 
@@ -197,6 +203,20 @@ describe('applyJSONPatchOffLoop', () => {
         expectSame(got, onLoop(text, fv, l));
       }
     }
+  });
+
+  it('leaves the patches past maxQueuedJSONPatches waiting to the event loop', async () => {
+    const text = texts[1]![1];
+    const got = await Promise.all(
+      Array.from({ length: maxQueuedJSONPatches + 2 }, () => applyJSONPatchOffLoop(text, live, 'Warn', l)),
+    );
+    expect(got.map((g) => g !== undefined)).toEqual([
+      ...Array.from({ length: maxQueuedJSONPatches }, () => true),
+      false,
+      false,
+    ]);
+    // Queued again once those are answered.
+    expect(await applyJSONPatchOffLoop(text, live, 'Warn', l)).toBeDefined();
   });
 
   it('leaves a shorter text to the event loop', async () => {
