@@ -4,23 +4,7 @@
 // segments), every operation with its fields missing, of the wrong type or doubled, and values
 // of every JSON type.
 
-/** A small seeded generator (mulberry32), so that a seed reproduces its cases. */
-export function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n) => Math.floor(next() * n),
-    chance: (p) => next() < p,
-    pick: (xs) => xs[Math.floor(next() * xs.length)],
-  };
-}
+export { seededRandom as random } from '../lib/seeded-random.js';
 
 const keys = ['a', 'b', 'c', '0', '1', '01', '-', '~', '/', 'a/b', 'a~b', '', ' '];
 

@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { canonicalJSON } from '../lib/canonical-json.js';
 import { applyPatch } from '../../packages/apiserver/dist/handlers/patch/apply.js';
 import { documentOf, jsonPatchFor, mergePatchFor, random, spell } from './cases.js';
 
@@ -35,17 +36,6 @@ function runJS(kind, doc, patchText) {
     const message = err.status?.message ?? `${err.name}: ${err.message}`;
     return { error: message.startsWith(prefix) ? message.slice(prefix.length) : message, code: err.status?.code };
   }
-}
-
-/** JSON with object members sorted, so that member order does not count. */
-function canonical(v) {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
 }
 
 const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
@@ -76,8 +66,8 @@ for (let i = 0; i < count; i++) {
     if (go.error !== js.error)
       diff = `error: kevents ${js.error === undefined ? 'ok' : `${js.code} ${js.error}`} | go ${go.error ?? 'ok'}`;
   } else {
-    const a = canonical(js.result);
-    const b = canonical(JSON.parse(go.result));
+    const a = canonicalJSON(js.result);
+    const b = canonicalJSON(JSON.parse(go.result));
     if (a !== b) diff = `result: kevents ${a} | go ${b}`;
   }
   if (diff === undefined) continue;

@@ -3,21 +3,9 @@
 // numbers) and seeded random ones. Fields newer than the oracle's k8s.io/api (v0.26) are left
 // out: the tests cover them by hand.
 
-/** A small seeded PRNG (mulberry32). */
-export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (n) => Math.floor(next() * n);
-  const pick = (xs) => xs[int(xs.length)];
-  const maybe = (p = 0.5) => next() < p;
-  return { next, int, pick, maybe };
-}
+import { seededRandom as rng } from '../lib/seeded-random.js';
+
+export { rng };
 
 const words = [
   '',

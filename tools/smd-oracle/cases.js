@@ -3,24 +3,7 @@
 // of the wrong shape, repeated list keys, and managers given field sets of their own
 // (as a client may send managedFields) that name fields below atomic ones.
 
-/** A small seeded generator (mulberry32), so that a seed reproduces its cases. */
-export function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const r = {
-    next,
-    int: (n) => Math.floor(next() * n),
-    chance: (p) => next() < p,
-    pick: (xs) => xs[Math.floor(next() * xs.length)],
-  };
-  return r;
-}
+export { seededRandom as random } from '../lib/seeded-random.js';
 
 const strings = ['a', 'b', 'c'];
 const numbers = [1, 2, 3, 1.5, 0];

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { canonicalJSON } from '../lib/canonical-json.js';
 import { parse as parseYAML } from 'yaml';
 import {
   ConflictsError,
@@ -114,17 +115,6 @@ function runJS(tc) {
   return outs;
 }
 
-/** JSON with object members sorted, so that member order does not count. */
-function canonical(v) {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
 function differences(js, go) {
   const diffs = [];
   const kind = (o) =>
@@ -136,12 +126,12 @@ function differences(js, go) {
           ? 'conflicts'
           : 'error';
   if (kind(js) !== kind(go)) diffs.push(`outcome: kevents ${js.error ?? 'ok'} | smd ${go.error ?? 'ok'}`);
-  if (canonical(js.conflicts ?? []) !== canonical(go.conflicts ?? []))
+  if (canonicalJSON(js.conflicts ?? []) !== canonicalJSON(go.conflicts ?? []))
     diffs.push(`conflicts: kevents ${JSON.stringify(js.conflicts)} | smd ${JSON.stringify(go.conflicts)}`);
-  if (canonical(js.live) !== canonical(go.live))
-    diffs.push(`live: kevents ${canonical(js.live)} | smd ${canonical(go.live)}`);
-  if (canonical(js.managers) !== canonical(go.managers))
-    diffs.push(`managers: kevents ${canonical(js.managers)} | smd ${canonical(go.managers)}`);
+  if (canonicalJSON(js.live) !== canonicalJSON(go.live))
+    diffs.push(`live: kevents ${canonicalJSON(js.live)} | smd ${canonicalJSON(go.live)}`);
+  if (canonicalJSON(js.managers) !== canonicalJSON(go.managers))
+    diffs.push(`managers: kevents ${canonicalJSON(js.managers)} | smd ${canonicalJSON(go.managers)}`);
   if (!!js.noop !== !!go.noop) diffs.push(`noop: kevents ${!!js.noop} | smd ${!!go.noop}`);
   return diffs;
 }

@@ -6,144 +6,82 @@ export const typeName = 'root';
 /** The type of each API version of the multi-version cases: v2 is root with `s` named `sv2`. */
 export const versionTypes = { v1: 'root', v2: 'rootv2' };
 
+/** The fields of the root type after its first, `s` (named `sv2` at v2). */
+const rootFields = `    - name: num
+      type: {scalar: numeric}
+    - name: flag
+      type: {scalar: boolean}
+    - name: struct
+      type: {namedType: inner}
+    - name: atomicStruct
+      type: {namedType: atomicInner}
+    - name: labels
+      type:
+        map:
+          elementType: {scalar: string}
+    - name: atomicMap
+      type:
+        map:
+          elementType: {scalar: string}
+          elementRelationship: atomic
+    - name: mapOfStructs
+      type:
+        map:
+          elementType: {namedType: inner}
+    - name: set
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: associative
+    - name: numSet
+      type:
+        list:
+          elementType: {scalar: numeric}
+          elementRelationship: associative
+    - name: items
+      type:
+        list:
+          elementType: {namedType: item}
+          elementRelationship: associative
+          keys: [name]
+    - name: ports
+      type:
+        list:
+          elementType: {namedType: port}
+          elementRelationship: associative
+          keys: [port, protocol]
+    - name: atomicList
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: atomic
+    - name: atomicItems
+      type:
+        list:
+          elementType: {namedType: item}
+          elementRelationship: atomic
+    - name: nested
+      type:
+        list:
+          elementType:
+            list:
+              elementType: {scalar: string}
+              elementRelationship: atomic
+          elementRelationship: atomic
+    - name: any
+      type: {namedType: __untyped_deduced_}
+`;
+
+/** A root type whose first field is `s` under `sName`. */
+const rootType = (name, sName) => `- name: ${name}
+  map:
+    fields:
+    - name: ${sName}
+      type: {scalar: string}
+${rootFields}`;
+
 export const schemaYAML = `types:
-- name: root
-  map:
-    fields:
-    - name: s
-      type: {scalar: string}
-    - name: num
-      type: {scalar: numeric}
-    - name: flag
-      type: {scalar: boolean}
-    - name: struct
-      type: {namedType: inner}
-    - name: atomicStruct
-      type: {namedType: atomicInner}
-    - name: labels
-      type:
-        map:
-          elementType: {scalar: string}
-    - name: atomicMap
-      type:
-        map:
-          elementType: {scalar: string}
-          elementRelationship: atomic
-    - name: mapOfStructs
-      type:
-        map:
-          elementType: {namedType: inner}
-    - name: set
-      type:
-        list:
-          elementType: {scalar: string}
-          elementRelationship: associative
-    - name: numSet
-      type:
-        list:
-          elementType: {scalar: numeric}
-          elementRelationship: associative
-    - name: items
-      type:
-        list:
-          elementType: {namedType: item}
-          elementRelationship: associative
-          keys: [name]
-    - name: ports
-      type:
-        list:
-          elementType: {namedType: port}
-          elementRelationship: associative
-          keys: [port, protocol]
-    - name: atomicList
-      type:
-        list:
-          elementType: {scalar: string}
-          elementRelationship: atomic
-    - name: atomicItems
-      type:
-        list:
-          elementType: {namedType: item}
-          elementRelationship: atomic
-    - name: nested
-      type:
-        list:
-          elementType:
-            list:
-              elementType: {scalar: string}
-              elementRelationship: atomic
-          elementRelationship: atomic
-    - name: any
-      type: {namedType: __untyped_deduced_}
-- name: rootv2
-  map:
-    fields:
-    - name: sv2
-      type: {scalar: string}
-    - name: num
-      type: {scalar: numeric}
-    - name: flag
-      type: {scalar: boolean}
-    - name: struct
-      type: {namedType: inner}
-    - name: atomicStruct
-      type: {namedType: atomicInner}
-    - name: labels
-      type:
-        map:
-          elementType: {scalar: string}
-    - name: atomicMap
-      type:
-        map:
-          elementType: {scalar: string}
-          elementRelationship: atomic
-    - name: mapOfStructs
-      type:
-        map:
-          elementType: {namedType: inner}
-    - name: set
-      type:
-        list:
-          elementType: {scalar: string}
-          elementRelationship: associative
-    - name: numSet
-      type:
-        list:
-          elementType: {scalar: numeric}
-          elementRelationship: associative
-    - name: items
-      type:
-        list:
-          elementType: {namedType: item}
-          elementRelationship: associative
-          keys: [name]
-    - name: ports
-      type:
-        list:
-          elementType: {namedType: port}
-          elementRelationship: associative
-          keys: [port, protocol]
-    - name: atomicList
-      type:
-        list:
-          elementType: {scalar: string}
-          elementRelationship: atomic
-    - name: atomicItems
-      type:
-        list:
-          elementType: {namedType: item}
-          elementRelationship: atomic
-    - name: nested
-      type:
-        list:
-          elementType:
-            list:
-              elementType: {scalar: string}
-              elementRelationship: atomic
-          elementRelationship: atomic
-    - name: any
-      type: {namedType: __untyped_deduced_}
-- name: inner
+${rootType('root', 's')}${rootType('rootv2', 'sv2')}- name: inner
   map:
     fields:
     - name: x
