@@ -160,3 +160,122 @@ export function spell(r, value) {
   }
   return JSON.stringify(value);
 }
+
+const uids = ['u1', 'u2', 'u3'];
+const finalizerNames = ['a.io/x', 'b.io/y', 'c'];
+
+function ownerReference(r) {
+  const o = { apiVersion: 'v1', kind: r.pick(['Pod', 'Node']), name: r.pick(['p', 'q']), uid: r.pick(uids) };
+  if (r.chance(0.3)) o.controller = r.chance(0.5);
+  return o;
+}
+
+function stringMap(r, domain) {
+  const o = {};
+  for (const k of domain) if (r.chance(0.4)) o[k] = r.pick(['1', '2', '']);
+  return o;
+}
+
+/** A core/v1 Event as kube-apiserver stores it (the fields strategic merge patches meet). */
+export function eventOf(r) {
+  const meta = { name: 'e', namespace: 'ns', uid: 'x-1', resourceVersion: '7' };
+  if (r.chance(0.6)) meta.labels = stringMap(r, ['a', 'b', 'c']);
+  if (r.chance(0.4)) meta.annotations = stringMap(r, ['a', 'b']);
+  if (r.chance(0.5)) meta.finalizers = Array.from({ length: r.int(4) }, () => r.pick(finalizerNames));
+  if (r.chance(0.5)) {
+    const refs = [];
+    for (let i = r.int(4); i > 0; i--) {
+      const ref = ownerReference(r);
+      if (!refs.some((x) => x.uid === ref.uid) || r.chance(0.1)) refs.push(ref);
+    }
+    meta.ownerReferences = refs;
+  }
+  if (r.chance(0.2))
+    meta.managedFields = [
+      { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} },
+    ];
+  const e = {
+    kind: 'Event',
+    apiVersion: 'v1',
+    metadata: meta,
+    involvedObject: { kind: 'Pod', name: 'p', namespace: 'ns' },
+    reason: 'R',
+    message: 'm',
+    source: { component: 'c' },
+    count: 1,
+    type: 'Normal',
+    reportingComponent: '',
+    reportingInstance: '',
+  };
+  if (r.chance(0.3)) e.series = { count: 2, lastObservedTime: '2026-01-01T00:00:00.000000Z' };
+  if (r.chance(0.2)) e.related = { kind: 'Node', name: 'n' };
+  return e;
+}
+
+function patchValue(r) {
+  return r.pick([null, 'v', 1, {}, [], { a: null }, ['x'], true]);
+}
+
+/** A list patch for a merging list: items, deletions, directives, a wrong item now and then. */
+function ownerReferencesPatch(r) {
+  const n = r.int(4);
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const k = r.int(10);
+    if (k === 0) items.push({ uid: r.pick(uids), $patch: 'delete' });
+    else if (k === 1) items.push({ $patch: r.pick(['replace', 'delete', 'merge', 'bogus']) });
+    else if (k === 2) items.push({ name: 'no-uid' });
+    else if (k === 3) items.push(r.pick(['str', 1, null, ['x']]));
+    else {
+      const ref = r.chance(0.5) ? ownerReference(r) : { uid: r.pick(uids), name: r.pick(['p', 'q', null]) };
+      items.push(ref);
+    }
+  }
+  return items;
+}
+
+/** A strategic merge patch for an Event: merges, nulls, and every directive, well and badly formed. */
+export function strategicPatchFor(r) {
+  const p = {};
+  const meta = {};
+  if (r.chance(0.4))
+    meta.labels = r.chance(0.1)
+      ? patchValue(r)
+      : { ...stringMap(r, ['a', 'b', 'c']), ...(r.chance(0.5) ? { a: null } : {}) };
+  if (r.chance(0.2))
+    meta.annotations = r.chance(0.2) ? { $patch: r.pick(['replace', 'delete']), a: '9' } : { b: null, z: '1' };
+  if (r.chance(0.4))
+    meta.finalizers = r.chance(0.1) ? patchValue(r) : Array.from({ length: r.int(3) }, () => r.pick(finalizerNames));
+  if (r.chance(0.25))
+    meta['$deleteFromPrimitiveList/finalizers'] = r.chance(0.15) ? patchValue(r) : [r.pick(finalizerNames)];
+  if (r.chance(0.2))
+    meta['$setElementOrder/finalizers'] = r.chance(0.15)
+      ? patchValue(r)
+      : [r.pick(finalizerNames), r.pick(finalizerNames)];
+  if (r.chance(0.4)) meta.ownerReferences = r.chance(0.1) ? patchValue(r) : ownerReferencesPatch(r);
+  if (r.chance(0.2))
+    meta['$setElementOrder/ownerReferences'] = r.chance(0.15)
+      ? patchValue(r)
+      : Array.from({ length: 1 + r.int(3) }, () => (r.chance(0.9) ? { uid: r.pick(uids) } : { name: 'x' }));
+  if (r.chance(0.1))
+    meta.$retainKeys = r.chance(0.2) ? patchValue(r) : ['name', 'labels', r.pick(['namespace', 'uid'])];
+  if (r.chance(0.08)) meta.$patch = r.pick(['replace', 'merge', 'delete', 'bogus']);
+  if (r.chance(0.1)) meta.managedFields = r.chance(0.5) ? [{ manager: 'x' }] : null;
+  if (Object.keys(meta).length || r.chance(0.2)) p.metadata = meta;
+  if (r.chance(0.3)) p.count = r.pick([2, null, 'x']);
+  if (r.chance(0.25))
+    p.series = r.chance(0.2)
+      ? null
+      : {
+          count: 3,
+          ...(r.chance(0.3) ? { lastObservedTime: null } : {}),
+          ...(r.chance(0.2) ? { $patch: r.pick(['replace', 'delete']) } : {}),
+        };
+  if (r.chance(0.2))
+    p.involvedObject = r.chance(0.2) ? { $retainKeys: ['kind'], kind: 'Node' } : { name: r.pick(['q', null]) };
+  if (r.chance(0.1)) p.related = r.pick([null, { kind: 'Pod', $patch: 'replace' }, { name: 'z' }]);
+  if (r.chance(0.1)) p.source = r.pick([{ host: 'h' }, { component: null }, null]);
+  if (r.chance(0.05)) p.$patch = r.pick(['replace', 'bogus']);
+  if (r.chance(0.05)) p.$retainKeys = ['metadata', 'kind', 'apiVersion'];
+  return p;
+}

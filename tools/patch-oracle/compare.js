@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { canonicalJSON } from '../lib/canonical-json.js';
 import { applyPatch } from '../../packages/apiserver/dist/handlers/patch/apply.js';
-import { documentOf, jsonPatchFor, mergePatchFor, random, spell } from './cases.js';
+import { documentOf, eventOf, jsonPatchFor, mergePatchFor, random, spell, strategicPatchFor } from './cases.js';
 
 const arg = (name, fallback) => {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -23,10 +23,14 @@ const arg = (name, fallback) => {
 const count = Number(arg('cases', 5000));
 const seed = Number(arg('seed', 1));
 const show = Number(arg('show', 5));
-const kinds = arg('kind', 'json,merge').split(',');
+const kinds = arg('kind', 'json,merge,strategic').split(',');
 const spelled = process.argv.includes('--spell');
 
-const mediaTypes = { json: 'application/json-patch+json', merge: 'application/merge-patch+json' };
+const mediaTypes = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
 const prefix = 'the server rejected our request due to an error in our request: ';
 
 function runJS(kind, doc, patchText) {
@@ -38,22 +42,34 @@ function runJS(kind, doc, patchText) {
   }
 }
 
-const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: oracle.stdout })[Symbol.asyncIterator]();
+/** A Go oracle and the lines it answers: the json-patch one, or the strategic merge patch one. */
+function start(dir) {
+  const child = spawn(fileURLToPath(new URL(`./${dir}/oracle`, import.meta.url)), [], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+}
+const oracles = {
+  json: start('oracle'),
+  merge: undefined,
+  strategic: kinds.includes('strategic') ? start('strategic') : undefined,
+};
+oracles.merge = oracles.json;
+
 const r = random(seed);
 const byKind = new Map();
 let differing = 0;
 let shown = 0;
 for (let i = 0; i < count; i++) {
   const kind = r.pick(kinds);
-  const doc = documentOf(r);
-  const patch = kind === 'json' ? jsonPatchFor(r, doc) : mergePatchFor(r, doc);
+  const doc = kind === 'strategic' ? eventOf(r) : documentOf(r);
+  const patch =
+    kind === 'json' ? jsonPatchFor(r, doc) : kind === 'merge' ? mergePatchFor(r, doc) : strategicPatchFor(r);
   const docText = JSON.stringify(doc);
   const patchText = spelled ? spell(r, patch) : JSON.stringify(patch);
-  oracle.stdin.write(`${JSON.stringify({ kind, doc: docText, patch: patchText })}\n`);
-  const { value: line } = await lines.next();
+  const oracle = oracles[kind];
+  oracle.child.stdin.write(`${JSON.stringify({ kind, doc: docText, patch: patchText })}\n`);
+  const { value: line } = await oracle.lines.next();
   const go = JSON.parse(line);
   if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
   const js = runJS(kind, structuredClone(doc), patchText);
@@ -76,7 +92,7 @@ for (let i = 0; i < count; i++) {
   byKind.set(key, (byKind.get(key) ?? 0) + 1);
   if (shown++ < show) console.log(`case ${i} (${kind}): doc ${docText}\n  patch ${patchText}\n  ${diff}`);
 }
-oracle.stdin.end();
+for (const o of new Set(Object.values(oracles))) o?.child.stdin.end();
 console.log(
   `${count} cases (seed ${seed}): ${differing} differ${differing ? ` (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
 );
