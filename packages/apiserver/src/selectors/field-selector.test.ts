@@ -14,6 +14,14 @@ describe('parseFieldSelector', () => {
     }
   });
 
+  it('drops a term of neither field nor value (=, ==, !=) as hasTerm.Transform does', () => {
+    expect(parseFieldSelector('=').requirements).toEqual([]);
+    expect(parseFieldSelector('!=,type=Normal,==').requirements).toEqual([{ field: 'type', op: '=', value: 'Normal' }]);
+    // A field or a value alone is a requirement.
+    expect(parseFieldSelector('=x').requirements).toEqual([{ field: '', op: '=', value: 'x' }]);
+    expect(parseFieldSelector('a=').requirements).toEqual([{ field: 'a', op: '=', value: '' }]);
+  });
+
   it('reads =, == and != terms', () => {
     expect(parseFieldSelector('involvedObject.name=web-1').requirements).toEqual([
       { field: 'involvedObject.name', op: '=', value: 'web-1' },

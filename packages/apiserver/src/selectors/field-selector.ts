@@ -66,7 +66,8 @@ function unescapeValue(s: string): string {
 /**
  * Parses a Kubernetes field selector (`involvedObject.name=x,type!=Normal`) as
  * `fields.ParseSelector` does: terms split on unescaped commas, empty terms skipped, the first
- * `!=`, `==` or `=` splits a term, values unescaped, nothing trimmed.
+ * `!=`, `==` or `=` splits a term, values unescaped, nothing trimmed, a term of neither field
+ * nor value (`=`, `!=`, `==`) dropped.
  */
 export function parseFieldSelector(s: string | undefined): FieldSelector {
   const src = s ?? '';
@@ -75,7 +76,10 @@ export function parseFieldSelector(s: string | undefined): FieldSelector {
     if (term === '') continue;
     const t = splitTerm(term);
     if (!t) throw new SelectorParseError(`invalid selector: '${src}'; can't understand '${term}'`);
-    requirements.push({ field: t.field, op: t.op, value: unescapeValue(t.raw) });
+    const value = unescapeValue(t.raw);
+    // A term with neither field nor value selects everything (`hasTerm.Transform`) and is dropped.
+    if (t.field === '' && value === '') continue;
+    requirements.push({ field: t.field, op: t.op, value });
   }
   return {
     requirements,

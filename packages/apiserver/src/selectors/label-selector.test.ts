@@ -251,6 +251,17 @@ describe('parseLabelSelector', () => {
     }
   });
 
+  it('names the key field <nil>, as labels.Parse does (its parser checks keys with its own nil path)', () => {
+    expect(parseError('a_')).toBe(
+      `unable to parse requirement: <nil>: Invalid value: "a_": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
+  });
+
+  it('skips only the blanks the Go lexer skips: a no-break space is a key', () => {
+    expect(parseLabelSelector(' \t\r\n ').empty).toBe(true);
+    expect(parseError('\u00a0')).toMatch(/^unable to parse requirement: <nil>: Invalid value: "\\u00a0": name part/);
+  });
+
   it('names the token it did not expect', () => {
     expect(parseError('a b')).toContain("found 'b'");
     expect(parseError('a=b c')).toContain("found 'c'");

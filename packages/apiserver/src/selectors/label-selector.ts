@@ -140,7 +140,7 @@ class Parser {
     }
     if (tok !== 'ident') fail(`found '${lit}', expected: identifier`);
     const key = lit;
-    checkKey(key, FieldPath.root('key'));
+    checkKey(key);
     const la = this.#peek(true).tok;
     if (la === 'end' || la === ',') exists ??= 'exists';
     if (exists) return newRequirement(key, exists, []);
@@ -218,9 +218,13 @@ class Parser {
   }
 }
 
-function checkKey(key: string, path: FieldPath): void {
+/**
+ * The parser's check of a key (`parseKeyAndInferOperator`): its field path is the parser's,
+ * which `labels.Parse` leaves nil, so Go's error names the field `<nil>`.
+ */
+function checkKey(key: string): void {
   const errs = isQualifiedName(key);
-  if (errs.length) fail(invalidField(path, key, errs.join('; ')).toString());
+  if (errs.length) fail(invalidField('<nil>', key, errs.join('; ')).toString());
 }
 
 const int64 = /^[+-]?\d+$/;
@@ -366,15 +370,19 @@ function compileMatcher(reqs: readonly Requirement[]): (labels: Readonly<Record<
   };
 }
 
+/** `s` without the blanks the lexer skips (space, tab, CR, LF; not the wider set `String.trim` takes). */
+const goTrim = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+
 /** Parses a Kubernetes label selector (`a=b,c!=d,e in (x,y),!f,g`) with Kubernetes' grammar and messages. */
 export function parseLabelSelector(s: string | undefined): LabelSelector {
   const src = s ?? '';
-  const reqs = src.trim() ? new Parser(src).parse() : [];
+  const trimmed = goTrim(src);
+  const reqs = trimmed ? new Parser(src).parse() : [];
   const match = compileMatcher(reqs);
   return {
     empty: reqs.length === 0,
     requirements: reqs,
     matches: (labels) => match(labels ?? {}),
-    toString: () => src.trim(),
+    toString: () => trimmed,
   };
 }

@@ -45,6 +45,11 @@ const badLabelSelectors: readonly (readonly [string, string])[] = [
     'n>abc',
     `unable to parse requirement: values[0]: Invalid value: "abc": for 'Gt', 'Lt' operators, the value must be an integer`,
   ],
+  // The parser checks a key with its own field path, which labels.Parse leaves nil.
+  [
+    'app_=web',
+    `unable to parse requirement: <nil>: Invalid value: "app_": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+  ],
 ];
 
 /** Label selectors and field selectors on list and deletecollection (watch: see rest-watch). */
