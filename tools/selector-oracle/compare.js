@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Parses random label and field selectors (cases.js) with kevents' parsers
+// (packages/apiserver/src/selectors) and with k8s.io/apimachinery's labels.Parse and
+// fields.ParseSelector (the Go oracle in ./oracle), and prints every selector whose outcome
+// differs: the requirements (key, operator and value set; in any order for label selectors,
+// which Go sorts by key) or the error text. A development check, not part of `npm test`: it
+// needs Go (README.md).
+// Usage: node tools/selector-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] [--kind=label,field]
+//        (after npm run build)
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseFieldSelector } from '../../packages/apiserver/dist/selectors/field-selector.js';
+import { parseLabelSelector } from '../../packages/apiserver/dist/selectors/label-selector.js';
+import { fieldSelector, labelSelector, random } from './cases.js';
+
+const arg = (name, fallback) => {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : fallback;
+};
+const count = Number(arg('cases', 20000));
+const seed = Number(arg('seed', 1));
+const show = Number(arg('show', 5));
+const kinds = arg('kind', 'label,field').split(',');
+
+/** Requirements as comparable text: values as a sorted set, label requirements sorted too. */
+function requirementsText(kind, reqs) {
+  const texts = reqs.map((q) => JSON.stringify([q.key, q.op, [...new Set(q.values)].sort()]));
+  return (kind === 'label' ? texts.sort() : texts).join(' ');
+}
+
+function runJS(kind, s) {
+  try {
+    if (kind === 'label') return { requirements: parseLabelSelector(s).requirements };
+    return {
+      requirements: parseFieldSelector(s).requirements.map((q) => ({ key: q.field, op: q.op, values: [q.value] })),
+    };
+  } catch (err) {
+    return { error: err.name === 'SelectorParseError' ? err.message : `${err.name}: ${err.message}` };
+  }
+}
+
+const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const lines = createInterface({ input: oracle.stdout })[Symbol.asyncIterator]();
+const r = random(seed);
+const byKind = new Map();
+let differing = 0;
+let shown = 0;
+for (let i = 0; i < count; i++) {
+  const kind = r.pick(kinds);
+  const selector = kind === 'label' ? labelSelector(r) : fieldSelector(r);
+  oracle.stdin.write(`${JSON.stringify({ kind, selector })}\n`);
+  const { value: line } = await lines.next();
+  const go = JSON.parse(line);
+  if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
+  const js = runJS(kind, selector);
+  let diff;
+  if (go.error !== undefined || js.error !== undefined) {
+    if (go.error !== js.error) diff = `error: kevents ${js.error ?? 'ok'} | go ${go.error ?? 'ok'}`;
+  } else {
+    const a = requirementsText(kind, js.requirements);
+    const b = requirementsText(kind, go.requirements ?? []);
+    if (a !== b) diff = `requirements: kevents ${a} | go ${b}`;
+  }
+  if (diff === undefined) continue;
+  differing++;
+  const key = `${kind} ${diff.slice(0, diff.indexOf(':'))}`;
+  byKind.set(key, (byKind.get(key) ?? 0) + 1);
+  if (shown++ < show) console.log(`case ${i} (${kind}): ${JSON.stringify(selector)}\n  ${diff}`);
+}
+oracle.stdin.end();
+console.log(
+  `${count} cases (seed ${seed}): ${differing} differ${differing ? ` (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
+);
+process.exitCode = differing ? 1 : 0;
