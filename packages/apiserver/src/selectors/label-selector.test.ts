@@ -251,6 +251,14 @@ describe('parseLabelSelector', () => {
     }
   });
 
+  it('reads repeated commas in a set as empty values, each comma read once (parseIdentifiersList)', () => {
+    const values = (s: string) => parseLabelSelector(s).requirements[0]!.values;
+    expect(values('a notin (2 , , )')).toEqual(['', '2']);
+    expect(values('a in (x,,y)')).toEqual(['', 'x', 'y']);
+    expect(values('a in (,,)')).toEqual(['']);
+    expect(values('a in (x,,,)')).toEqual(['', 'x']);
+  });
+
   it('names the key field <nil>, as labels.Parse does (its parser checks keys with its own nil path)', () => {
     expect(parseError('a_')).toBe(
       `unable to parse requirement: <nil>: Invalid value: "a_": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,

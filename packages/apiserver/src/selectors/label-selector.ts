@@ -199,10 +199,8 @@ class Parser {
           set.add('');
           return set;
         }
-        if (la === ',') {
-          this.#next(true);
-          set.add('');
-        }
+        // The second comma is left for the next turn, which reads it as a comma again.
+        if (la === ',') set.add('');
       } else {
         fail(`found '${lit}', expected: ',', or identifier`);
       }
