@@ -30,22 +30,31 @@ const values = [
 ];
 const blanks = ['', '', '', ' ', '  ', '\t', '\n', '\r', '\u00a0'];
 
+const cleanNames = ['a', 'b', 'app', 'x-y', 'x.y', 'x_y', 'A', '1a', 'a1'];
+const cleanPrefixes = ['', '', '', 'k8s.io/', 'a.b/'];
+const cleanValues = ['', 'v', 'x', 'v-1', 'v_1', 'v.1', 'V', '1', '007', '-1', '2'];
+
+/** Whether the generator keeps to well-formed keys, values and blanks (half the selectors). */
+let clean = false;
+
 function key(r) {
+  if (clean) return r.pick(cleanPrefixes) + r.pick(cleanNames);
   const n = r.chance(0.03) ? 'k'.repeat(r.pick([63, 64])) : r.pick(names);
   return r.pick(prefixes) + n;
 }
 
 function value(r) {
+  if (clean) return r.pick(cleanValues);
   return r.chance(0.03) ? 'v'.repeat(r.pick([63, 64])) : r.pick(values);
 }
 
-const blank = (r) => r.pick(blanks);
+const blank = (r) => (clean ? r.pick(['', '', ' ']) : r.pick(blanks));
 
 /** One requirement of a label selector, or a fragment of one. */
 function labelTerm(r) {
   const k = key(r);
   const b = () => blank(r);
-  switch (r.int(12)) {
+  switch (clean ? r.pick([0, 1, 2, 3, 4, 5, 6, 10]) : r.int(12)) {
     case 0:
       return `${k}`;
     case 1:
@@ -72,8 +81,12 @@ function labelTerm(r) {
   }
 }
 
-/** A label selector of zero to four terms joined by commas (some repeated or trailing). */
+/**
+ * A label selector of zero to four terms joined by commas (some repeated or trailing); half of
+ * them of well-formed keys, values and blanks only, so that many parse and are matched.
+ */
 export function labelSelector(r) {
+  clean = r.chance(0.5);
   const n = r.int(5);
   const terms = Array.from({ length: n }, () => labelTerm(r));
   let s = terms.join(r.chance(0.9) ? ',' : r.pick([',,', ', ', ' ,', ';']));
@@ -95,4 +108,13 @@ export function fieldSelector(r) {
   let s = terms.join(r.chance(0.9) ? ',' : r.pick([',,', ', ']));
   if (r.chance(0.1)) s += ',';
   return s;
+}
+
+/** Labels for a label selector to match: keys and values from the selectors' own domains. */
+export function labelSet(r) {
+  const out = {};
+  const n = r.int(5);
+  for (let i = 0; i < n; i++)
+    out[r.pick(['a', 'b', 'app', 'x-y', 'k8s.io/a', 'a.b/app'])] = r.pick(['', 'v', 'x', '1', '-1', '007', '2', 'v-1']);
+  return out;
 }

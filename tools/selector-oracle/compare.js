@@ -3,7 +3,8 @@
 // (packages/apiserver/src/selectors) and with k8s.io/apimachinery's labels.Parse and
 // fields.ParseSelector (the Go oracle in ./oracle), and prints every selector whose outcome
 // differs: the requirements (key, operator and value set; in any order for label selectors,
-// which Go sorts by key) or the error text. A development check, not part of `npm test`: it
+// which Go sorts by key) or the error text, and whether a label selector matches a random label
+// set (labels.Selector.Matches). A development check, not part of `npm test`: it
 // needs Go (README.md).
 // Usage: node tools/selector-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] [--kind=label,field]
 //        (after npm run build)
@@ -12,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseFieldSelector } from '../../packages/apiserver/dist/selectors/field-selector.js';
 import { parseLabelSelector } from '../../packages/apiserver/dist/selectors/label-selector.js';
-import { fieldSelector, labelSelector, random } from './cases.js';
+import { fieldSelector, labelSelector, labelSet, random } from './cases.js';
 
 const arg = (name, fallback) => {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -29,9 +30,12 @@ function requirementsText(kind, reqs) {
   return (kind === 'label' ? texts.sort() : texts).join(' ');
 }
 
-function runJS(kind, s) {
+function runJS(kind, s, labels) {
   try {
-    if (kind === 'label') return { requirements: parseLabelSelector(s).requirements };
+    if (kind === 'label') {
+      const sel = parseLabelSelector(s);
+      return { requirements: sel.requirements, matches: sel.matches(labels) };
+    }
     return {
       requirements: parseFieldSelector(s).requirements.map((q) => ({ key: q.field, op: q.op, values: [q.value] })),
     };
@@ -51,11 +55,12 @@ let shown = 0;
 for (let i = 0; i < count; i++) {
   const kind = r.pick(kinds);
   const selector = kind === 'label' ? labelSelector(r) : fieldSelector(r);
-  oracle.stdin.write(`${JSON.stringify({ kind, selector })}\n`);
+  const labels = kind === 'label' ? labelSet(r) : undefined;
+  oracle.stdin.write(`${JSON.stringify({ kind, selector, labels })}\n`);
   const { value: line } = await lines.next();
   const go = JSON.parse(line);
   if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
-  const js = runJS(kind, selector);
+  const js = runJS(kind, selector, labels);
   let diff;
   if (go.error !== undefined || js.error !== undefined) {
     if (go.error !== js.error) diff = `error: kevents ${js.error ?? 'ok'} | go ${go.error ?? 'ok'}`;
@@ -63,6 +68,8 @@ for (let i = 0; i < count; i++) {
     const a = requirementsText(kind, js.requirements);
     const b = requirementsText(kind, go.requirements ?? []);
     if (a !== b) diff = `requirements: kevents ${a} | go ${b}`;
+    else if (kind === 'label' && js.matches !== go.matches)
+      diff = `matches ${JSON.stringify(labels)}: kevents ${js.matches} | go ${go.matches}`;
   }
   if (diff === undefined) continue;
   differing++;

@@ -1,7 +1,8 @@
 // Command oracle parses label and field selectors with k8s.io/apimachinery's labels.Parse and
 // fields.ParseSelector (tools/selector-oracle/README.md): one JSON line per case on stdin
-// ({"kind":"label"|"field","selector":"<text>"}), one JSON line on stdout: the requirements
-// ({"key","op","values"}, in the order the selector keeps them) or the error.
+// ({"kind":"label"|"field","selector":"<text>","labels":{...}}), one JSON line on stdout: the
+// requirements ({"key","op","values"}, in the order the selector keeps them) or the error, and
+// for a label selector given labels whether it matches them.
 package main
 
 import (
@@ -15,8 +16,9 @@ import (
 )
 
 type testCase struct {
-	Kind     string `json:"kind"`
-	Selector string `json:"selector"`
+	Kind     string            `json:"kind"`
+	Selector string            `json:"selector"`
+	Labels   map[string]string `json:"labels"`
 }
 
 type requirement struct {
@@ -29,6 +31,7 @@ type result struct {
 	Requirements []requirement `json:"requirements,omitempty"`
 	Error        *string       `json:"error,omitempty"`
 	String       string        `json:"string"`
+	Matches      *bool         `json:"matches,omitempty"`
 }
 
 func run(tc testCase) (res result) {
@@ -50,6 +53,10 @@ func run(tc testCase) (res result) {
 		for _, r := range reqs {
 			vals := r.Values().List()
 			out.Requirements = append(out.Requirements, requirement{Key: r.Key(), Op: string(r.Operator()), Values: vals})
+		}
+		if tc.Labels != nil {
+			m := sel.Matches(labels.Set(tc.Labels))
+			out.Matches = &m
 		}
 		return out
 	default:
