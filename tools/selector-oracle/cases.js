@@ -118,3 +118,14 @@ export function labelSet(r) {
     out[r.pick(['a', 'b', 'app', 'x-y', 'k8s.io/a', 'a.b/app'])] = r.pick(['', 'v', 'x', '1', '-1', '007', '2', 'v-1']);
   return out;
 }
+
+const nameChars = 'abz09AZ-_./é ~';
+
+/** A string to check as a name, label key and label value: lengths around every bound. */
+export function nameText(r) {
+  const length = r.chance(0.5) ? r.int(8) : r.pick([62, 63, 64, 252, 253, 254, 316, 317, 318]);
+  let s = '';
+  for (let i = 0; i < length; i++) s += r.chance(0.7) ? r.pick(['a', 'b', '0']) : nameChars[r.int(nameChars.length)];
+  if (r.chance(0.2)) s = `${r.pick(['a.b', 'k8s.io', 'A.b', '-a', 'a..b', ''])}/${s}`;
+  return s;
+}

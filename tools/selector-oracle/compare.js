@@ -6,14 +6,17 @@
 // which Go sorts by key) or the error text, and whether a label selector matches a random label
 // set (labels.Selector.Matches). A development check, not part of `npm test`: it
 // needs Go (README.md).
-// Usage: node tools/selector-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] [--kind=label,field]
+// --kind=names checks strings as DNS-1123 labels and subdomains, label keys and label values
+// (validation.IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue): their messages.
+// Usage: node tools/selector-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] [--kind=label,field,names]
 //        (after npm run build)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseFieldSelector } from '../../packages/apiserver/dist/selectors/field-selector.js';
 import { parseLabelSelector } from '../../packages/apiserver/dist/selectors/label-selector.js';
-import { fieldSelector, labelSelector, labelSet, random } from './cases.js';
+import { fieldSelector, labelSelector, labelSet, nameText, random } from './cases.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '@kevents/validation';
 
 const arg = (name, fallback) => {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -22,7 +25,7 @@ const arg = (name, fallback) => {
 const count = Number(arg('cases', 20000));
 const seed = Number(arg('seed', 1));
 const show = Number(arg('show', 5));
-const kinds = arg('kind', 'label,field').split(',');
+const kinds = arg('kind', 'label,field,names').split(',');
 
 /** Requirements as comparable text: values as a sorted set, label requirements sorted too. */
 function requirementsText(kind, reqs) {
@@ -31,6 +34,16 @@ function requirementsText(kind, reqs) {
 }
 
 function runJS(kind, s, labels) {
+  if (kind === 'names') {
+    return {
+      names: {
+        dns1123Label: isDNS1123Label(s),
+        dns1123Subdomain: isDNS1123Subdomain(s),
+        qualifiedName: isQualifiedName(s),
+        labelValue: isValidLabelValue(s),
+      },
+    };
+  }
   try {
     if (kind === 'label') {
       const sel = parseLabelSelector(s);
@@ -54,7 +67,7 @@ let differing = 0;
 let shown = 0;
 for (let i = 0; i < count; i++) {
   const kind = r.pick(kinds);
-  const selector = kind === 'label' ? labelSelector(r) : fieldSelector(r);
+  const selector = kind === 'label' ? labelSelector(r) : kind === 'field' ? fieldSelector(r) : nameText(r);
   const labels = kind === 'label' ? labelSet(r) : undefined;
   oracle.stdin.write(`${JSON.stringify({ kind, selector, labels })}\n`);
   const { value: line } = await lines.next();
@@ -62,7 +75,13 @@ for (let i = 0; i < count; i++) {
   if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
   const js = runJS(kind, selector, labels);
   let diff;
-  if (go.error !== undefined || js.error !== undefined) {
+  if (kind === 'names') {
+    for (const [check, got] of Object.entries(js.names)) {
+      const want = go.names[check] ?? [];
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        diff = `${check}: kevents ${JSON.stringify(got)} | go ${JSON.stringify(want)}`;
+    }
+  } else if (go.error !== undefined || js.error !== undefined) {
     if (go.error !== js.error) diff = `error: kevents ${js.error ?? 'ok'} | go ${go.error ?? 'ok'}`;
   } else {
     const a = requirementsText(kind, js.requirements);

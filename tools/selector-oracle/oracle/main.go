@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 type testCase struct {
@@ -32,6 +33,8 @@ type result struct {
 	Error        *string       `json:"error,omitempty"`
 	String       string        `json:"string"`
 	Matches      *bool         `json:"matches,omitempty"`
+	// For kind "names": each check's messages for the selector text taken as a name.
+	Names map[string][]string `json:"names,omitempty"`
 }
 
 func run(tc testCase) (res result) {
@@ -42,6 +45,13 @@ func run(tc testCase) (res result) {
 		}
 	}()
 	switch tc.Kind {
+	case "names":
+		return result{Names: map[string][]string{
+			"dns1123Label":     validation.IsDNS1123Label(tc.Selector),
+			"dns1123Subdomain": validation.IsDNS1123Subdomain(tc.Selector),
+			"qualifiedName":    validation.IsQualifiedName(tc.Selector),
+			"labelValue":       validation.IsValidLabelValue(tc.Selector),
+		}}
 	case "label":
 		sel, err := labels.Parse(tc.Selector)
 		if err != nil {
