@@ -203,6 +203,30 @@ describe('resolveRequestInfo: resource requests (requestinfo_test.go TestGetAPIR
     expect(info('GET', '/api/v1/pods/bar', { fieldSelector: 'metadata.name=foo' }).name).toBe('bar');
   });
 
+  it('names nothing when a list option does not decode, as the parameter codec then drops them all but watch', () => {
+    // NewRequestInfo: DecodeParameters fails, opts are reset, watch is read from the query again.
+    for (const bad of [
+      { limit: 'abc' },
+      { limit: '9223372036854775808' },
+      { timeoutSeconds: 'x' },
+      { labelSelector: 'a_' },
+    ]) {
+      const l = info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=foo', ...bad });
+      expect([l.verb, l.name]).toEqual(['list', '']);
+      const w = info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=foo', watch: '1', ...bad });
+      expect([w.verb, w.name]).toEqual(['watch', '']);
+    }
+    // A field selector that does not parse names nothing either; an escaped value is unescaped.
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'type=x\\,metadata.name=a' }).name).toBe('');
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=a,metadata.name=b' }).name).toBe('a');
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=a\\,b' }).name).toBe('a,b');
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=a,b' }).name).toBe('');
+    // Good options leave the name.
+    expect(
+      info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=foo', limit: '5', labelSelector: 'a=b' }).name,
+    ).toBe('foo');
+  });
+
   it("decodes the path as Go's URL.Path does: escapes first, then the segments (%2F separates)", () => {
     expect(info('GET', '/api/v1/namespaces/ns/pods/a%3Ab').name).toBe('a:b');
     expect(info('GET', '/api/v1/namespaces/ns/pods/a%23b').name).toBe('a#b');
@@ -290,7 +314,8 @@ describe('resolveRequestInfo: non-resource requests (TestGetNonAPIRequestInfo)',
         isResourceRequest: false,
         path: (q < 0 ? url : url.slice(0, q)).replace(/(.)\/$/, '$1') || '/',
         verb: method.toLowerCase(),
-        apiPrefix: '',
+        // Go has taken the prefix before it finds no version and resource after the group.
+        apiPrefix: /^\/apis\/[^/]+\/[^/?]+/.test(url) ? 'apis' : '',
         apiGroup: '',
         apiVersion: '',
         namespace: '',

@@ -1,5 +1,7 @@
 import { parseRequestTarget } from './request-target.js';
 import type { RequestTarget } from './request-target.js';
+import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
 
 /**
  * What a request asks for, resolved once from its method, path and query (Kubernetes'
@@ -49,14 +51,39 @@ export function queryBool(query: RequestQuery, name: string): boolean | undefine
 const isValidPathSegmentName = (name: string): boolean =>
   name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
 
-/** The name a field selector pins exactly (`metadata.name=X` or `==`), if any. */
-function exactName(fieldSelector: string | undefined): string | undefined {
-  if (!fieldSelector) return undefined;
-  for (const term of fieldSelector.split(',').sort()) {
-    const m = /^metadata\.name(==|=)(.*)$/.exec(term);
-    if (m) return m[2]!;
+const int64Text = /^[+-]?[0-9]+$/;
+
+/** `strconv.ParseInt(s, 10, 64)` succeeds. */
+const isInt64 = (s: string): boolean => {
+  if (!int64Text.test(s)) return false;
+  const n = BigInt(s);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
+};
+
+/**
+ * What `NewRequestInfo` reads of a list's query through the parameter codec
+ * (`metainternalversionscheme.ParameterCodec.DecodeParameters` into `ListOptions`): whether it
+ * is a watch, and the name its field selector pins (`RequiresExactMatch("metadata.name")`: the
+ * first `metadata.name=` or `==` term, terms in sorted order, its value unescaped). When any list
+ * option does not decode (`timeoutSeconds` or `limit` not an int64, a selector that does not
+ * parse) the options are dropped but for `watch`, read from the query as it stands, and no name.
+ */
+function listOptionsOf(query: RequestQuery): { watch: boolean; name: string | undefined } {
+  const watch = queryBool(query, 'watch') === true;
+  if (Object.keys(query).length === 0) return { watch, name: undefined };
+  const int = (k: string): boolean => {
+    const v = first(query[k]);
+    return v === undefined || isInt64(v);
+  };
+  if (!int('timeoutSeconds') || !int('limit')) return { watch, name: undefined };
+  try {
+    parseLabelSelector(first(query['labelSelector']) ?? '');
+    const fields = parseFieldSelector(first(query['fieldSelector']) ?? '');
+    const pinned = fields.requirements.find((r) => r.field === 'metadata.name' && r.op === '=');
+    return { watch, name: pinned?.value };
+  } catch {
+    return { watch, name: undefined };
   }
-  return undefined;
 }
 
 /**
@@ -82,7 +109,8 @@ export function requestInfoOf(method: string, target: RequestTarget, query: Requ
   let i = 1;
   let apiGroup = '';
   if (apiPrefix === 'apis') {
-    if (all.length < 4) return nonResourceInfo(method, path);
+    // Still a request for no resource, but Go has set the prefix by then.
+    if (all.length < 4) return { ...nonResourceInfo(method, path), apiPrefix };
     apiGroup = all[i++]!;
   }
   const apiVersion = all[i++]!;
@@ -109,9 +137,9 @@ export function requestInfoOf(method: string, target: RequestTarget, query: Requ
   let name = all[i + 1] ?? '';
   const subresource = rest >= 3 && verb !== 'proxy' ? all[i + 2]! : '';
   if (name === '' && verb === 'get') {
-    verb = queryBool(query, 'watch') === true ? 'watch' : 'list';
-    const pinned = exactName(first(query['fieldSelector']));
-    if (pinned !== undefined && isValidPathSegmentName(pinned)) name = pinned;
+    const opts = listOptionsOf(query);
+    verb = opts.watch ? 'watch' : 'list';
+    if (opts.name !== undefined && isValidPathSegmentName(opts.name)) name = opts.name;
   }
   if (name === '' && verb === 'delete') verb = 'deletecollection';
   return {

@@ -6,6 +6,7 @@ import { rewriteRequestTarget } from '../filters/request-info.js';
 import { sendStatus } from '../encoding/respond.js';
 import { limitedServerFactory, onClientError } from './connection-limits.js';
 import type { ConnectionLimits } from './connection-limits.js';
+import { parseGoQuery } from '../request/go-query.js';
 
 /**
  * The key pair of an HTTPS listener; HTTP/2 and HTTP/1.1 are offered by ALPN. With `ca` and
@@ -43,7 +44,12 @@ export function createFastifyApp(options: FastifyAppOptions): FastifyInstance {
     // One parse of the request target for the router and every filter (filters/request-info.ts).
     rewriteUrl: rewriteRequestTarget,
     bodyLimit: options.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: options.maxPathParamBytes ?? maxPathParamBytes },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: options.maxPathParamBytes ?? maxPathParamBytes,
+      // The query as kube-apiserver's req.URL.Query() reads it, for every filter and handler.
+      querystringParser: parseGoQuery,
+    },
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     // A graceful shutdown drains first (gracefulShutdown) and closes the app last, when what is
     // left may be cut; a request that arrives while draining gets a Status 429, not fastify's 503.
