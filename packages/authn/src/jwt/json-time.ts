@@ -43,7 +43,7 @@ function int64OfFloat(f: number): bigint {
 }
 
 /** The decoded key folded as Go's encoding/json folds names (upper case of lower case, per rune). */
-function foldName(key: string): string {
+export function foldName(key: string): string {
   let out = '';
   for (const ch of key) {
     const cp = ch.codePointAt(0)!;
@@ -60,7 +60,7 @@ function foldName(key: string): string {
 }
 
 /** One top-level member of a JSON object text: its decoded key and its value's source text. */
-interface Member {
+export interface Member {
   readonly key: string;
   readonly raw: string;
 }
@@ -103,7 +103,7 @@ function skipValue(s: string, i: number): number {
 }
 
 /** The top-level members of a JSON object text that `JSON.parse` has already accepted, in order. */
-function members(text: string): Member[] {
+export function members(text: string): Member[] {
   const out: Member[] = [];
   let i = 0;
   const ws = () => {
@@ -129,8 +129,8 @@ function members(text: string): Member[] {
   }
 }
 
-/** `jsonTime.UnmarshalJSON` of one value. @throws Error with Go's text. */
-function jsonTime(raw: string, field: string): GoSeconds {
+/** `jsonTime.UnmarshalJSON` of one value (its JSON text). @throws Error with Go's text. */
+export function jsonTime(raw: string, field: string): GoSeconds {
   let n: string;
   const c = raw[0];
   if (c === '"') {

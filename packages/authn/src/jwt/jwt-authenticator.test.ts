@@ -126,6 +126,63 @@ describe('JWT authenticator against a real HTTPS issuer', () => {
   });
 });
 
+describe('the registered claims are read as go-oidc reads them (real HTTPS issuer)', () => {
+  let a: JwtAuthenticator;
+  beforeAll(async () => {
+    a = await ready(
+      new JwtAuthenticator(entry({ claimMappings: { username: { claim: 'name', prefix: '' } } }), {
+        discoveryRetryMs: 100,
+      }),
+    );
+  });
+  const prefix = 'oidc: verify token: oidc: failed to unmarshal claims: ';
+
+  it('refuses an aud array holding anything but strings (kube: cannot unmarshal)', async () => {
+    const t = await issuer.mint({ name: 'alice', aud: ['kevents', 5] as unknown as string[] });
+    expect((await failure(a.authenticateToken(t))).message).toBe(
+      `${prefix}json: cannot unmarshal number into Go struct field idToken.aud of type string`,
+    );
+  });
+
+  it('reads AUD as the audience too: the last member wins', async () => {
+    const other = await issuer.mint({ name: 'alice', aud: 'kevents', AUD: 'someone-else' });
+    expect((await failure(a.authenticateToken(other))).message).toBe(
+      'oidc: verify token: oidc: expected audience "kevents" got ["someone-else"]',
+    );
+    const ours = await issuer.mint({ name: 'alice', aud: 'someone-else', Aud: 'kevents' });
+    await expect(a.authenticateToken(ours)).resolves.toMatchObject({ user: { username: 'alice' } });
+  });
+
+  it('refuses a sub, nonce or at_hash that is not a string', async () => {
+    for (const [claim, v] of [
+      ['sub', 42],
+      ['nonce', {}],
+      ['at_hash', true],
+    ] as const) {
+      const t = await issuer.mint({ name: 'alice', aud: 'kevents', [claim]: v });
+      expect((await failure(a.authenticateToken(t))).message).toMatch(
+        new RegExp(`^${prefix}json: cannot unmarshal \\w+ into Go struct field idToken\\.${claim} of type string$`),
+      );
+    }
+  });
+
+  it('picks the authenticator by the last iss in any case, as kube-apiserver peeks', async () => {
+    const elsewhere = await issuer.mint({ name: 'alice', aud: 'kevents', ISS: 'https://other.example' });
+    await expect(a.authenticateToken(elsewhere)).resolves.toBeNull();
+    const typed = await issuer.mint({ name: 'alice', aud: 'kevents', Iss: 5 });
+    await expect(a.authenticateToken(typed)).resolves.toBeNull();
+    const ours = await issuer.mint({ name: 'alice', aud: 'kevents', iss: 'https://other.example', ISS: issuer.url });
+    await expect(a.authenticateToken(ours)).resolves.toMatchObject({ user: { username: 'alice' } });
+  });
+
+  it('refuses _claim_names that are not a map of strings', async () => {
+    const t = await issuer.mint({ name: 'alice', aud: 'kevents', _claim_names: 'src1' });
+    expect((await failure(a.authenticateToken(t))).message).toBe(
+      `${prefix}json: cannot unmarshal string into Go struct field idToken._claim_names of type map[string]string`,
+    );
+  });
+});
+
 /** The issuer's JWKS over its own CA (node fetch does not take a CA: read it through the authenticator's client). */
 async function fetchJwks(iss: OidcIssuer): Promise<{ json(): Promise<unknown> }> {
   const { issuerHttpClient } = await import('../http-client.js');

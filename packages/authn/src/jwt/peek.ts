@@ -1,9 +1,11 @@
 import { parseJson } from '@kevents/api';
+import { peekIssuerClaim } from './id-token.js';
 /**
  * The unverified `iss` of a compact JWT, as kube-apiserver peeks at it to pick an authenticator:
  * undefined for JSON serialization, a token that is not three dot-separated parts, a payload that
- * is not unpadded base64url JSON, or no string `iss`. `accounts.google.com` reads as
- * `https://accounts.google.com`.
+ * is not unpadded base64url JSON, or no string `iss`. The member name matches case-insensitively
+ * and the last one wins, as Go's encoding/json reads it ({@link peekIssuerClaim}).
+ * `accounts.google.com` reads as `https://accounts.google.com`.
  */
 export function peekIssuer(token: string): string | undefined {
   if (token.startsWith('{')) return undefined;
@@ -17,9 +19,9 @@ export function peekIssuer(token: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (claims === null || typeof claims !== 'object') return undefined;
-  const iss = (claims as { iss?: unknown }).iss;
-  if (typeof iss !== 'string') return undefined;
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) return undefined;
+  const iss = peekIssuerClaim(payload);
+  if (iss === undefined) return undefined;
   return iss === 'accounts.google.com' ? 'https://accounts.google.com' : iss;
 }
 

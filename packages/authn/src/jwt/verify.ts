@@ -1,8 +1,9 @@
 import { parseJson } from '@kevents/api';
 import { authenticatorUnavailable, expiredCredentials, invalidCredentials } from '../errors.js';
 import { goInternalTime, goQuote, goQuoteList, goTime } from '../go-format.js';
-import { idTokenTimes, goSecondsToUnixMs, unixMsToGoMs } from './json-time.js';
-import type { IdTokenTimes } from './json-time.js';
+import { decodeIdToken } from './id-token.js';
+import type { IdTokenClaims } from './id-token.js';
+import { goSecondsToUnixMs, unixMsToGoMs } from './json-time.js';
 import { decodeSegment } from './peek.js';
 import type { RemoteKeySet } from './key-set.js';
 
@@ -38,6 +39,7 @@ export interface VerifyOptions {
 /** A verified token: its claims as decoded JSON, its audiences, and its `exp`. */
 export interface VerifiedToken {
   readonly claims: Record<string, unknown>;
+  /** `aud` as go-oidc decoded it ({@link decodeIdToken}). */
   readonly audiences: readonly string[];
   /** The `exp` as go-oidc read it, in milliseconds since the epoch: the token is valid up to this instant included. */
   readonly expiresAt: number;
@@ -55,37 +57,30 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
   const payloadText = decodeSegment(parts[1]!);
   if (payloadText === undefined) throw invalidCredentials('oidc: malformed jwt payload: illegal base64 data');
   let claims: Record<string, unknown>;
-  let times: IdTokenTimes;
+  let token: IdTokenClaims;
   try {
     const c = parseJson(payloadText);
     if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new Error('claims are not a JSON object');
     claims = c as Record<string, unknown>;
-    times = idTokenTimes(payloadText);
+    token = decodeIdToken(payloadText);
   } catch (e) {
     throw invalidCredentials(`oidc: failed to unmarshal claims: ${(e as Error).message}`);
   }
+  const times = token.times;
 
-  const names = claims['_claim_names'];
-  if (names !== undefined && names !== null) {
-    const sources = claims['_claim_sources'];
-    if (typeof names === 'object' && !Array.isArray(names)) {
-      for (const src of Object.values(names as Record<string, unknown>)) {
-        if (src === '' || typeof src !== 'string')
-          throw invalidCredentials('oidc: failed to obtain source from claim name');
-        if (sources === null || typeof sources !== 'object' || !Object.hasOwn(sources, src))
-          throw invalidCredentials('oidc: source does not exist');
-      }
-    }
+  for (const src of token.claimNames?.values() ?? []) {
+    if (src === '') throw invalidCredentials('oidc: failed to obtain source from claim name');
+    if (!token.claimSources?.has(src)) throw invalidCredentials('oidc: source does not exist');
   }
 
-  let iss = typeof claims['iss'] === 'string' ? (claims['iss'] as string) : '';
+  let iss = token.iss;
   if (iss === 'accounts.google.com') iss = 'https://accounts.google.com';
   if (iss !== o.issuer)
     throw invalidCredentials(
       `oidc: id token issued by a different provider, expected ${goQuote(o.issuer)} got ${goQuote(iss)}`,
     );
 
-  const audiences = audiencesOf(claims['aud']);
+  const audiences = token.aud;
   if (o.clientID !== undefined && !audiences.includes(o.clientID))
     throw invalidCredentials(`oidc: expected audience ${goQuote(o.clientID)} got ${goQuoteList(audiences)}`);
 
@@ -121,11 +116,4 @@ export async function verifyIdToken(raw: string, o: VerifyOptions): Promise<Veri
     throw /fetching keys/.test(msg) ? authenticatorUnavailable(msg, e) : invalidCredentials(msg, e);
   }
   return { claims, audiences, expiresAt: goSecondsToUnixMs(times.exp) };
-}
-
-/** `aud` as a JSON string or array of strings. */
-export function audiencesOf(aud: unknown): string[] {
-  if (typeof aud === 'string') return [aud];
-  if (Array.isArray(aud)) return aud.filter((a): a is string => typeof a === 'string');
-  return [];
 }
