@@ -4,6 +4,7 @@ import type { Status } from '@kevents/api';
 export type ControllerRuntimeErrorCode =
   | 'ApiStatus' // the API server answered with a Status (see {@link ApiError})
   | 'Transport' // no answer: connection refused, reset, timed out
+  | 'InvalidAnswer' // an answer no correct server gives (a paged list that would never end)
   | 'ShutDown' // the queue, informer or manager is shutting down
   | 'NotSynced' // a cache did not sync in time
   | 'LeaderLost'; // leadership was lost

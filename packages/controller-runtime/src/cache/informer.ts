@@ -151,6 +151,7 @@ export class Informer<T extends KubeObject> {
           waitMs = backoffMs = nextBackoff(backoffMs);
         } else if (Date.now() - started >= shortWatchMs) backoffMs = 0;
       } catch (err) {
+        if (this.stopped) break;
         this.options.onError?.(err);
         if (isExpired(err) || isTooLargeResourceVersion(err) || refusedWatch(err)) needList = true;
         waitMs = backoffMs = nextBackoff(backoffMs);
@@ -169,13 +170,21 @@ export class Informer<T extends KubeObject> {
     });
   }
 
-  /** Lists every page, then replaces the cache, delivering the difference to the handlers. */
+  /**
+   * Lists every page, then replaces the cache, delivering the difference to the handlers. A paged
+   * list whose server answers a continue token it already gave, or an object it already listed,
+   * would never end (or hold duplicates): it fails with `InvalidAnswer` before the next page, and
+   * the informer backs off and lists again.
+   */
   private async relist(): Promise<void> {
     const items: T[] = [];
+    const seen = new Set<string>();
+    const tokens = new Set<string>();
     let cont: string | undefined;
     let rv = '';
     let paged = true;
     for (;;) {
+      if (this.stopped) throw new ControllerRuntimeError('ShutDown', `list of ${this.describe()}: informer stopped`);
       let page;
       try {
         page = await this.client.list({
@@ -191,19 +200,26 @@ export class Informer<T extends KubeObject> {
         paged = false;
         cont = undefined;
         items.length = 0;
+        seen.clear();
         continue;
       }
-      for (const o of page.items) items.push(this.options.transform ? this.options.transform(o) : o);
+      for (const o of page.items) {
+        const t = this.options.transform ? this.options.transform(o) : o;
+        const key = objectKey(t);
+        if (seen.has(key)) throw this.invalidList(`listed ${key} twice`);
+        seen.add(key);
+        items.push(t);
+      }
       rv = page.metadata.resourceVersion ?? rv;
       cont = page.metadata.continue;
       if (!cont) break;
+      if (tokens.has(cont))
+        throw this.invalidList('answered a continue token it gave before: the paged list would never end');
+      tokens.add(cont);
     }
     this.stats.lists++;
     const initial = !this.synced;
-    const seen = new Set<string>();
     for (const o of items) {
-      const key = objectKey(o);
-      seen.add(key);
       const old = this.indexer.set(o);
       if (!old) for (const h of this.handlers) h.onAdd?.(o, initial);
       else if (old.metadata.resourceVersion !== o.metadata.resourceVersion || old.metadata.uid !== o.metadata.uid)
@@ -221,6 +237,10 @@ export class Informer<T extends KubeObject> {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w();
     }
+  }
+
+  private invalidList(what: string): ControllerRuntimeError {
+    return new ControllerRuntimeError('InvalidAnswer', `list of ${this.describe()}: the server ${what}`);
   }
 
   private listOptions(): ListOptions {
