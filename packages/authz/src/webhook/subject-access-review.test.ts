@@ -169,3 +169,40 @@ describe('subjectAccessReviewKey', () => {
     expect(isFrozenUser(user)).toBe(false);
   });
 });
+
+describe('subjectAccessReviewKey of large requests', () => {
+  const base: RequestAttributes = {
+    user: { username: 'alice', groups: ['dev'] },
+    verb: 'list',
+    isResourceRequest: true,
+    path: '/api/v1/events',
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'events',
+    subresource: '',
+    namespace: '',
+    name: '',
+  };
+  const selector = (last: string): SelectorRequirement[] => [
+    ...Array.from({ length: 900 }, (_, k) => ({
+      key: 'metadata.name',
+      operator: 'NotIn' as const,
+      values: [`${'v'.repeat(60)}${k}`],
+    })),
+    { key: 'type', operator: 'In' as const, values: [last] },
+  ];
+
+  it('is at most 1,024 characters (a hash past that), and still tells reviews apart', () => {
+    const k1 = subjectAccessReviewKey({ ...base, fieldSelector: selector('a') });
+    const k2 = subjectAccessReviewKey({ ...base, fieldSelector: selector('b') });
+    const k3 = subjectAccessReviewKey({ ...base, labelSelector: selector('a') });
+    expect(k1.length).toBeLessThanOrEqual(1024);
+    expect(new Set([k1, k2, k3]).size).toBe(3);
+    expect(subjectAccessReviewKey({ ...base, fieldSelector: selector('a') })).toBe(k1);
+    const frozen = frozenUser({ username: 'bob', groups: ['g'.repeat(2000)] });
+    expect(subjectAccessReviewKey({ ...base, user: frozen }).length).toBeLessThanOrEqual(1024);
+    expect(subjectAccessReviewKey({ ...base, user: frozen })).toBe(
+      subjectAccessReviewKey({ ...base, user: { username: 'bob', groups: ['g'.repeat(2000)] } }),
+    );
+  });
+});

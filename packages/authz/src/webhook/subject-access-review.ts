@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { isFrozenUser } from '@kevents/api';
 import type { RequestAttributes, SelectorRequirement, UserInfo } from '@kevents/api';
 import { AuthorizationError } from '../errors.js';
@@ -149,20 +150,33 @@ const requestKey = (a: RequestAttributes): string =>
       selectorKey(a.labelSelector)
     : 'n' + part(a.path) + part(a.verb);
 
+/** Keys longer than this are kept as their SHA-256 (see {@link subjectAccessReviewKey}). */
+export const maxPlainKeyLength = 1024;
+
+/**
+ * A key of at most {@link maxPlainKeyLength} characters as it is; a longer one as `#` and its
+ * SHA-256 (no plain key starts with `#`). A key is built by concatenation, and V8 keeps such a
+ * string as a tree of its pieces: a 62 KB label or field selector made a key that held ~150 KB,
+ * and the 8,192 entries of the cache could hold over a gigabyte.
+ */
+const compact = (k: string): string => (k.length > maxPlainKeyLength ? `#${hash('sha256', k, 'base64')}` : k);
+
 /**
  * The cache key of a request's SubjectAccessReview: equal for two requests exactly when their
  * {@link subjectAccessReviewSpec} are equal (webhook.go keys its cache by the spec's JSON), built
- * without making the spec (a cache hit never needs it).
+ * without making the spec (a cache hit never needs it). Keys are at most 1,024 characters: a
+ * longer one is replaced by its SHA-256, so the cache's memory is bounded whatever the requests'
+ * selectors and users hold (webhook.go keeps the spec's JSON whole, up to the request's size).
  */
 export function subjectAccessReviewKey(a: RequestAttributes): string {
   const u = a.user;
   // Only a user that can never change is keyed by its identity; any other is read afresh.
-  if (!isFrozenUser(u)) return requestKey(a) + userKey(u);
+  if (!isFrozenUser(u)) return compact(requestKey(a) + userKey(u));
   let keys = keysByUser.get(u);
   if (!keys) keysByUser.set(u, (keys = { user: userKey(u), last: undefined, lastKey: '' }));
   const plain = !a.fieldSelector?.length && !a.labelSelector?.length;
   if (plain && keys.last && sameAttributes(a, keys.last)) return keys.lastKey;
-  const k = requestKey(a) + keys.user;
+  const k = compact(requestKey(a) + keys.user);
   if (plain) {
     // Only the attributes are kept (not the request's signal or user): a copy of the strings.
     keys.last = {

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import type { AuthorizationConfiguration, RequestAttributes, WebhookConfiguration } from '@kevents/api';
+import type {
+  AuthorizationConfiguration,
+  RequestAttributes,
+  SelectorRequirement,
+  WebhookConfiguration,
+} from '@kevents/api';
 import { buildAuthorizer } from '../build.js';
 import { AuthorizationMetrics } from '../metrics.js';
 import { generateCA, generateLeaf, WebhookServer } from '../testing/index.js';
@@ -307,6 +314,39 @@ describe('cache', () => {
     await new Promise((r) => setTimeout(r, 350));
     await b.authorize(resourceAttrs());
     expect(certServer.calls).toBe(4);
+  });
+
+  it('keeps answers for 60 KB selectors under short keys: the cache stays small, the answers exact', async () => {
+    // Before: every entry held the whole key (a 62 KB selector made ~75-150 KB of heap), so the
+    // 8,192 entries of the cache could hold over a gigabyte; 300 entries here took 20+ MB.
+    certServer.received.length = 0;
+    certServer.answer = (r) => ({
+      status: { allowed: JSON.stringify(r.review.spec).includes('metadata.namespace') },
+    });
+    const a = build(config(webhookEntry(kubeconfigFile(certServer, certUser()))));
+    const values = Array.from({ length: 900 }, (_, k) => `${'v'.repeat(60)}${k}`);
+    const selector = (i: number, key = 'metadata.namespace'): SelectorRequirement[] => [
+      { key, operator: 'NotIn' as const, values: [`n${i}`] },
+      ...values.map((v) => ({ key: 'metadata.name', operator: 'NotIn' as const, values: [v] })),
+    ];
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = getHeapStatistics().used_heap_size;
+    for (let i = 0; i < 300; i++) await a.authorize(resourceAttrs({ fieldSelector: selector(i) }));
+    expect(certServer.calls).toBe(300);
+    certServer.received.length = 0; // the test server's own log of what it received
+    gc();
+    const grown = getHeapStatistics().used_heap_size - before;
+    expect(grown).toBeLessThan(5_000_000);
+    // Still one entry per distinct review: the same selector is answered from the cache, another
+    // one (which the webhook denies) is asked and its own answer kept.
+    expect((await a.authorize(resourceAttrs({ fieldSelector: selector(7) }))).decision).toBe('Allow');
+    expect(certServer.calls).toBe(0);
+    const other = resourceAttrs({ fieldSelector: selector(7, 'metadata.uid') });
+    expect((await a.authorize(other)).decision).toBe('NoOpinion');
+    expect((await a.authorize(other)).decision).toBe('NoOpinion');
+    expect(certServer.calls).toBe(1);
   });
 
   it('never keeps errors, nor requests of 10000 bytes of attributes or more', async () => {
