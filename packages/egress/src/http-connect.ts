@@ -117,18 +117,30 @@ export function connectExchange(socket: Socket, proxy: string, addr: string, sig
       if (e) reject(e);
       else resolve();
     };
+    // Where the search for the blank line resumes: the bytes before it were searched already (the
+    // last 3 are searched again, as the blank line may straddle two reads). Each byte is searched
+    // once and the chunks are joined once, when the blank line is in: a proxy sending its answer
+    // in many small reads cost time quadratic in its length (1 MiB in 2 KiB reads: ~1.2 s of CPU).
+    let searched = 0;
+    let end = -1;
     const onReadable = (): void => {
       let chunk: Buffer | null;
       while ((chunk = socket.read() as Buffer | null) !== null) {
+        if (end < 0) {
+          const from = Math.max(0, searched - 3);
+          const tail = chunks.length && from < searched ? tailBytes(chunks, searched - from) : undefined;
+          const at = (tail ? Buffer.concat([tail, chunk]) : chunk).indexOf('\r\n\r\n');
+          if (at >= 0) end = from + at;
+          searched += chunk.length;
+        }
         chunks.push(chunk);
         size += chunk.length;
       }
-      const all = Buffer.concat(chunks);
-      const end = all.indexOf('\r\n\r\n');
       if (end < 0) {
         if (size >= maxHeaderBytes) settle(readFailed('EOF'));
         return;
       }
+      const all = Buffer.concat(chunks);
       const head = all.subarray(0, Math.min(end, maxHeaderBytes)).toString('latin1');
       const statusLine = head.split('\r\n', 1)[0] ?? '';
       const m = /^HTTP\/(\d)\.(\d) (\d{3})(?: (.*))?$/.exec(statusLine);
@@ -175,4 +187,16 @@ export function connectExchange(socket: Socket, proxy: string, addr: string, sig
     signal.addEventListener('abort', onAbort, { once: true });
     socket.write(`CONNECT ${addr} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   });
+}
+
+/** The last `n` bytes of the chunks (n at most 3 here). */
+function tailBytes(chunks: readonly Buffer[], n: number): Buffer {
+  const out: Buffer[] = [];
+  for (let i = chunks.length - 1; i >= 0 && n > 0; i--) {
+    const c = chunks[i]!;
+    const take = Math.min(n, c.length);
+    out.unshift(c.subarray(c.length - take));
+    n -= take;
+  }
+  return Buffer.concat(out);
 }
