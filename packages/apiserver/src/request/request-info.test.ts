@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { parseFieldSelector } from '../selectors/field-selector.js';
 import { queryBool, resolveRequestInfo } from './request-info.js';
 import { parseRequestTarget } from './request-target.js';
 import type { RequestInfo, RequestQuery } from './request-info.js';
@@ -171,6 +172,26 @@ describe('resolveRequestInfo: resource requests (requestinfo_test.go TestGetAPIR
     expect(info('GET', '/api/v1/watch/namespaces/ns/pods/p').name).toBe('p');
   });
 
+  it('property: a list named by its field selector can only return objects of that name', () => {
+    const token = fc.constantFrom('metadata.name', 'type', '=', '==', '!=', ',', '\\,', '\\=', '\\\\', 'a', 'b', 'x');
+    const name = fc.constantFrom('a', 'b', 'x', 'a,b', '');
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 12 }), name, fc.constantFrom('a', 'x', 'Normal'), (tokens, n, type) => {
+        const fieldSelector = tokens.join('');
+        const named = info('GET', '/api/v1/pods', { fieldSelector }).name;
+        let selector;
+        try {
+          selector = parseFieldSelector(fieldSelector);
+        } catch {
+          return; // the handler answers 400: nothing is returned
+        }
+        const fields: Record<string, string> = { 'metadata.name': n, type };
+        if (named !== '' && selector.matches((f) => fields[f] ?? '')) expect(n).toBe(named);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('a list with fieldSelector=metadata.name=X stays a list (or watch) and names X', () => {
     const l = info('GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=foo' });
     expect([l.verb, l.name, l.resource, l.namespace]).toEqual(['list', 'foo', 'pods', 'ns']);
@@ -194,6 +215,15 @@ describe('resolveRequestInfo: resource requests (requestinfo_test.go TestGetAPIR
       const r = info('GET', '/api/v1/pods', { fieldSelector: fs });
       expect([fs, r.verb, r.name]).toEqual([fs, 'list', '']);
     }
+    // the selector is read as the handler reads it: escaped commas are part of a value, so a
+    // term that only looks like metadata.name=X when split at every comma pins nothing
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=foo\\,bar' }).name).toBe('foo,bar');
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'type!=x\\,metadata.name\\=a,metadata.name=b' }).name).toBe(
+      'b',
+    );
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'type=x\\,metadata.name=a' }).name).toBe('');
+    // a selector that does not parse pins nothing (kube-apiserver decodes no list options then)
+    expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=a,garbage' }).name).toBe('');
     // an empty name pinned: still a list without name
     expect(info('GET', '/api/v1/pods', { fieldSelector: 'metadata.name=' }).name).toBe('');
     // a DELETE of a collection is not named by its field selector
