@@ -9,21 +9,15 @@
 // Usage: node tools/patch-oracle/compare.js [--cases=5000] [--seed=1] [--show=5] [--kind=json|merge]
 //        [--spell] (after npm run build). --spell writes the patch's numbers as 1.0, 1e0, 10E-1 or -0
 //        and now and then gives a member twice.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { canonicalJSON } from '../lib/canonical-json.js';
+import { numberOption, option, startOracle } from '../lib/oracle-process.js';
 import { applyPatch } from '../../packages/apiserver/dist/handlers/patch/apply.js';
 import { documentOf, eventOf, jsonPatchFor, mergePatchFor, random, spell, strategicPatchFor } from './cases.js';
 
-const arg = (name, fallback) => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : fallback;
-};
-const count = Number(arg('cases', 5000));
-const seed = Number(arg('seed', 1));
-const show = Number(arg('show', 5));
-const kinds = arg('kind', 'json,merge,strategic').split(',');
+const count = numberOption('cases', 5000);
+const seed = numberOption('seed', 1);
+const show = numberOption('show', 5);
+const kinds = option('kind', 'json,merge,strategic').split(',');
 const spelled = process.argv.includes('--spell');
 
 const mediaTypes = {
@@ -42,19 +36,13 @@ function runJS(kind, doc, patchText) {
   }
 }
 
-/** A Go oracle and the lines it answers: the json-patch one, or the strategic merge patch one. */
-function start(dir) {
-  const child = spawn(fileURLToPath(new URL(`./${dir}/oracle`, import.meta.url)), [], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
-}
+/** The json-patch oracle (JSON and merge patches) and the strategic merge patch one. */
+const jsonOracle = startOracle(new URL('./oracle/oracle', import.meta.url));
 const oracles = {
-  json: start('oracle'),
-  merge: undefined,
-  strategic: kinds.includes('strategic') ? start('strategic') : undefined,
+  json: jsonOracle,
+  merge: jsonOracle,
+  strategic: kinds.includes('strategic') ? startOracle(new URL('./strategic/oracle', import.meta.url)) : undefined,
 };
-oracles.merge = oracles.json;
 
 const r = random(seed);
 const byKind = new Map();
@@ -67,11 +55,7 @@ for (let i = 0; i < count; i++) {
     kind === 'json' ? jsonPatchFor(r, doc) : kind === 'merge' ? mergePatchFor(r, doc) : strategicPatchFor(r);
   const docText = JSON.stringify(doc);
   const patchText = spelled ? spell(r, patch) : JSON.stringify(patch);
-  const oracle = oracles[kind];
-  oracle.child.stdin.write(`${JSON.stringify({ kind, doc: docText, patch: patchText })}\n`);
-  const { value: line } = await oracle.lines.next();
-  const go = JSON.parse(line);
-  if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
+  const go = await oracles[kind].ask({ kind, doc: docText, patch: patchText });
   const js = runJS(kind, structuredClone(doc), patchText);
   let diff;
   if (go.error?.startsWith('panic: ')) {
@@ -92,7 +76,7 @@ for (let i = 0; i < count; i++) {
   byKind.set(key, (byKind.get(key) ?? 0) + 1);
   if (shown++ < show) console.log(`case ${i} (${kind}): doc ${docText}\n  patch ${patchText}\n  ${diff}`);
 }
-for (const o of new Set(Object.values(oracles))) o?.child.stdin.end();
+for (const o of new Set(Object.values(oracles))) o?.close();
 console.log(
   `${count} cases (seed ${seed}): ${differing} differ${differing ? ` (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
 );

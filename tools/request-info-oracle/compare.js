@@ -9,21 +9,15 @@
 // authorization, Go's server some percent-encodings). A development check, not part of
 // `npm test`: it needs Go (README.md).
 // Usage: node tools/request-info-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] (after npm run build)
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { numberOption, startOracle } from '../lib/oracle-process.js';
 import { requestInfoOf } from '../../packages/apiserver/dist/request/request-info.js';
 import { parseRequestTarget } from '../../packages/apiserver/dist/request/request-target.js';
 import { parseGoQuery } from '../../packages/apiserver/dist/request/go-query.js';
 import { random, requestOf } from './cases.js';
 
-const arg = (name, fallback) => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : fallback;
-};
-const count = Number(arg('cases', 20000));
-const seed = Number(arg('seed', 1));
-const show = Number(arg('show', 5));
+const count = numberOption('cases', 20000);
+const seed = numberOption('seed', 1);
+const show = numberOption('show', 5);
 
 const fields = [
   'isResourceRequest',
@@ -59,10 +53,7 @@ const goInfo = (i) => ({
   name: i.Name,
 });
 
-const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: oracle.stdout })[Symbol.asyncIterator]();
+const oracle = startOracle(new URL('./oracle/oracle', import.meta.url));
 const r = random(seed);
 const byKind = new Map();
 const count1 = (k) => byKind.set(k, (byKind.get(k) ?? 0) + 1);
@@ -70,10 +61,7 @@ let differing = 0;
 let shown = 0;
 for (let i = 0; i < count; i++) {
   const { method, target } = requestOf(r);
-  oracle.stdin.write(`${JSON.stringify({ method, target })}\n`);
-  const { value: line } = await lines.next();
-  const go = JSON.parse(line);
-  if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
+  const go = await oracle.ask({ method, target });
   const js = runJS(method, target);
   if (go.refused !== undefined || js.refused !== undefined) {
     count1(
@@ -101,7 +89,7 @@ for (let i = 0; i < count; i++) {
     for (const f of diffs) console.log(`  ${f}: kevents ${JSON.stringify(js.info[f])} | go ${JSON.stringify(want[f])}`);
   }
 }
-oracle.stdin.end();
+oracle.close();
 console.log(
   `${count} requests (seed ${seed}): ${differing} differ; ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`,
 );

@@ -10,22 +10,16 @@
 // (validation.IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue): their messages.
 // Usage: node tools/selector-oracle/compare.js [--cases=20000] [--seed=1] [--show=5] [--kind=label,field,names]
 //        (after npm run build)
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { numberOption, option, startOracle } from '../lib/oracle-process.js';
 import { parseFieldSelector } from '../../packages/apiserver/dist/selectors/field-selector.js';
 import { parseLabelSelector } from '../../packages/apiserver/dist/selectors/label-selector.js';
 import { fieldSelector, labelSelector, labelSet, nameText, random } from './cases.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '@kevents/validation';
 
-const arg = (name, fallback) => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : fallback;
-};
-const count = Number(arg('cases', 20000));
-const seed = Number(arg('seed', 1));
-const show = Number(arg('show', 5));
-const kinds = arg('kind', 'label,field,names').split(',');
+const count = numberOption('cases', 20000);
+const seed = numberOption('seed', 1);
+const show = numberOption('show', 5);
+const kinds = option('kind', 'label,field,names').split(',');
 
 /** Requirements as comparable text: values as a sorted set, label requirements sorted too. */
 function requirementsText(kind, reqs) {
@@ -57,10 +51,7 @@ function runJS(kind, s, labels) {
   }
 }
 
-const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: oracle.stdout })[Symbol.asyncIterator]();
+const oracle = startOracle(new URL('./oracle/oracle', import.meta.url));
 const r = random(seed);
 const byKind = new Map();
 let differing = 0;
@@ -69,10 +60,7 @@ for (let i = 0; i < count; i++) {
   const kind = r.pick(kinds);
   const selector = kind === 'label' ? labelSelector(r) : kind === 'field' ? fieldSelector(r) : nameText(r);
   const labels = kind === 'label' ? labelSet(r) : undefined;
-  oracle.stdin.write(`${JSON.stringify({ kind, selector, labels })}\n`);
-  const { value: line } = await lines.next();
-  const go = JSON.parse(line);
-  if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
+  const go = await oracle.ask({ kind, selector, labels });
   const js = runJS(kind, selector, labels);
   let diff;
   if (kind === 'names') {
@@ -96,7 +84,7 @@ for (let i = 0; i < count; i++) {
   byKind.set(key, (byKind.get(key) ?? 0) + 1);
   if (shown++ < show) console.log(`case ${i} (${kind}): ${JSON.stringify(selector)}\n  ${diff}`);
 }
-oracle.stdin.end();
+oracle.close();
 console.log(
   `${count} cases (seed ${seed}): ${differing} differ${differing ? ` (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
 );

@@ -7,10 +7,8 @@
 // Usage: node tools/smd-oracle/compare.js [--cases=2000] [--seed=1] [--show=5] [--versions] (after npm run build)
 // --versions: operations at v1, v2 (the top-level field s renamed sv2) and v3 (not served), through
 // a renaming converter on both sides.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { canonicalJSON } from '../lib/canonical-json.js';
+import { numberOption, startOracle } from '../lib/oracle-process.js';
 import { parse as parseYAML } from 'yaml';
 import {
   ConflictsError,
@@ -26,13 +24,9 @@ import {
 import { random, testCase } from './cases.js';
 import { schemaYAML, typeName, versionTypes } from './schema.js';
 
-const arg = (name, fallback) => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.slice(name.length + 3)) : fallback;
-};
-const count = arg('cases', 2000);
-const seed = arg('seed', 1);
-const show = arg('show', 5);
+const count = numberOption('cases', 2000);
+const seed = numberOption('seed', 1);
+const show = numberOption('show', 5);
 
 const schemaDoc = parseYAML(schemaYAML);
 const type = fromSMDSchema(schemaDoc, typeName);
@@ -136,10 +130,7 @@ function differences(js, go) {
   return diffs;
 }
 
-const oracle = spawn(fileURLToPath(new URL('./oracle/oracle', import.meta.url)), [], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: oracle.stdout })[Symbol.asyncIterator]();
+const oracle = startOracle(new URL('./oracle/oracle', import.meta.url));
 const r = random(seed);
 const multiVersion = process.argv.includes('--versions');
 const byKind = new Map();
@@ -147,10 +138,7 @@ let differing = 0;
 let shown = 0;
 for (let i = 0; i < count; i++) {
   const tc = { ...testCase(r, multiVersion), ...(multiVersion ? { types: versionTypes } : {}) };
-  oracle.stdin.write(`${JSON.stringify({ schema: schemaYAML, type: typeName, ...tc })}\n`);
-  const { value: line } = await lines.next();
-  const go = JSON.parse(line);
-  if (go.fatal) throw new Error(`oracle: ${go.fatal}`);
+  const go = await oracle.ask({ schema: schemaYAML, type: typeName, ...tc });
   const js = runJS(tc);
   for (let k = 0; k < tc.ops.length; k++) {
     const diffs = differences(js[k], go.ops[k]);
@@ -167,7 +155,7 @@ for (let i = 0; i < count; i++) {
     break;
   }
 }
-oracle.stdin.end();
+oracle.close();
 console.log(
   `${count} cases (seed ${seed}): ${differing} differ${differing ? ` (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
 );
