@@ -12,16 +12,26 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
  * them as they are).
  */
 function queryUnescape(s: string): string | undefined {
-  const percent = s.indexOf('%');
-  if (percent < 0) return s.includes('+') ? s.replaceAll('+', ' ') : s;
+  const spaced = s.includes('+') ? s.replaceAll('+', ' ') : s;
+  if (!s.includes('%')) return spaced;
+  if (badEscape.test(s)) return undefined;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return bytesUnescaped(s);
+  }
+}
+
+/** A `%` not followed by two hex digits. */
+const badEscape = /%(?![0-9A-Fa-f]{2})/;
+
+/** The escapes of `s` (all well formed) as bytes, read as UTF-8 with U+FFFD for what is not. */
+function bytesUnescaped(s: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 37) {
-      const hi = i + 2 < s.length ? hex(s.charCodeAt(i + 1)) : -1;
-      const lo = hi < 0 ? -1 : hex(s.charCodeAt(i + 2));
-      if (lo < 0) return undefined;
-      bytes.push(hi * 16 + lo);
+      bytes.push(hex(s.charCodeAt(i + 1)) * 16 + hex(s.charCodeAt(i + 2)));
       i += 2;
     } else if (c === 43) {
       bytes.push(32);
