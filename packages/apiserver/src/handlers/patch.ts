@@ -65,7 +65,7 @@ async function mergingPatch<T extends KubeObject>(
       } else {
         patch = readPatch(req.body, type, fieldValidation, limits);
         refuseOverflowingNumbers(type, patch, fieldValidation);
-        patched = applyPatchBody(type, live, patch, limits);
+        patched = applyPatchBody(type, live, patch, limits, view.schema);
       }
       const decoded = decodePatched<Record<string, unknown>>(type, patch, patched, view, fieldValidation, limits);
       warnings = decoded.warnings;

@@ -1,5 +1,6 @@
 import { refuseWideJson, refuseWideJsonPatch } from '../wide-json.js';
 import { goJsonSyntaxError, parseJson } from '@kevents/api';
+import type { ObjectSchema } from '@kevents/api';
 import type { FieldValidation } from '../../request/query.js';
 import { badRequest, unsupportedMediaType } from '../../errors/api-error.js';
 import { bodyText, mediaType } from '../body.js';
@@ -122,24 +123,25 @@ export function applyPatch(
  * `limits.ts`. The patch works on a copy of `current` (left unchanged) and spends one
  * {@link WorkBudget}; its result is checked to be a plain JSON tree within the nesting and size
  * limits ({@link checkPlainTree}) before anything decodes, validates, stores or encodes it; a result
- * of more than `limits.bodyValues` values is a 413.
+ * of more than `limits.bodyValues` values is a 413. A strategic merge patch looks fields up in
+ * the Go type `schema` describes (the view's kind; core/v1 Event unless given).
  */
 export function applyPatchBody(
   type: MergingPatchType,
   current: Record<string, unknown>,
   patch: PatchBody,
   limits: ValueLimits = defaultValueLimits,
+  schema?: ObjectSchema,
 ): unknown {
   // The copy of `current` is not charged: its size is bounded by the limits it was stored under.
   const doc = cloneTree(current, new WorkBudget(Infinity)) as Record<string, unknown>;
-  const patched = applyParsed(type, doc, patch.value, new WorkBudget());
+  const patched = applyParsed(type, doc, patch.value, new WorkBudget(), schema);
   // Decoding refuses an object of more values first of all (413); refused here, before the walk of
   // every container below (a Set of each), which costs a patched list of a million empty arrays
   // half a second. A patch's lists (plain fields, finalizers) join the object uncharged.
   if (isPlainObject(patched) && countValuesUpTo(patched, limits.bodyValues) > limits.bodyValues) {
     throw tooManyValues(limits.objectValues);
   }
-  // A strategic merge patch of `$patch: delete` leaves nothing, which decoding answers.
   if (patched !== undefined) checkPlainTree(patched);
   return patched;
 }
@@ -149,6 +151,7 @@ function applyParsed(
   doc: Record<string, unknown>,
   patch: unknown,
   budget: WorkBudget,
+  schema: ObjectSchema | undefined,
 ): unknown {
   switch (type) {
     case 'application/json-patch+json':
@@ -162,6 +165,6 @@ function applyParsed(
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
         throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
       }
-      return strategicMerge(doc, patch, '', budget);
+      return strategicMerge(doc, patch as Record<string, unknown>, budget, schema);
   }
 }
