@@ -77,6 +77,26 @@ describe('strategicMerge', () => {
     ).toEqual({ metadata: { ownerReferences: [{ uid: '2' }] } });
   });
 
+  it('$patch: replace in a merged list makes its other items the list, grouped by uid (mergeSliceWithSpecialElements)', () => {
+    // The deletion deletes from the object's list, which the replace drops: the patch's uid 1 stays.
+    expect(
+      strategicMerge(
+        { metadata: { ownerReferences: [{ uid: '1' }, { uid: '2' }] } },
+        {
+          metadata: {
+            ownerReferences: [
+              { uid: '1', $patch: 'delete' },
+              { $patch: 'replace' },
+              { uid: '1', name: 'x' },
+              { uid: '3' },
+              { uid: '1', name: 'y' },
+            ],
+          },
+        },
+      ),
+    ).toEqual({ metadata: { ownerReferences: [{ uid: '1', name: 'x' }, { uid: '1', name: 'y' }, { uid: '3' }] } });
+  });
+
   it('refuses list items without their merge key, of mixed types, and lists of lists', () => {
     const owners = { metadata: { ownerReferences: [{ uid: '1' }] } };
     expect(failure(owners, { metadata: { ownerReferences: [{ name: 'no-uid' }] } })).toEqual([

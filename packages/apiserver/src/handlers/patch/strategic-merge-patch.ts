@@ -388,7 +388,8 @@ function mergeMaps(original: Obj[], patch: Obj[], elem: GoType, key: string, bud
   (base as Obj[]).forEach((item, i) => {
     if (Object.hasOwn(item, key)) place(item[key], i);
   });
-  for (const k of deletes) {
+  // Deletions delete from the object's list, which a replace drops anyway.
+  for (const k of replace ? [] : deletes) {
     const g = groups.get(k);
     if (g === undefined) continue;
     for (let i = g.head; i < g.at.length; i++) base[g.at[i]!] = removed;
