@@ -13,6 +13,7 @@ import type { GoType } from './strategic-merge-schema.js';
 type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isContainer = (v: unknown): boolean => v !== null && typeof v === 'object';
 
 const deletePrefix = '$deleteFromPrimitiveList';
 const orderPrefix = '$setElementOrder';
@@ -215,6 +216,9 @@ function mergeMap(original: Obj | undefined, own: boolean, patch: Obj, schema: G
 function retainKeys(out: Obj, entries: [string, unknown][], retain: unknown, budget: WorkBudget): void {
   if (!Array.isArray(retain)) fail('invalid patch format of retainKeys');
   const list = retain as unknown[];
+  // Go makes a set of the list: it panics hashing a map or a list.
+  const container = list.find(isContainer);
+  if (container !== undefined) fail(`runtime error: hash of unhashable type ${goTypeName(container)}`);
   const set = entries
     .filter(([k, v]) => v !== null && k !== '$retainKeys' && !k.startsWith(deletePrefix) && !k.startsWith(orderPrefix))
     .map(([k]) => k);
@@ -505,8 +509,12 @@ function orderList(
   else if (inPatch) merged = field.merge ? mergeList(o, p, field.elem, key, false, budget) : p;
   else return undefined;
   budget.charge(2 * merged.length + order.length + o.length);
-  // Partition (`partitionMapsByPresentInList`, `partitionPrimitivesByPresentInList`). A container
-  // never equals an item (Go panics hashing one).
+  // Partition (`partitionMapsByPresentInList`, `partitionPrimitivesByPresentInList`). The latter
+  // hashes every value of the directive and of the list: Go panics on a map or a list there.
+  if (key === '') {
+    const container = order.find(isContainer) ?? merged.find(isContainer);
+    if (container !== undefined) fail(`runtime error: hash of unhashable type ${goTypeName(container)}`);
+  }
   const groups = new Map<unknown, Group>();
   const ids = merged.map((item): unknown => {
     if (key === '') return item;
@@ -543,7 +551,6 @@ function orderList(
   });
   const kind = elementKind([o, p], budget);
   if (kind === 'map') {
-    if (key === '' && merged.length > 0) noMergeKey(merged[0] as Obj, key);
     for (const v of [...order, ...o]) {
       if (!isObject(v)) badArgType('map', v);
       if (!Object.hasOwn(v as Obj, key)) noMergeKey(v as Obj, key);
