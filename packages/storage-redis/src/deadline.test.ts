@@ -10,15 +10,17 @@ const never = (): Promise<never> => new Promise<never>(() => undefined);
 
 describe('Deadline', () => {
   it('gives the commands of one request the time in all: the second gets what the first left', async () => {
+    const start = performance.now();
     const d = new Deadline(200);
     expect(await d.run(client, () => after(120, 'first'))).toBe('first');
-    const t0 = performance.now();
     const err = await d.run(client, never).catch((e: unknown) => e);
-    const took = performance.now() - t0;
+    const total = performance.now() - start;
     expect(isStorageError(err, 'Unavailable')).toBe(true);
     expect((err as Error).message).toBe('redis unavailable: no answer within 200 ms (commandTimeoutMs)');
-    expect(took).toBeGreaterThanOrEqual(60);
-    expect(took).toBeLessThan(150);
+    // The second command waits only for what the first left: the request ends 200 ms after it
+    // started (timers run late on a loaded machine; a fresh 200 ms would end at 320 or later).
+    expect(total).toBeGreaterThanOrEqual(195);
+    expect(total).toBeLessThan(300);
     // Sent and unanswered: a write's error says it may have been applied.
     expect(isUnanswered(err)).toBe(true);
     expect((writeError(err) as Error).message).toBe(
