@@ -73,7 +73,9 @@ describe('Watcher.consume (CursorWatcher)', () => {
   });
 
   it('gives each watch woken together exactly its own events, whatever its cursor, prefix and predicate', async () => {
-    const s = new MemoryStorage({ watchBatchIntervalMs: 40 });
+    // An interval long enough for the writes and watches below to fall in it on a loaded machine
+    // (at 40 ms a CI run once delivered the second write before the test made the third).
+    const s = new MemoryStorage({ watchBatchIntervalMs: 400 });
     const team = (t: string) => (o: TestObject) => o.reason === t;
     const red = team('red');
     const got = new Map<string, string[]>();
@@ -94,7 +96,7 @@ describe('Watcher.consume (CursorWatcher)', () => {
       );
       return w;
     };
-    // A first write wakes at once; those within the next 40 ms are woken together.
+    // A first write wakes at once; those within the next 400 ms are woken together.
     const first = await s.create(keyOf('a', 'seed'), testObject('a', 'seed', { reason: 'red' }));
     const rv0 = first.metadata.resourceVersion!;
     const watches = [
@@ -116,7 +118,7 @@ describe('Watcher.consume (CursorWatcher)', () => {
     const c3 = await s.update(keyOf('a', 'x'), { ...c1, reason: 'blue' });
     const c4 = await s.create(keyOf('b', 'z'), testObject('b', 'z', { reason: 'red' }));
     expect(got.get('all')).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 80));
+    await new Promise((r) => setTimeout(r, 600));
     const [r1, r3, r4] = [c1, c3, c4].map((o) => o.metadata.resourceVersion!);
     expect(Object.fromEntries(got)).toEqual({
       all: [`ADDED x ${r1}`, `ADDED y ${rv2}`, `MODIFIED x ${r3}`, `ADDED z ${r4}`],
