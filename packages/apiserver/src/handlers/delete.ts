@@ -9,7 +9,7 @@ import { invalid as fieldInvalid, notSupported } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import { invalid } from '../errors/api-error.js';
 import { intParam, parseDryRun, parseFieldValidation, parseListOptions, q } from '../request/query.js';
-import { queryBool } from '../request/request-info.js';
+import { queryBool } from '../request/query.js';
 import { isPretty, sendNegotiated, sendProtobuf } from '../encoding/respond.js';
 import { protobufMediaType, protobufStatus } from './protobuf-answer.js';
 import { checkConversion, negotiateWrite, sendObjectAs } from './represent.js';

@@ -1,7 +1,6 @@
 import { FieldPath, forbidden, GoLiteral, goQuote, notSupported } from '@kevents/validation';
 import type { FieldError } from '@kevents/validation';
 import { badRequest, invalid } from '../errors/api-error.js';
-import { queryBool } from './request-info.js';
 
 /** Raw query parameters as fastify hands them over. */
 export type Query = Readonly<Record<string, string | string[] | undefined>>;
@@ -11,6 +10,17 @@ export const q = (query: Query, name: string): string | undefined => {
   const v = query[name];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/**
+ * A boolean list option as Kubernetes' parameter codec reads it (`Convert_Slice_string_To_bool`):
+ * absent, `false` or `0` (any case) is false; any other value, the empty string included, is true.
+ */
+export function queryBool(query: Query, name: string): boolean | undefined {
+  const v = q(query, name);
+  if (v === undefined) return undefined;
+  const lower = v.toLowerCase();
+  return lower !== 'false' && lower !== '0';
+}
 
 /** A boolean list option, read as Kubernetes' parameter codec reads it (see {@link queryBool}). */
 export const boolParam = queryBool;

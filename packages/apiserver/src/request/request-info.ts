@@ -2,6 +2,9 @@ import { parseRequestTarget } from './request-target.js';
 import type { RequestTarget } from './request-target.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
+import { intParam, q, queryBool } from './query.js';
+
+export { queryBool };
 
 /**
  * What a request asks for, resolved once from its method, path and query (Kubernetes'
@@ -34,31 +37,9 @@ export type RequestQuery = Readonly<Record<string, string | string[] | undefined
 
 const namespaceSubresources: ReadonlySet<string> = new Set(['status', 'finalize']);
 
-const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
-/**
- * A boolean list option as Kubernetes' parameter codec reads it (`Convert_Slice_string_To_bool`):
- * absent, `false` or `0` (any case) is false; any other value, the empty string included, is true.
- */
-export function queryBool(query: RequestQuery, name: string): boolean | undefined {
-  const v = first(query[name]);
-  if (v === undefined) return undefined;
-  const lower = v.toLowerCase();
-  return lower !== 'false' && lower !== '0';
-}
-
 /** `path.IsValidPathSegmentName`: no `.`/`..`, no `/` or `%`. */
 const isValidPathSegmentName = (name: string): boolean =>
   name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
-
-const int64Text = /^[+-]?[0-9]+$/;
-
-/** `strconv.ParseInt(s, 10, 64)` succeeds. */
-const isInt64 = (s: string): boolean => {
-  if (!int64Text.test(s)) return false;
-  const n = BigInt(s);
-  return n >= -(2n ** 63n) && n < 2n ** 63n;
-};
 
 /**
  * What `NewRequestInfo` reads of a list's query through the parameter codec
@@ -66,20 +47,20 @@ const isInt64 = (s: string): boolean => {
  * is a watch, and the name its field selector pins (`RequiresExactMatch("metadata.name")`: the
  * first `metadata.name=` or `==` term, terms in sorted order, its value unescaped). When any list
  * option does not decode (`timeoutSeconds` or `limit` not an int64, a selector that does not
- * parse) the options are dropped but for `watch`, read from the query as it stands, and no name.
+ * parse) the options are dropped but for `watch`, read from the query as it stands, and no name:
+ * so only a field selector that can pin the name makes the other options worth reading here.
  */
 function listOptionsOf(query: RequestQuery): { watch: boolean; name: string | undefined } {
   const watch = queryBool(query, 'watch') === true;
-  if (Object.keys(query).length === 0) return { watch, name: undefined };
-  const int = (k: string): boolean => {
-    const v = first(query[k]);
-    return v === undefined || isInt64(v);
-  };
-  if (!int('timeoutSeconds') || !int('limit')) return { watch, name: undefined };
+  const fieldSelector = q(query, 'fieldSelector');
+  if (fieldSelector === undefined || !fieldSelector.includes('metadata.name')) return { watch, name: undefined };
   try {
-    parseLabelSelector(first(query['labelSelector']) ?? '');
-    const fields = parseFieldSelector(first(query['fieldSelector']) ?? '');
-    const pinned = fields.requirements.find((r) => r.field === 'metadata.name' && r.op === '=');
+    intParam(query, 'timeoutSeconds');
+    intParam(query, 'limit');
+    parseLabelSelector(q(query, 'labelSelector') ?? '');
+    const pinned = parseFieldSelector(fieldSelector).requirements.find(
+      (r) => r.field === 'metadata.name' && r.op === '=',
+    );
     return { watch, name: pinned?.value };
   } catch {
     return { watch, name: undefined };
