@@ -162,7 +162,8 @@ export type { OpenAPIInput, OpenAPIGroupVersion, OpenAPIResource, OpenAPIVerb } 
 export type { JsonObject, JsonValue } from './openapi/json.js';
 export { groupVersionKey, groupVersionPrefix } from './openapi/operations.js';
 export { quoteJSON, serializeObject } from './schema/serialize.js';
-export { canonicalObject, stringifyObject } from './schema/canonical.js';
+export { canonicalObject, isCanonicalValue, stringifyObject } from './schema/canonical.js';
+export type { StoredTextPlan } from './schema/stored-text-plan.js';
 export type { UserInfo } from './auth/user-info.js';
 export { anonymousUser, frozenUser, isFrozenUser, unescapeExtraKey } from './auth/user-info.js';
 export type { RequestAttributes, SelectorRequirement } from './auth/request-attributes.js';
@@ -199,7 +200,7 @@ export type { SchemaViolation } from './schema/structural.js';
 export { goFormatNumber } from './go-number.js';
 export { goFormatValue } from './go-value.js';
 export { goJsonSyntaxError } from './json/go-json-syntax.js';
-export { goEscapeJSON } from './json/go-html-escape.js';
+export { goEscapeJSON, needsGoEscapes } from './json/go-html-escape.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
 export { jsonShortEscapes, parseJson } from './json/parse-json.js';
 export { jsonStringEnd } from './json/string-end.js';

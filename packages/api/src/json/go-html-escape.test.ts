@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { goEscapeJSON } from './go-html-escape.js';
+import { goEscapeJSON, needsGoEscapes } from './go-html-escape.js';
 import { parseJson } from './parse-json.js';
 
 describe('goEscapeJSON', () => {
@@ -32,6 +32,14 @@ describe('goEscapeJSON', () => {
           expect(escaped).not.toMatch(/[<>&\u2028\u2029]/);
         },
       ),
+    );
+  });
+
+  it('says whether a text needs an escape exactly where goEscapeJSON changes it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('<', '>', '&', '\u2028', '\u2029', 'a', 'é', '"') }), (s) => {
+        expect(needsGoEscapes(s)).toBe(goEscapeJSON(s) !== s);
+      }),
     );
   });
 });

@@ -20,3 +20,8 @@ const escapes: Readonly<Record<string, string>> = {
 export function goEscapeJSON(text: string): string {
   return unsafe.test(text) ? text.replace(unsafeAll, (c) => escapes[c]!) : text;
 }
+
+/** Whether a text holds a character {@link goEscapeJSON} escapes. */
+export function needsGoEscapes(text: string): boolean {
+  return unsafe.test(text);
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { coreToEvent, eventToCore } from '../conversion/events.js';
-import { canonicalObject, stringifyObject } from './canonical.js';
+import { canonicalObject, isCanonicalValue, stringifyObject } from './canonical.js';
 import { coreEventListSchema, coreEventSchema, eventsV1EventSchema } from './event-schemas.js';
-import { deleteOptionsSchema } from './meta-schemas.js';
+import { deleteOptionsSchema, objectMetaSchema } from './meta-schemas.js';
 import { statusSchema } from './openapi-extra-schemas.js';
 import { serializeObject } from './serialize.js';
 import type { ObjectSchema } from './types.js';
@@ -156,4 +156,23 @@ describe('stringifyObject', () => {
       );
     },
   );
+});
+
+describe('isCanonicalValue', () => {
+  const entries = objectMetaSchema.fields.find((f) => f.name === 'managedFields')!.type;
+  const entry = { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} };
+
+  it('answers what canonicalObject keeps as it is where it checks a value whatever it is', () => {
+    expect(isCanonicalValue([entry], entries)).toBe(true);
+    expect(isCanonicalValue([], entries)).toBe(true);
+    expect(isCanonicalValue([{ operation: 'Update', manager: 'm' }], entries)).toBe(false);
+    expect(isCanonicalValue([{ ...entry, manager: '' }], entries)).toBe(false);
+    expect(isCanonicalValue('x', entries)).toBe(false);
+    for (const list of [[entry], [{ operation: 'Update', manager: 'm' }], [{ manager: 'm', extra: 1 }]]) {
+      const metadata = { name: 'a', managedFields: list };
+      expect(canonicalObject(metadata, objectMetaSchema)?.['managedFields'] === list).toBe(
+        isCanonicalValue(list, entries),
+      );
+    }
+  });
 });

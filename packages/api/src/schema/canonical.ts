@@ -95,6 +95,19 @@ function valueCheck(t: FieldType): Check {
   }
 }
 
+const valueChecks = new WeakMap<FieldType, Check>();
+
+/**
+ * Whether `JSON.stringify(v)` writes a value of type `t` as the serializer does where it writes
+ * the value whatever it is (a map's value, an array's item): what {@link canonicalObject} leaves
+ * as it is there.
+ */
+export function isCanonicalValue(v: unknown, t: FieldType): boolean {
+  let check = valueChecks.get(t);
+  if (check === undefined) valueChecks.set(t, (check = valueCheck(t)));
+  return check(v);
+}
+
 /**
  * The condition under which a present value (not undefined) of a field is written by
  * `JSON.stringify` as the serializer writes it; `dep` names a function the code needs.
