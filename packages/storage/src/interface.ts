@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kevents/api';
+import type { KubeObject, StoredTextPlan } from '@kevents/api';
 
 /**
  * Where an object lives: its resource (for example `events`), namespace and name.
@@ -270,6 +270,13 @@ export interface StoredRevision<T extends KubeObject = KubeObject> {
    * that the rest of a large object is not decoded. Absent in stores that cannot read it alone.
    */
   decodeMetadata?(): Pick<T, 'metadata'>;
+  /**
+   * The JSON text a {@link StoredTextPlan} says of the object (a view's text, written from the
+   * stored form without decoding it), with Go's escapes (`goEscapeJSON`: as kube-apiserver writes
+   * JSON), or undefined where the store cannot write it so (then encode {@link decodeShared}'s
+   * object). Absent in stores that cannot.
+   */
+  encodeText?(plan: StoredTextPlan): string | undefined;
 }
 
 /** One page of {@link RevisionReads.listRevisions}: a {@link ListResult} of undecoded objects. */

@@ -1,3 +1,4 @@
+import { needsGoEscapes } from '@kevents/api';
 /**
  * Interned `managedFields` texts of the memory store's packed bodies. Objects written by the same
  * client carry the same managedFields but for the entries' times (every Event a reporter writes
@@ -26,6 +27,23 @@ export interface Template {
    * in three) instead of seconds (four characters).
    */
   readonly micro: boolean;
+  /**
+   * What the template writes: an array (a managedFields array), a plain string (`empty` when it is
+   * `""`), a time alone, or other JSON.
+   */
+  readonly writes: 'array' | 'string' | 'empty' | 'time' | 'other';
+  /** Whether its texts hold a character Go's JSON encoder escapes (`<`, `>`, `&`, U+2028, U+2029). */
+  readonly html: boolean;
+}
+
+/** What a template of these texts writes ({@link Template.writes}). */
+function writesOf(texts: readonly string[]): Template['writes'] {
+  const text = texts[0]!;
+  if (text.charCodeAt(0) === 91) return 'array';
+  if (texts.length === 2 && text === '' && texts[1] === '') return 'time';
+  if (texts.length === 1 && text.length >= 2 && text.charCodeAt(0) === 34 && text.indexOf('"', 1) === text.length - 1)
+    return text.length === 2 ? 'empty' : 'string';
+  return 'other';
 }
 
 /** At most this many templates (the index takes two characters). */
@@ -141,7 +159,9 @@ function addTemplate(texts: string[], micro = false): string | undefined {
   const key = micro ? `\u0001${texts.join('\u0000')}` : texts.join('\u0000');
   if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
   const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
-  const index = templates.push({ pieces, texts, bytes: key.length - (texts.length - 1), micro }) - 1;
+  const html = texts.some(needsGoEscapes);
+  const index =
+    templates.push({ pieces, texts, bytes: key.length - (texts.length - 1), micro, writes: writesOf(texts), html }) - 1;
   indexOf.set(key, index);
   internedChars += key.length;
   return String.fromCharCode(internMark, index >> 8, index & 255);

@@ -1,4 +1,4 @@
-import { parseJson, type KubeObject } from '@kevents/api';
+import { parseJson, type KubeObject, type StoredTextPlan } from '@kevents/api';
 import { decodeListContinue, encodeListContinue, keyAfter } from '../continue.js';
 import {
   alreadyExistsError,
@@ -32,6 +32,7 @@ import { isUnsetResourceVersion, parseResourceVersion } from '../resource-versio
 import { fromBody, withResourceVersion } from '../body.js';
 import { ChangeLog } from './change-log.js';
 import { unpackBody } from './packed-body.js';
+import { plannedText } from './planned-text.js';
 import { decodeMetadataSharing, decodeSharing } from './sharing-decode.js';
 import { packObject } from './packed-object.js';
 import { SharedDecodes } from '../shared-decodes.js';
@@ -505,5 +506,9 @@ class PackedRevision<T extends KubeObject> implements StoredRevision<T> {
 
   decodeMetadata(): Pick<T, 'metadata'> {
     return decodeMetadataSharing<T>(this.#body, this.resourceVersion);
+  }
+
+  encodeText(plan: StoredTextPlan): string | undefined {
+    return plannedText(this.#body, this.resourceVersion, plan);
   }
 }
