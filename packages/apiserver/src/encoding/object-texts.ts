@@ -173,11 +173,18 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
    */
   #itemJSON(rev: StoredRevision<T>, listed = 1): string {
     const rv = rev.resourceVersion;
-    return this.#encoded.get(
-      rv,
-      () => this.#recent.peek(rv) ?? goEscapeJSON(this.#store.view.toJSON(readOnly(rev, 'object'), false)),
-      listed,
-    );
+    return this.#encoded.get(rv, () => this.#recent.peek(rv) ?? this.#encodeItem(rev), listed);
+  }
+
+  /**
+   * The view's list-item text of a stored revision, with Go's escapes: written from its stored
+   * form where the view's plan says it, else from its decoded object.
+   */
+  #encodeItem(rev: StoredRevision<T>): string {
+    const { view } = this.#store;
+    const plan = view.storedText;
+    const text = plan === undefined ? undefined : rev.encodeText?.(plan);
+    return text ?? goEscapeJSON(view.toJSON(readOnly(rev, 'object'), false));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectSchema, ProtobufType } from '@kevents/api';
+import type { KubeObject, ObjectSchema, ProtobufType, StoredTextPlan } from '@kevents/api';
 import type { GroupResource } from '../errors/api-error.js';
 
 /**
@@ -55,6 +55,13 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
    * texts answer single-object reads too.
    */
   withTypeMeta?(itemJSON: string): string;
+  /**
+   * What `toJSON(internal, false)` is in terms of the stored object's members, for stores that
+   * write that text from their stored form (`StoredRevision.encodeText`, the memory store):
+   * declare it only where it says exactly what `toJSON` writes (a test comparing the two over
+   * many objects is the way to know). Objects the plan cannot say are encoded by `toJSON`.
+   */
+  readonly storedText?: StoredTextPlan;
   /** Maps a field-selector label of this view to an internal label; undefined when unsupported. */
   fieldLabel(label: string): string | undefined;
 }
