@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { goEscapeJSON } from '@kevents/api';
-import { chunkStream, jsonListChunks, listStreamChunkChars } from './list-stream.js';
+import { chunkStream, jsonListChunks, listStreamChunkChars, utf8Bytes } from './list-stream.js';
 import type { JSONListShape } from './list-stream.js';
 
 const shapeOf = (envelope: Record<string, unknown>, arrayKey: string, elements: readonly unknown[]): JSONListShape => ({
@@ -145,5 +145,23 @@ describe('chunkStream', () => {
         for await (const c of stream) void c;
       })(),
     ).rejects.toThrow('boom');
+  });
+});
+
+describe('utf8Bytes', () => {
+  it("is Buffer.from(text, 'utf8') for any text, wide characters, lone surrogates and all", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udc00'), maxLength: 300 }),
+        ),
+        (text) => {
+          expect(utf8Bytes(text).equals(Buffer.from(text, 'utf8'))).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
