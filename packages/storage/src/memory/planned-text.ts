@@ -23,7 +23,9 @@ const giveUp = Symbol('giveUp');
 
 let body = '';
 let at = 0;
-/** Whether the text may hold a character Go's JSON encoder escapes (then it is escaped at the end). */
+/** Whether the packed body holds a character Go's JSON encoder escapes anywhere (a UUID's or a template index's bytes too). */
+let suspect = false;
+/** Whether the text holds one (in a string or name copied from the body, or a template's text): it is escaped at the end. */
 let html = false;
 /** The next backslash at or after `at` (-1: none). */
 let slash = -1;
@@ -43,13 +45,15 @@ export function plannedText(packed: string, resourceVersion: number, plan: Store
   body = packed;
   at = 0;
   slash = packed.indexOf('\\');
-  html = needsGoEscapes(packed);
+  suspect = needsGoEscapes(packed);
+  html = false;
   try {
     const text = object(shape, -1, resourceVersion);
     if (at !== body.length) return undefined;
     return html ? goEscapeJSON(text) : text;
   } catch (err) {
-    if (err === giveUp) return undefined;
+    // A RangeError: a text past V8's longest string, or a stack too deep (the decoder then decides).
+    if (err === giveUp || err instanceof RangeError) return undefined;
     throw err;
   } finally {
     body = '';
@@ -149,7 +153,14 @@ function readName(): string {
 }
 
 /** The text of the member name {@link readName} read last, with its colon. */
-const nameText = (): string => (nameToken > 0 ? tokenTexts[nameToken - 1]! : body.slice(nameStart, nameEnd));
+const nameText = (): string => (nameToken > 0 ? tokenTexts[nameToken - 1]! : bodyText(nameStart, nameEnd));
+
+/** The packed body's characters `[from, to)` (a string's or a name's text), noting one Go escapes. */
+function bodyText(from: number, to: number): string {
+  const text = body.slice(from, to);
+  if (suspect && !html && needsGoEscapes(text)) html = true;
+  return text;
+}
 
 /** Whether a backslash comes before `end` (from where the decoder is). */
 function escapeBefore(end: number): boolean {
@@ -231,7 +242,7 @@ function stringValue(nonEmpty: boolean): string | undefined {
   if (c === 34) {
     const end = stringEnd();
     if (nonEmpty && end === at + 1) return undefined;
-    const text = body.slice(at, end + 1);
+    const text = bodyText(at, end + 1);
     at = end + 1;
     return text;
   }
