@@ -202,7 +202,7 @@ export { goFormatValue } from './go-value.js';
 export { goJsonSyntaxError } from './json/go-json-syntax.js';
 export { goEscapeJSON, needsGoEscapes } from './json/go-html-escape.js';
 export { goQuote, goQuoteList, isGoPrint } from './go-quote.js';
-export { jsonShortEscapes, parseJson } from './json/parse-json.js';
+export { hasSurrogateEscape, jsonShortEscapes, parseJson } from './json/parse-json.js';
 export { jsonStringEnd } from './json/string-end.js';
 export { getOwn, setOwn } from './json/own.js';
 export {

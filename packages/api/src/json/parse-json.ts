@@ -53,7 +53,7 @@ interface EscapedKey {
  */
 export function parseJson(text: string): unknown {
   const value = parseKeys(text);
-  return text.includes('\\') && surrogateEscape.test(text) ? wellFormed(value) : value;
+  return hasSurrogateEscape(text) ? wellFormed(value) : value;
 }
 
 function parseKeys(text: string): unknown {
@@ -215,6 +215,14 @@ function namedBack(root: unknown, mark: string, names: readonly string[]): unkno
 
 /** A `\u` escape of a UTF-16 surrogate (paired or not: the walk below tells). */
 const surrogateEscape = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Whether a JSON text escapes a UTF-16 surrogate, which {@link parseJson} may read otherwise than
+ * `JSON.parse` (a lone one as U+FFFD). JSON.stringify escapes only lone ones.
+ */
+export function hasSurrogateEscape(text: string): boolean {
+  return text.includes('\\') && surrogateEscape.test(text);
+}
 
 interface WellFormedString {
   isWellFormed(): boolean;

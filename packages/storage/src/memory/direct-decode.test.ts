@@ -120,6 +120,19 @@ describe('decodeDirect', () => {
     expect(decodeDirect(packBody('{"a":{"__proto__x":1}}'))).toEqual({ a: { __proto__x: 1 } });
   });
 
+  it('reads a lone surrogate escape as U+FFFD, as the text decoder (parseJson) and Go do', () => {
+    const cases: [string, string][] = [
+      ['x\ud800y', 'x\ufffdy'],
+      ['\udfff', '\ufffd'],
+      ['a\ud83d\ude00b\ud83d', 'a\ud83d\ude00b\ufffd'],
+    ];
+    for (const [message, read] of cases) {
+      const packed = packBody(JSON.stringify({ metadata: { name: 'a' }, message }));
+      expectAsParsed(decodeDirect(packed), packed);
+      expect((decodeDirect(packed) as { message: string }).message).toBe(read);
+    }
+  });
+
   it('keeps member order, index-like names, numbers and escapes as JSON.parse does', () => {
     const json = JSON.stringify({
       b: 1,

@@ -1,4 +1,4 @@
-import { jsonStringEnd, parseJson } from '@kevents/api';
+import { hasSurrogateEscape, jsonStringEnd, parseJson } from '@kevents/api';
 import { internedAt, internedText, internMark, slotTime } from './interned-managed-fields.js';
 import type { Template } from './interned-managed-fields.js';
 import { packedKeys, uuidMark } from './packed-body.js';
@@ -254,7 +254,9 @@ function string(): string {
     bad = true;
     return '';
   }
-  const s = JSON.parse(body.slice(at, j + 1)) as string;
+  const text = body.slice(at, j + 1);
+  // parseJson reads a lone surrogate's escape as U+FFFD, as the text decoder and Go do.
+  const s = (hasSurrogateEscape(text) ? parseJson(text) : JSON.parse(text)) as string;
   at = j + 1;
   return s;
 }

@@ -1,4 +1,4 @@
-import { needsGoEscapes } from '@kevents/api';
+import { hasSurrogateEscape, needsGoEscapes } from '@kevents/api';
 /**
  * Interned `managedFields` texts of the memory store's packed bodies. Objects written by the same
  * client carry the same managedFields but for the entries' times (every Event a reporter writes
@@ -34,6 +34,8 @@ export interface Template {
   readonly writes: 'array' | 'string' | 'empty' | 'time' | 'other';
   /** Whether its texts hold a character Go's JSON encoder escapes (`<`, `>`, `&`, U+2028, U+2029). */
   readonly html: boolean;
+  /** Whether its texts hold a UTF-16 surrogate's escape (a lone surrogate, which JSON text decoders read as U+FFFD). */
+  readonly surrogateEscape: boolean;
 }
 
 /** What a template of these texts writes ({@link Template.writes}). */
@@ -160,8 +162,17 @@ function addTemplate(texts: string[], micro = false): string | undefined {
   if (templates.length >= maxTemplates || internedChars + key.length > maxInternedChars) return undefined;
   const pieces = texts.map((t) => Uint8Array.from(t, (ch) => ch.charCodeAt(0)));
   const html = texts.some(needsGoEscapes);
+  const surrogateEscape = texts.some(hasSurrogateEscape);
   const index =
-    templates.push({ pieces, texts, bytes: key.length - (texts.length - 1), micro, writes: writesOf(texts), html }) - 1;
+    templates.push({
+      pieces,
+      texts,
+      bytes: key.length - (texts.length - 1),
+      micro,
+      writes: writesOf(texts),
+      html,
+      surrogateEscape,
+    }) - 1;
   indexOf.set(key, index);
   internedChars += key.length;
   return String.fromCharCode(internMark, index >> 8, index & 255);

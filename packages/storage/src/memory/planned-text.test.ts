@@ -257,6 +257,24 @@ describe('plannedText', () => {
     }
   });
 
+  it('says what the decoder reads of a body without metadata and of lone surrogates (or gives up)', () => {
+    const cases: unknown[] = [
+      {},
+      { metadata: null },
+      { metadata: { managedFields: [{ manager: '\ud800' }] } },
+      { metadata: null, message: '\ud800' },
+      { metadata: { name: 'a' }, message: 'x\udc00y', reason: '\ud83d\ude00' },
+    ];
+    for (const obj of cases)
+      for (const plan of [corePlan, renamingPlan]) {
+        const got = plannedText(packObject(obj as KubeObject), 7, plan);
+        if (got !== undefined) expect(got).toBe(expected(obj as KubeObject, 7, plan));
+      }
+    expect(plannedText(packObject({ metadata: { name: 'a' }, reason: '😀' } as KubeObject), 7, corePlan)).toBe(
+      expected({ metadata: { name: 'a' }, reason: '😀' } as KubeObject, 7, corePlan),
+    );
+  });
+
   it('refuses a plan that reads one stored member twice', () => {
     const plan: StoredTextPlan = { schema: coreEventSchema, sources: { reason: 'message' } };
     expect(() => plannedText('{}', 1, plan)).toThrow('stored text plan: the stored member message is read twice');

@@ -1,9 +1,9 @@
-import { goEscapeJSON, isCanonicalValue, needsGoEscapes, parseJson } from '@kevents/api';
+import { goEscapeJSON, hasSurrogateEscape, isCanonicalValue, needsGoEscapes, parseJson } from '@kevents/api';
 import type { FieldType, StoredTextPlan } from '@kevents/api';
 import { internedAt, internedText, internMark, slotTime } from './interned-managed-fields.js';
 import type { Template } from './interned-managed-fields.js';
 import { packedKeys, uuidMark } from './packed-body.js';
-import { convertedMember, planShape, unknownMember } from './text-plan-shape.js';
+import { convertedMember, planShape, tokenOf, unknownMember } from './text-plan-shape.js';
 import type { Shape } from './text-plan-shape.js';
 
 /*
@@ -31,6 +31,7 @@ let html = false;
 let slash = -1;
 
 const tokenTexts: readonly string[] = packedKeys.map((k) => `"${k}":`);
+const metadataToken = tokenOf('metadata');
 
 /**
  * `JSON.stringify(canonicalObject(converted, plan.schema))` of the object a packed body holds,
@@ -71,6 +72,7 @@ function object(shape: Shape, resourceVersion: number, metadataVersion: number):
   if (resourceVersion >= 0 && rvField < 0) throw giveUp;
   // Each field's value text; '' for a stored null (no JSON value is an empty text).
   const values = new Array<string | undefined>(fields.length);
+  let metadataRead = false;
   at++;
   if (body.charCodeAt(at) === 125) at++;
   else
@@ -87,12 +89,15 @@ function object(shape: Shape, resourceVersion: number, metadataVersion: number):
           const f = fields[i]!;
           const version = metadataVersion >= 0 && key === 'metadata' ? metadataVersion : -1;
           if (version >= 0 && (f.shape.kind !== 'object' || body.charCodeAt(at) !== 123)) throw giveUp;
+          if (version >= 0) metadataRead = true;
           values[i] = value(f.shape, version);
         }
       }
       if (endOfObject()) break;
     }
   if (rvField >= 0) values[rvField] = `"${resourceVersion}"`;
+  // The decoder gives a body without a metadata object one of its resourceVersion alone.
+  if (metadataVersion >= 0 && !metadataRead && (byToken[metadataToken] ?? unknownMember) >= 0) throw giveUp;
   let out = '{';
   let first = true;
   for (let j = 0; j < fields.length; j++) {
@@ -158,6 +163,8 @@ const nameText = (): string => (nameToken > 0 ? tokenTexts[nameToken - 1]! : bod
 /** The packed body's characters `[from, to)` (a string's or a name's text), noting one Go escapes. */
 function bodyText(from: number, to: number): string {
   const text = body.slice(from, to);
+  // A lone surrogate's escape: the decoders read it as U+FFFD (Go's reading), which this does not spell.
+  if (slash >= from && slash < to && hasSurrogateEscape(text)) throw giveUp;
   if (suspect && !html && needsGoEscapes(text)) html = true;
   return text;
 }
@@ -209,6 +216,7 @@ function canonicalArray(t: Template, type: FieldType): boolean {
 function interned(): string | undefined {
   const { template, length } = internedAt(body, at);
   if (template.html) html = true;
+  if (template.surrogateEscape) throw giveUp;
   let text: string | undefined;
   switch (template.writes) {
     case 'string':
