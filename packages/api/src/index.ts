@@ -75,6 +75,7 @@ export {
   maxRequestBodyBytes,
 } from './constants.js';
 export { eventToCore, coreToEvent } from './conversion/events.js';
+export { coreEventStoredTextPlan, eventsV1StoredTextPlan } from './conversion/event-text-plans.js';
 export { decodeObject } from './schema/decode.js';
 export { microTimeLayout, parseMicroTime } from './meta/micro-time.js';
 export type { MicroTimeParse } from './meta/micro-time.js';

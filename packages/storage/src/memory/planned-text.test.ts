@@ -1,28 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { canonicalObject, coreEventSchema, eventsV1EventSchema, goEscapeJSON } from '@kevents/api';
+import {
+  canonicalObject,
+  coreEventSchema,
+  coreEventStoredTextPlan,
+  eventsV1StoredTextPlan,
+  goEscapeJSON,
+} from '@kevents/api';
 import type { KubeObject, StoredTextPlan } from '@kevents/api';
 import { packObject } from './packed-object.js';
 import { plannedText } from './planned-text.js';
 import { decodeSharing } from './sharing-decode.js';
 
-const corePlan: StoredTextPlan = { schema: coreEventSchema, sources: { kind: null, apiVersion: null } };
-const renamingPlan: StoredTextPlan = {
-  schema: eventsV1EventSchema,
-  sources: {
-    kind: null,
-    apiVersion: null,
-    series: null,
-    reportingController: 'reportingComponent',
-    regarding: 'involvedObject',
-    note: 'message',
-    deprecatedSource: 'source',
-    deprecatedFirstTimestamp: 'firstTimestamp',
-    deprecatedLastTimestamp: 'lastTimestamp',
-    deprecatedCount: 'count',
-  },
-  converted: ['series'],
-};
+const corePlan = coreEventStoredTextPlan;
+const renamingPlan = eventsV1StoredTextPlan;
 
 /**
  * What a plan says of a stored object (StoredTextPlan's contract): the canonical text of the

@@ -290,43 +290,12 @@ function numberText(): string | undefined {
 /** `true` or `false` at the decoder, or undefined. */
 const booleanText = (): string | undefined => (literal('true') ? 'true' : literal('false') ? 'false' : undefined);
 
-/** A field's value text (the value not null), as the canonical encoder rebuilds it; `metadataVersion`: see {@link object}. */
-function value(shape: Shape, metadataVersion: number): string {
-  let text: string | undefined;
-  switch (shape.kind) {
-    case 'string':
-      text = stringValue(false);
-      break;
-    case 'integer':
-      text = numberText();
-      break;
-    case 'boolean':
-      text = booleanText();
-      break;
-    case 'time':
-      text = stringValue(true);
-      break;
-    case 'object':
-      if (body.charCodeAt(at) === 123) text = object(shape, metadataVersion, -1);
-      break;
-    case 'map':
-      if (body.charCodeAt(at) === 123) text = map(shape.inner!);
-      break;
-    case 'array':
-      text = array(shape);
-      break;
-    default:
-      text = anyValue();
-  }
-  if (text === undefined) throw giveUp;
-  return text;
-}
-
 /**
- * A map's value, which the canonical encoder checks and keeps as it is: scalars, maps and arrays
- * of scalars; an object (or an array of them) in a map gives up.
+ * A field's value text (the value not null), as the canonical encoder rebuilds it;
+ * `metadataVersion`: see {@link object}. `inMap`: a map's value, which the canonical encoder
+ * checks and keeps as it is (a time may be null; an object, or an array of them, gives up).
  */
-function mapValue(shape: Shape): string {
+function value(shape: Shape, metadataVersion: number, inMap = false): string {
   let text: string | undefined;
   switch (shape.kind) {
     case 'string':
@@ -339,15 +308,16 @@ function mapValue(shape: Shape): string {
       text = booleanText();
       break;
     case 'time':
-      text = literal('null') ? 'null' : stringValue(true);
+      text = inMap && literal('null') ? 'null' : stringValue(true);
+      break;
+    case 'object':
+      if (!inMap && body.charCodeAt(at) === 123) text = object(shape, metadataVersion, -1);
       break;
     case 'map':
       if (body.charCodeAt(at) === 123) text = map(shape.inner!);
       break;
     case 'array':
-      if (shape.inner!.kind !== 'object' && body.charCodeAt(at) === 91) text = anyValue();
-      break;
-    case 'object':
+      if (!inMap || shape.inner!.kind !== 'object') text = array(shape);
       break;
     default:
       text = anyValue();
@@ -371,7 +341,7 @@ function map(values: Shape): string {
     if ((c >= 48 && c <= 57) || (prev !== undefined && !(prev < key))) throw giveUp;
     out += prev === undefined ? nameText() : `,${nameText()}`;
     prev = key;
-    out += mapValue(values);
+    out += value(values, -1, true);
     if (endOfObject()) break;
   }
   return `${out}}`;

@@ -1,5 +1,6 @@
 import {
   coreEventListSchema,
+  coreEventStoredTextPlan,
   coreEventSchema,
   coreToEvent,
   encodeObject,
@@ -7,10 +8,11 @@ import {
   eventsStorageVersionHash,
   eventsV1EventListSchema,
   eventsV1EventSchema,
+  eventsV1StoredTextPlan,
   eventToCore,
   stringifyObject,
 } from '@kevents/api';
-import type { CoreEvent, Event, StoredTextPlan } from '@kevents/api';
+import type { CoreEvent, Event } from '@kevents/api';
 import type { VersionedView } from '@kevents/apiserver';
 import { coreFieldLabel, eventsV1FieldLabel } from './fields.js';
 
@@ -34,30 +36,6 @@ const withoutTypeMeta = (external: Record<string, unknown>): Record<string, unkn
   delete external['apiVersion'];
   return external;
 };
-
-/**
- * The events.k8s.io/v1 text of a stored (core/v1) Event as `coreToEvent` converts it: fields
- * renamed, `series` rebuilt (an Event in a series is converted by `coreToEvent` itself).
- */
-const eventsV1StoredText: StoredTextPlan = {
-  schema: eventsV1EventSchema,
-  sources: {
-    kind: null,
-    apiVersion: null,
-    series: null,
-    reportingController: 'reportingComponent',
-    regarding: 'involvedObject',
-    note: 'message',
-    deprecatedSource: 'source',
-    deprecatedFirstTimestamp: 'firstTimestamp',
-    deprecatedLastTimestamp: 'lastTimestamp',
-    deprecatedCount: 'count',
-  },
-  converted: ['series'],
-};
-
-/** The core/v1 text of a stored Event: its own members, without kind and apiVersion. */
-const coreStoredText: StoredTextPlan = { schema: coreEventSchema, sources: { kind: null, apiVersion: null } };
 
 /** What discovery says of events in both group versions (as a real cluster does). */
 const eventsDiscovery = {
@@ -96,7 +74,7 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
       return withTypeMeta ? withEventsTypeMeta(text) : text;
     },
     withTypeMeta: withEventsTypeMeta,
-    storedText: eventsV1StoredText,
+    storedText: eventsV1StoredTextPlan,
     fieldLabel: eventsV1FieldLabel,
   };
 }
@@ -136,7 +114,7 @@ export function coreV1View(): VersionedView<CoreEvent> {
       return withTypeMeta ? withCoreTypeMeta(text) : text;
     },
     withTypeMeta: withCoreTypeMeta,
-    storedText: coreStoredText,
+    storedText: coreEventStoredTextPlan,
     fieldLabel: coreFieldLabel,
   };
 }
