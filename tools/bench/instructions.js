@@ -19,9 +19,12 @@
 // with the timed benchmarks.
 // Usage: node tools/bench/instructions.js --baseline=<git ref> [--verb=create,get,page] [--runs=2]
 //        [--warmup=3000] [--requests=3000] [--connections=8] [--page-events=6000] [--page-warmup=24]
-//        [--page-requests=24] [--self] [--install]
+//        [--page-requests=24] [--self] [--keep] [--install]
 //        (after npm run build; needs valgrind: Debian package valgrind). --self counts this build in
-//        both slots (what identical runs differ by). --install forces npm ci in the baseline's tree.
+//        both slots (what identical runs differ by). --keep leaves each server's callgrind files in
+//        the directory it prints (`callgrind_annotate --inclusive=no <dir>/cg.1-01`: the main
+//        thread's native hot spots, V8's builtins and Node's C++ by name, JIT code by address).
+//        --install forces npm ci in the baseline's tree.
 import './lib/help.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -38,6 +41,7 @@ import { send } from './user.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ref = stringArg('baseline', '');
 const self = process.argv.includes('--self');
+const keep = process.argv.includes('--keep');
 const verbs = stringArg('verb', 'create,get').split(',');
 const runs = numberArg('runs', 2);
 const warmup = numberArg('warmup', 3000);
@@ -154,7 +158,8 @@ async function count(main, verb) {
     all += n;
     if (/-0*1$/.test(f)) mainThread = n;
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (keep) log(`${verb}: callgrind files of ${main} kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
   if (all === 0) throw new Error('callgrind wrote no counts for the measured requests');
   return { main: mainThread / perRun(verb), all: all / perRun(verb) };
 }
