@@ -150,7 +150,9 @@ describe('RedisStorage when Redis answers slowly and then not at all', () => {
       slow.pause();
       const t1 = Date.now();
       const r = await expectStorageError(storage.get(keyOf('ns', 'a')), 'Unavailable');
-      expect(Date.now() - t1).toBeLessThan(1_500);
+      // One command, one deadline: the bound only tells the deadline from no deadline (the test's
+      // own 30 s); a loaded CI machine's late timers took it to 1,652 ms once.
+      expect(Date.now() - t1).toBeLessThan(3_000);
       slow.resume();
       expect(r.message).toBe('redis unavailable: no answer within 1000 ms (commandTimeoutMs)');
     } finally {
