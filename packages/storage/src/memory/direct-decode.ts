@@ -296,25 +296,23 @@ function uuid(): string {
 /** An interned value: a managedFields array, a time, or a plain string, as its template writes it. */
 function interned(): unknown {
   const { template, length } = internedAt(body, at);
-  const { texts } = template;
   let v: unknown;
-  if (template.pieces[0]![0] === 91) {
-    v = sharedManagedFields(body, at, template) ?? parseJson(internedText(body, at, template));
-  } else if (texts.length === 2 && texts[0] === '' && texts[1] === '') {
-    v = slotTime(body, at, template, 0);
-  } else {
-    let s = internedStrings.get(template);
-    if (s === undefined) {
-      const text = texts.length === 1 ? texts[0]! : '';
-      if (text.length < 2 || text.charCodeAt(0) !== 34 || text.indexOf('"', 1) !== text.length - 1) {
-        v = parseJson(internedText(body, at, template));
-        at += length;
-        return v;
-      }
-      s = text.slice(1, -1);
-      internedStrings.set(template, s);
+  switch (template.writes) {
+    case 'array':
+      v = sharedManagedFields(body, at, template) ?? parseJson(internedText(body, at, template));
+      break;
+    case 'time':
+      v = slotTime(body, at, template, 0);
+      break;
+    case 'string':
+    case 'empty': {
+      let s = internedStrings.get(template);
+      if (s === undefined) internedStrings.set(template, (s = template.texts[0]!.slice(1, -1)));
+      v = s;
+      break;
     }
-    v = s;
+    default:
+      v = parseJson(internedText(body, at, template));
   }
   at += length;
   return v;

@@ -1,4 +1,3 @@
-import { hasSurrogateEscape, needsGoEscapes } from '@kevents/api';
 /**
  * Interned `managedFields` texts of the memory store's packed bodies. Objects written by the same
  * client carry the same managedFields but for the entries' times (every Event a reporter writes
@@ -10,6 +9,8 @@ import { hasSurrogateEscape, needsGoEscapes } from '@kevents/api';
  * before. The same table holds the templates of repeating member values and times
  * ({@link internValue}). Nothing packed leaves the process.
  */
+
+import { hasSurrogateEscape, needsGoEscapes } from '@kevents/api';
 
 /** The character that opens an interned managedFields array in a packed body. */
 export const internMark = 0;

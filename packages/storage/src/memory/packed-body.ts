@@ -262,7 +262,7 @@ function unpack(packed: string, sharing: boolean): string | undefined {
     } else if (c === internMark) {
       const { template, length } = internedAt(packed, i);
       if (n + template.bytes + length * unpackedTimeBytes + (len - i) * widest > buf.length) return undefined;
-      if (sharing && template.pieces[0]![0] === 91) {
+      if (sharing && template.writes === 'array') {
         if (sharingAt >= 0 || n + markerBytes.length + (len - i) * widest > buf.length) return undefined;
         sharingAt = i;
         sharingTemplate = template;
