@@ -22,12 +22,12 @@
 //        [--page-requests=24] [--self] [--keep] [--install]
 //        (after npm run build; needs valgrind: Debian package valgrind). --self counts this build in
 //        both slots (what identical runs differ by). --keep leaves each server's callgrind files in
-//        the directory it prints (`callgrind_annotate --inclusive=no <dir>/cg.1-01`: the main
-//        thread's native hot spots, V8's builtins and Node's C++ by name, JIT code by address).
+//        the directory it prints, with the server's JIT code map (node's --perf-basic-prof):
+//        `node tools/bench/callgrind-top.js <dir>` lists the main thread's hot spots by name.
 //        --install forces npm ci in the baseline's tree.
 import './lib/help.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -114,6 +114,7 @@ async function count(main, verb) {
         `--callgrind-out-file=${join(dir, 'cg')}`,
         process.execPath,
         '--max-semi-space-size=32',
+        ...(keep ? ['--perf-basic-prof'] : []),
         main,
         `--insecure-port=${port}`,
         '--secure-port=0',
@@ -158,8 +159,11 @@ async function count(main, verb) {
     all += n;
     if (/-0*1$/.test(f)) mainThread = n;
   }
-  if (keep) log(`${verb}: callgrind files of ${main} kept in ${dir}`);
-  else rmSync(dir, { recursive: true, force: true });
+  const jitMap = join(tmpdir(), `perf-${child.pid}.map`);
+  if (keep) {
+    if (existsSync(jitMap)) renameSync(jitMap, join(dir, 'jit.map'));
+    log(`${verb}: callgrind files of ${main} kept in ${dir} (node tools/bench/callgrind-top.js ${dir})`);
+  } else rmSync(dir, { recursive: true, force: true });
   if (all === 0) throw new Error('callgrind wrote no counts for the measured requests');
   return { main: mainThread / perRun(verb), all: all / perRun(verb) };
 }
