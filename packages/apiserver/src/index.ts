@@ -115,6 +115,7 @@ export type { RestRequest } from './request/rest-request.js';
 export type { Query } from './request/query.js';
 export type { EncodedEventCache } from './encoding/encoded-cache.js';
 export type { ViewFieldManager } from './registry/field-managers.js';
+export { createShape } from './registry/create-shapes.js';
 export type { InFlightResponse } from './server/lifecycle.js';
 export type { ConnectionLimits } from './server/connection-limits.js';
 export type { HeaderLines } from './filters/header-lines.js';

@@ -188,8 +188,11 @@ describe('create shapes', () => {
     );
   });
 
-  it('give a create the entries the field manager computes for it (any Event)', () => {
-    const v1 = view('v1', eventsV1EventSchema, eventsV1EventListSchema);
+  it.each([
+    ['by the stored shape', true],
+    ['by the wire shape', false],
+  ])('give a create the entries the field manager computes for it (any Event), %s', (_, followsShape) => {
+    const v1 = { ...view('v1', eventsV1EventSchema, eventsV1EventListSchema), externalFollowsShape: followsShape };
     const fm = fieldManagersOf(defineResource({ resource: 'widgets', strategy, views: [v1] })).get(v1)!;
     const str = fc.oneof(fc.constant(''), fc.constantFrom('a', 'b'));
     const event = fc.record(

@@ -68,13 +68,20 @@ export class ViewFieldManager<T extends KubeObject = KubeObject> {
    * A create without managedFields of its own: the manager owns what the object sets against the
    * kind's zero value. That depends only on the object's shape ({@link createShape}), so the
    * entries are computed once per shape and manager (controllers write the same shape again and
-   * again) and stamped with this create's time.
+   * again) and stamped with this create's time. A view whose wire shape follows the stored
+   * object's ({@link VersionedView.externalFollowsShape}) is looked up by the stored object's
+   * shape, and converted only when its shape is new.
    */
   #create(next: T, manager: string): void {
-    const ext = this.external(next);
-    const entries = this.#creates.get(manager, ext, () =>
-      freeze(managedFieldsOf(this.manager.updateNoErrors(this.empty, ext, manager)) ?? []),
-    );
+    const entriesOf = (ext: JsonObject) =>
+      freeze(managedFieldsOf(this.manager.updateNoErrors(this.empty, ext, manager)) ?? []);
+    let entries: readonly ManagedFieldsEntry[];
+    if (this.view.externalFollowsShape === true)
+      entries = this.#creates.get(manager, next, () => entriesOf(this.external(next)));
+    else {
+      const ext = this.external(next);
+      entries = this.#creates.get(manager, ext, () => entriesOf(ext));
+    }
     if (entries.length === 0) return setEntries(next, undefined);
     const time = entryTime();
     const out: ManagedFieldsEntry[] = new Array(entries.length);

@@ -64,6 +64,8 @@ export function schemaView<T extends KubeObject>(o: SchemaViewOptions): Versione
       return withTypeMeta ? head + text.slice(1) : text;
     },
     withTypeMeta: (itemJSON) => head + itemJSON.slice(1),
+    // encodeObject keeps, drops or fills in members by their presence and zeroness alone.
+    externalFollowsShape: true,
     fieldLabel: (label) => (labels.has(label) ? label : undefined),
   };
 }

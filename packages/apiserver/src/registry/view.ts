@@ -62,6 +62,16 @@ export interface VersionedView<T extends KubeObject = KubeObject> {
    * many objects is the way to know). Objects the plan cannot say are encoded by `toJSON`.
    */
   readonly storedText?: StoredTextPlan;
+  /**
+   * Whether {@link toExternal} keeps shapes: stored objects of one `createShape` (member names,
+   * lists as they are, each scalar's type and whether it is zero) always convert to wire objects
+   * of one `createShape`, as a conversion that renames, moves, drops or fills in members by their
+   * presence and zeroness alone does. A create's managedFields depend only on the wire object's
+   * shape, so the field manager then finds them by the stored object's shape without converting
+   * it. Declare it only where it holds (a property test that changes an object's values and not
+   * its shape, and compares the wire shapes, is the way to know); unset, every create converts.
+   */
+  readonly externalFollowsShape?: boolean;
   /** Maps a field-selector label of this view to an internal label; undefined when unsupported. */
   fieldLabel(label: string): string | undefined;
 }

@@ -3,6 +3,7 @@ import { goEscapeJSON } from '@kevents/api';
 import type { CoreEvent } from '@kevents/api';
 import fc from 'fast-check';
 import { MemoryStorage } from '@kevents/storage';
+import { createShape } from '@kevents/apiserver';
 import { coreV1View, eventsV1View } from './views.js';
 
 const stored: CoreEvent[] = [
@@ -181,5 +182,39 @@ describe('ResourceView.storedText', () => {
       expect(inSeries!.encodeText!(view.storedText!)).toBeUndefined();
     }
     await storage.close();
+  });
+});
+
+/**
+ * The object with every value changed and its shape kept: non-empty strings and non-zero numbers
+ * replaced by others (from `with`), lists, booleans, zeros and nulls kept, members in their order.
+ */
+const revalued = (v: unknown, withValue: () => string): unknown => {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'string' && v !== '') return withValue();
+    if (typeof v === 'number' && v !== 0) return v > 0 ? v + 1 : v - 1;
+    return v;
+  }
+  if (Array.isArray(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revalued(x, withValue)]));
+};
+
+describe('ResourceView.externalFollowsShape', () => {
+  it('holds for both views: stored Events of one shape convert to wire objects of one shape', () => {
+    const other = fc.array(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(coreEvent, other, (e, values) => {
+        let i = 0;
+        const f = revalued(e, () => values[i++ % values.length]!) as CoreEvent;
+        expect(createShape(f)).toBe(createShape(e));
+        for (const view of [eventsV1View('k8s.io'), coreV1View()]) {
+          expect(view.externalFollowsShape).toBe(true);
+          expect(createShape(view.toExternal(structuredClone(f)))).toBe(
+            createShape(view.toExternal(structuredClone(e))),
+          );
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

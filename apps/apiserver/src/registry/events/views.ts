@@ -75,6 +75,7 @@ export function eventsV1View(domain: string): VersionedView<CoreEvent> {
     },
     withTypeMeta: withEventsTypeMeta,
     storedText: eventsV1StoredTextPlan,
+    externalFollowsShape: true,
     fieldLabel: eventsV1FieldLabel,
   };
 }
@@ -115,6 +116,7 @@ export function coreV1View(): VersionedView<CoreEvent> {
     },
     withTypeMeta: withCoreTypeMeta,
     storedText: coreEventStoredTextPlan,
+    externalFollowsShape: true,
     fieldLabel: coreFieldLabel,
   };
 }
