@@ -23,6 +23,18 @@ describe('mediaType and requireObjectMediaType', () => {
     expect(mediaType(undefined)).toBe('');
     expect(objectMediaTypes).toEqual(['application/json', 'application/yaml']);
   });
+  it('answers each of a run of Content-Types, repeated or not, as for the first time', () => {
+    const reference = (t: string | undefined) => (t ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = fc.oneof(
+      fc.constantFrom(undefined, '', 'application/json', 'Application/JSON; charset=utf-8', 'application/yaml '),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(type, { maxLength: 30 }), (types) => {
+        for (const t of types) expect(mediaType(t)).toBe(reference(t));
+      }),
+    );
+  });
   it('415 for anything but JSON, YAML or nothing', () => {
     for (const t of ['application/json', 'application/yaml;x=y', undefined, '']) requireObjectMediaType(t);
     const e = apiFailure(() => requireObjectMediaType('text/plain'));

@@ -16,9 +16,22 @@ import type { FieldValidation } from '../request/query.js';
 /** Media types accepted for create and update bodies. */
 export const objectMediaTypes = ['application/json', 'application/yaml'] as const;
 
-/** The media type without parameters, lower-cased. */
-export const mediaType = (contentType: string | undefined): string =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+let lastContentType: string | undefined;
+let lastMediaType = '';
+
+/**
+ * The media type without parameters, lower-cased. A request's handlers ask several times, and
+ * clients send one Content-Type again and again: the last answer is kept.
+ */
+export function mediaType(contentType: string | undefined): string {
+  if (contentType === lastContentType) return lastMediaType;
+  const text = contentType ?? '';
+  const semicolon = text.indexOf(';');
+  const type = (semicolon === -1 ? text : text.slice(0, semicolon)).trim().toLowerCase();
+  lastContentType = contentType;
+  lastMediaType = type;
+  return type;
+}
 
 /** The JSON type Go names when a value cannot go into a string (undefined for strings and null). */
 const goJSONType = (v: unknown): string | undefined =>
