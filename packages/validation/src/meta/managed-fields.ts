@@ -15,8 +15,18 @@ const goRune = (ch: string): string => {
   return printable.test(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
 };
 
+/** Whether a string is printable ASCII (U+0020–U+007E: letters, digits, punctuation, symbols and the space). */
+const printableASCII = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+};
+
 /** `ValidateFieldManager`: at most 128 bytes, printable characters only. */
 export function validateFieldManager(manager: string, path: FieldPath): FieldError[] {
+  if (manager.length <= fieldManagerMaxLength && printableASCII(manager)) return [];
   const errs: FieldError[] = [];
   if (goLen(manager) > fieldManagerMaxLength) errs.push(tooLong(path, '', fieldManagerMaxLength));
   let pos = 0;
@@ -34,18 +44,28 @@ export function validateFieldManager(manager: string, path: FieldPath): FieldErr
  */
 export const fieldsV1MaxDepth = 64;
 
+/**
+ * Deeply frozen values found nested at most {@link fieldsV1MaxDepth} deep: they cannot change, and
+ * the field manager stamps every create of one shape with the same frozen `fieldsV1`.
+ */
+const shallowFrozen = new WeakSet<object>();
+
 /** Whether a JSON value nests objects or arrays more than `limit` deep (level by level, no recursion). */
 function depthPast(value: unknown, limit: number): boolean {
-  let level: unknown[] = [value];
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === fieldsV1MaxDepth && shallowFrozen.has(value)) return false;
+  let frozen = true;
+  let level: object[] = [value];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > limit) return true;
-    const next: unknown[] = [];
+    const next: object[] = [];
     for (const v of level) {
-      if (v === null || typeof v !== 'object') continue;
+      if (frozen && !Object.isFrozen(v)) frozen = false;
       for (const child of Object.values(v)) if (child !== null && typeof child === 'object') next.push(child);
     }
     level = next;
   }
+  if (frozen && limit === fieldsV1MaxDepth) shallowFrozen.add(value);
   return false;
 }
 

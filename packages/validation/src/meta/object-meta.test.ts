@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ObjectMeta } from '@kevents/api';
+import fc from 'fast-check';
 import { FieldPath } from '../field/path.js';
 import { nameIsDNSSubdomain, nameIsPathSegment } from './name-functions.js';
 import { validateObjectMeta } from './object-meta.js';
@@ -172,5 +173,68 @@ describe('validateObjectMeta', () => {
     ]);
     // Wide is fine (and checked without spreading 200,000 children into one call).
     expect(lines(entry(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`f:k${i}`, {}]))))).toEqual([]);
+  });
+
+  it('remembers a fieldsV1 found shallow only when nothing in it can change', () => {
+    const deepFreeze = <V>(v: V): V => {
+      if (v !== null && typeof v === 'object') for (const c of Object.values(v)) deepFreeze(c);
+      return Object.freeze(v);
+    };
+    const entry = (fieldsV1: Record<string, unknown>) => ({
+      ...base,
+      managedFields: [{ manager: 'm', operation: 'Update' as const, fieldsType: 'FieldsV1', fieldsV1 }],
+    });
+    const tooDeep = 'metadata.managedFields[0].fieldsV1: Invalid value: must not be nested more than 64 levels deep';
+    // Frozen at the top only: its inside may still grow, and is looked at again.
+    const inner: Record<string, unknown> = {};
+    const outer = Object.freeze({ 'f:a': inner });
+    expect(lines(entry(outer))).toEqual([]);
+    let v: Record<string, unknown> = {};
+    for (let d = 0; d < 70; d++) v = { 'f:k': v };
+    inner['f:deep'] = v;
+    expect(lines(entry(outer))).toEqual([tooDeep]);
+    // Frozen throughout: found shallow once, and the same the next time.
+    const frozen = deepFreeze({ 'f:metadata': { 'f:labels': { 'f:a': {} } } });
+    expect(lines(entry(frozen))).toEqual([]);
+    expect(lines(entry(frozen))).toEqual([]);
+    let deep: Record<string, unknown> = {};
+    for (let d = 0; d < 65; d++) deep = { 'f:k': deep };
+    deepFreeze(deep);
+    expect(lines(entry(deep))).toEqual([tooDeep]);
+    expect(lines(entry(deep))).toEqual([tooDeep]);
+  });
+
+  it('names the characters of any field manager as before its printable-ASCII shortcut', () => {
+    const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+    const utf8 = (x: string) => Buffer.byteLength(x, 'utf8');
+    const reference = (manager: string): string[] => {
+      const out: string[] = [];
+      if (utf8(manager) > 128) out.push('metadata.managedFields[0].manager: Too long: may not be more than 128 bytes');
+      let pos = 0;
+      for (const ch of manager) {
+        if (!printable.test(ch)) {
+          const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+          out.push(
+            `metadata.managedFields[0].manager: Invalid value: ${JSON.stringify(manager)}: invalid character U+${hex} (at position ${pos})`,
+          );
+        }
+        pos += utf8(ch);
+      }
+      return out;
+    };
+    const manager = fc.oneof(
+      fc.string({ maxLength: 140 }),
+      fc.string({ unit: 'binary', maxLength: 140 }),
+      fc.string({ unit: fc.constantFrom('a', ' ', '~', '\x7f', '\x1f', 'é'), maxLength: 140 }),
+    );
+    fc.assert(
+      fc.property(manager, (m) => {
+        const got = lines({ ...base, managedFields: [{ manager: m, operation: 'Update', fieldsType: 'FieldsV1' }] });
+        // The value is quoted the Go way (%q), JSON.stringify here: compare what follows it.
+        const why = (l: string) => /(Too long.*|invalid character .*)$/.exec(l)?.[1];
+        expect(got.map(why)).toEqual(reference(m).map(why));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
