@@ -37,6 +37,11 @@ function readMap(path) {
 }
 
 const ranges = readMap(join(dir, 'jit.map'));
+// Piped into head: stop quietly when the reader does.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 
 /** The perf map's name of the code at `address`, the last one written there (code is reused). */
 function jitName(address) {
