@@ -123,6 +123,35 @@ describe('packObject', () => {
     expect(packObject(inner)).toBe(nested);
   });
 
+  it('writes what JSON.stringify writes of an object whose getters remove, add or change members', () => {
+    const removing = (): Record<string, unknown> => {
+      const o: Record<string, unknown> = {
+        metadata: { name: 'r' },
+        get reason() {
+          delete o['message'];
+          return 'R';
+        },
+        message: 'gone',
+        type: 'Normal',
+      };
+      return o;
+    };
+    const adding = (): Record<string, unknown> => {
+      const o: Record<string, unknown> = {
+        metadata: { name: 'a' },
+        get reason() {
+          o['note'] = 'late';
+          o['type'] = 'Warning';
+          return 'R';
+        },
+        type: 'Normal',
+      };
+      return o;
+    };
+    for (const make of [removing, adding])
+      expect(packObject(make() as KubeObject)).toBe(packBody(JSON.stringify(make())));
+  });
+
   it('takes the long way, with its errors, for what is not plain JSON data', () => {
     class Meta {
       name = 'x';
