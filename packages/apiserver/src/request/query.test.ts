@@ -9,6 +9,7 @@ import {
   parseFieldValidation,
   parseListOptions,
   q,
+  queryBool,
 } from './query.js';
 import type { Query } from './query.js';
 import { apiFailure } from '../testing/api-failure.js';
@@ -58,6 +59,19 @@ describe('q, boolParam and intParam', () => {
 /** parseListOptions with watch decided from the query, as RequestInfo decides it. */
 const lo = (query: Query): ReturnType<typeof parseListOptions> =>
   parseListOptions(query, boolParam(query, 'watch') === true);
+
+describe('queryBool', () => {
+  it('reads the first value; absent is undefined', () => {
+    expect(queryBool({}, 'w')).toBeUndefined();
+    expect(queryBool({ w: undefined }, 'w')).toBeUndefined();
+    expect(queryBool({ w: '' }, 'w')).toBe(true);
+    expect(queryBool({ w: 'FaLsE' }, 'w')).toBe(false);
+    expect(queryBool({ w: '0' }, 'w')).toBe(false);
+    expect(queryBool({ w: '00' }, 'w')).toBe(true);
+    expect(queryBool({ w: 'f' }, 'w')).toBe(true);
+    expect(queryBool({ w: ['false', 'true'] }, 'w')).toBe(false);
+  });
+});
 
 describe('parseListOptions', () => {
   const invalid = (query: Query, forceWatch = false): string => {

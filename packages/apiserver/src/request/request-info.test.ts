@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseFieldSelector } from '../selectors/field-selector.js';
-import { queryBool, resolveRequestInfo } from './request-info.js';
+import { resolveRequestInfo } from './request-info.js';
 import { parseRequestTarget } from './request-target.js';
 import type { RequestInfo, RequestQuery } from './request-info.js';
 
@@ -356,19 +356,6 @@ describe('resolveRequestInfo: non-resource requests (TestGetNonAPIRequestInfo)',
       });
     });
   }
-});
-
-describe('queryBool', () => {
-  it('reads the first value; absent is undefined', () => {
-    expect(queryBool({}, 'w')).toBeUndefined();
-    expect(queryBool({ w: undefined }, 'w')).toBeUndefined();
-    expect(queryBool({ w: '' }, 'w')).toBe(true);
-    expect(queryBool({ w: 'FaLsE' }, 'w')).toBe(false);
-    expect(queryBool({ w: '0' }, 'w')).toBe(false);
-    expect(queryBool({ w: '00' }, 'w')).toBe(true);
-    expect(queryBool({ w: 'f' }, 'w')).toBe(true);
-    expect(queryBool({ w: ['false', 'true'] }, 'w')).toBe(false);
-  });
 });
 
 describe('resolveRequestInfo: properties', () => {

@@ -4,8 +4,6 @@ import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { intParam, q, queryBool } from './query.js';
 
-export { queryBool };
-
 /**
  * What a request asks for, resolved once from its method, path and query (Kubernetes'
  * `request.RequestInfo`). Authorization, metrics, logs and the handlers read only this.
