@@ -149,7 +149,7 @@ describe('packObject', () => {
       return o;
     };
     for (const make of [removing, adding])
-      expect(packObject(make() as KubeObject)).toBe(packBody(JSON.stringify(make())));
+      expect(packObject(make() as unknown as KubeObject)).toBe(packBody(JSON.stringify(make())));
   });
 
   it('takes the long way, with its errors, for what is not plain JSON data', () => {
