@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../server/random-uuid.js';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { encodeProtobuf, goEscapeJSON } from '@kevents/api';
