@@ -1,4 +1,4 @@
-import { randomUUID } from '../server/random-uuid.js';
+import { randomUUID } from '../request/random-uuid.js';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { encodeProtobuf, goEscapeJSON } from '@kevents/api';

@@ -1,4 +1,4 @@
-import { randomUUID } from '../server/random-uuid.js';
+import { randomUUID } from '../request/random-uuid.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserInfo } from '@kevents/api';

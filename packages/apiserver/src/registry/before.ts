@@ -1,4 +1,4 @@
-import { randomUUID } from '../server/random-uuid.js';
+import { randomUUID } from '../request/random-uuid.js';
 import { timeNow } from '@kevents/api';
 import type { KubeObject } from '@kevents/api';
 import { badRequest } from '../errors/api-error.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from '../server/random-uuid.js';
+import { randomUUID } from '../request/random-uuid.js';
 import { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
