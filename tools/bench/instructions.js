@@ -19,12 +19,14 @@
 // with the timed benchmarks.
 // Usage: node tools/bench/instructions.js --baseline=<git ref> [--verb=create,get,page] [--runs=2]
 //        [--warmup=3000] [--requests=3000] [--connections=8] [--page-events=6000] [--page-warmup=24]
-//        [--page-requests=24] [--self] [--keep] [--install]
+//        [--page-requests=24] [--store=memory|redis] [--self] [--keep] [--install]
 //        (after npm run build; needs valgrind: Debian package valgrind). --self counts this build in
 //        both slots (what identical runs differ by). --keep leaves each server's callgrind files in
 //        the directory it prints, with the server's JIT code map (node's --perf-basic-prof):
 //        `node tools/bench/callgrind-top.js <dir>` lists the main thread's hot spots by name.
-//        --install forces npm ci in the baseline's tree.
+//        --install forces npm ci in the baseline's tree. --store=redis stores in a private
+//        redis-server (not counted: only the apiserver runs under callgrind), each server under a
+//        key prefix of its own.
 import './lib/help.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -37,12 +39,17 @@ import { prepareBaseline } from './lib/baseline.js';
 import { benchEvent } from './lib/bench-event.js';
 import { freePort, track } from './lib/processes.js';
 import { send } from './user.js';
+import { startRedisServer } from './lib/redis-server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ref = stringArg('baseline', '');
 const self = process.argv.includes('--self');
 const keep = process.argv.includes('--keep');
 const verbs = stringArg('verb', 'create,get').split(',');
+const store = stringArg('store', 'memory');
+if (store !== 'memory' && store !== 'redis') throw new Error(`--store takes memory or redis, not ${store}`);
+const redis = store === 'redis' ? await startRedisServer() : undefined;
+let prefixes = 0;
 const runs = numberArg('runs', 2);
 const warmup = numberArg('warmup', 3000);
 const requests = numberArg('requests', 3000);
@@ -120,6 +127,7 @@ async function count(main, verb) {
         '--secure-port=0',
         '--log-level=warn',
         '--watch-history=10000',
+        ...(redis ? [`--storage=${redis.url}?prefix=instr${process.pid}-${prefixes++}`] : []),
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     ),
@@ -198,7 +206,7 @@ const rows = verbs.map((verb) => {
 });
 process.stdout.write(
   [
-    `instructions per request, ${label} (baseline) against this build, median of ${runs} run(s):`,
+    `instructions per request (${store} store), ${label} (baseline) against this build, median of ${runs} run(s):`,
     '',
     '| verb | main thread, baseline | main thread, current | current/baseline | all threads, baseline | all threads, current | current/baseline |',
     '|---|---|---|---|---|---|---|',
@@ -206,3 +214,4 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+await redis?.stop();
