@@ -1,6 +1,7 @@
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COLON = 58;
+const COMMA = 44;
 
 interface Frame {
   keys: Set<string> | null;
@@ -28,6 +29,7 @@ function pathOf(f: Frame | undefined): string {
  */
 export function countMemberNames(text: string, limit = Infinity): number {
   let n = 0;
+  const length = text.length;
   let i = text.indexOf('"');
   while (i >= 0) {
     let end = text.indexOf('"', i + 1);
@@ -39,8 +41,19 @@ export function countMemberNames(text: string, limit = Infinity): number {
     }
     if (end < 0) break;
     let j = end + 1;
-    while (j < text.length && text.charCodeAt(j) <= 32) j++;
-    if (text.charCodeAt(j) === COLON && ++n > limit) return n;
+    while (j < length && text.charCodeAt(j) <= 32) j++;
+    const after = text.charCodeAt(j);
+    if (after === COLON && ++n > limit) return n;
+    // The next string mostly opens right after the colon or comma (and blanks): found without a
+    // search (the characters passed over hold no quote, so it is the one a search would find).
+    if (after === COLON || after === COMMA) {
+      j++;
+      while (j < length && text.charCodeAt(j) <= 32) j++;
+      if (text.charCodeAt(j) === QUOTE) {
+        i = j;
+        continue;
+      }
+    }
     i = text.indexOf('"', end + 1);
   }
   return n;
