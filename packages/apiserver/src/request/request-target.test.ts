@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseRequestTarget } from './request-target.js';
+import { isPlainTarget, parseRequestTarget } from './request-target.js';
 
 const view = (url: string): [string, readonly string[], string, number | undefined] => {
   const t = parseRequestTarget(url);
@@ -138,6 +138,37 @@ describe('parseRequestTarget', () => {
         expect(t.segments).toEqual(segs);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('takes the plain path for exactly the targets the character loop it replaced took', () => {
+    const reference = (url: string): boolean => {
+      if (url.charCodeAt(0) !== 47) return false;
+      let prevSlash = true;
+      for (let i = 1; i < url.length; i++) {
+        const c = url.charCodeAt(i);
+        if (c === 63) return !prevSlash || i === 1;
+        if (c === 47) {
+          if (prevSlash) return false;
+          prevSlash = true;
+          continue;
+        }
+        if (c <= 32 || c >= 127 || c === 37 || c === 35) return false;
+        prevSlash = false;
+      }
+      return !prevSlash || url.length === 1;
+    };
+    const target = fc.oneof(
+      targetText,
+      fc
+        .array(fc.constantFrom('/', 'a', 'v1', '?', '%', '#', ' ', '\x7f', 'é', '\ud800', '~', '//', 'x?y/'), {
+          maxLength: 10,
+        })
+        .map((xs) => xs.join('')),
+    );
+    fc.assert(
+      fc.property(target, (url) => expect(isPlainTarget(url)).toBe(reference(url))),
+      { numRuns: 5000 },
     );
   });
 });

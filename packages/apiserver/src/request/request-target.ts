@@ -37,25 +37,16 @@ function schemeLength(url: string): number {
 }
 
 /**
- * True when a target needs no work: origin form, printable ASCII, no `%` or `#`, no empty
- * segment and no trailing slash in its path. The router and RequestInfo then read it as it is.
+ * A target that needs no work: origin form, printable ASCII, no `%` or `#`, no empty segment and
+ * no trailing slash in its path (then anything after `?`). The router and RequestInfo then read
+ * it as it is. (A regular expression: a character loop over `req.url` cost ~40 instructions a
+ * character.)
  */
-function isPlain(url: string): boolean {
-  if (url.charCodeAt(0) !== 47) return false;
-  let prevSlash = true;
-  for (let i = 1; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 63) return !prevSlash || i === 1;
-    if (c === 47) {
-      if (prevSlash) return false;
-      prevSlash = true;
-      continue;
-    }
-    if (c <= 32 || c >= 127 || c === 37 || c === 35) return false;
-    prevSlash = false;
-  }
-  return !prevSlash || url.length === 1;
-}
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const plainTarget = /^\/(?:[^/?%#\x00-\x20\x7f-\uffff]+(?:\/[^/?%#\x00-\x20\x7f-\uffff]+)*)?(?:\?|$)/;
+
+/** Whether {@link parseRequestTarget} reads a target as it is (see `plainTarget`). */
+export const isPlainTarget = (url: string): boolean => plainTarget.test(url);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -95,7 +86,7 @@ const encodeSegment = (s: string): string => encodeURIComponent(s);
 
 /** Reads a request target (`req.url`: origin or absolute form) once; see {@link RequestTarget}. */
 export function parseRequestTarget(url: string): RequestTarget {
-  if (isPlain(url)) {
+  if (isPlainTarget(url)) {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     return { path, segments: path === '/' ? [] : path.slice(1).split('/'), routeUrl: url };
