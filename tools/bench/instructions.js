@@ -48,8 +48,6 @@ const keep = process.argv.includes('--keep');
 const verbs = stringArg('verb', 'create,get').split(',');
 const store = stringArg('store', 'memory');
 if (store !== 'memory' && store !== 'redis') throw new Error(`--store takes memory or redis, not ${store}`);
-const redis = store === 'redis' ? await startRedisServer() : undefined;
-let prefixes = 0;
 const runs = numberArg('runs', 2);
 const warmup = numberArg('warmup', 3000);
 const requests = numberArg('requests', 3000);
@@ -70,6 +68,9 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   log('valgrind is not installed (Debian: apt-get install valgrind)');
   process.exit(2);
 }
+// Started once the arguments and valgrind are known good: a refused run leaves no server behind.
+const redis = store === 'redis' ? await startRedisServer() : undefined;
+let prefixes = 0;
 
 const path = '/apis/events.k8s.io/v1/namespaces/bench/events';
 const template = JSON.parse(benchEvent);
