@@ -186,7 +186,8 @@ describe('kubectl get lease -w', () => {
   it('prints the lease, then a row for each update', async () => {
     const p = file('watch.yaml', leaseYaml('watched', 'kl-watch', 'node-a'));
     expect((await kubectl.run(['create', '-f', p])).code).toBe(0);
-    const w = kubectl.spawn(['get', 'lease', 'watched', '-n', 'kl-watch', '-w']);
+    // -v=7 logs each request before it is sent: if kubectl stalls, the failure names the request it waits on.
+    const w = kubectl.spawn(['get', 'lease', 'watched', '-n', 'kl-watch', '-w', '-v=7']);
     try {
       const initial = await waitForOutput(w, (o) => o.includes('node-a'), 30_000);
       expect(lines(initial)[0]).toBe('NAME HOLDER AGE');
