@@ -3,7 +3,7 @@ import { decodeEntry, type Change } from './codec.js';
 import { Cluster } from 'ioredis';
 import { closeClient, refreshSlots, type Client } from './connection.js';
 
-type StreamReply = [string, [string, string[]][]][] | null;
+type StreamReply = [Buffer, [Buffer, Buffer[]][]][] | null;
 
 /** How long one `XREAD` blocks waiting for changes. */
 const blockMs = 1_000;
@@ -118,7 +118,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
     });
     try {
       return await Promise.race([
-        this.client.xread(
+        this.client.xreadBuffer(
           'COUNT',
           this.limit,
           'BLOCK',

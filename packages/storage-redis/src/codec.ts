@@ -34,25 +34,94 @@ export interface Change extends LoggedChange {
   readonly time: number;
 }
 
-const types = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED' } as const;
-
 /** The resourceVersion of a Stream id `<rv>-0`. */
 export const idToRv = (id: string): number => Number(id.slice(0, id.indexOf('-')));
 
-/** Decodes one Stream entry. */
-export function decodeEntry(id: string, fields: readonly string[]): Change {
-  const f: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-  const type = types[f['t'] as keyof typeof types];
-  const prev = f['p'] === undefined ? undefined : parseValue(f['p']).body;
+/** A Stream entry's field names, one byte each (the write script's `XADD`): t, r, n, k, b, p, m. */
+const fieldType = 0x74;
+const fieldResource = 0x72;
+const fieldNamespace = 0x6e;
+const fieldKey = 0x6b;
+const fieldBody = 0x62;
+const fieldPrev = 0x70;
+const fieldTime = 0x6d;
+
+/** A change's type from its one-byte code (A, M, D). */
+function typeOf(value: Buffer): Change['type'] | undefined {
+  if (value.length !== 1) return undefined;
+  switch (value[0]) {
+    case 0x41:
+      return 'ADDED';
+    case 0x4d:
+      return 'MODIFIED';
+    case 0x44:
+      return 'DELETED';
+    default:
+      return undefined;
+  }
+}
+
+/** The resourceVersion of a Stream id `<rv>-0` as Redis sent it. */
+function bufferIdToRv(id: Buffer): number {
+  let rv = 0;
+  for (let i = 0; i < id.length; i++) {
+    const c = id[i];
+    if (c === 0x2d) return rv;
+    rv = rv * 10 + (c - 0x30);
+  }
+  return rv;
+}
+
+/**
+ * Decodes one Stream entry as Redis sent it (`XREAD`/`XRANGE` with buffer replies): each field
+ * name is one byte, and only the values a change keeps become strings (the body as UTF-8, as it
+ * was written), with no generic conversion of the whole reply. Fields it does not know are
+ * skipped.
+ */
+export function decodeEntry(id: Buffer, fields: readonly Buffer[]): Change {
+  let type: Change['type'] | undefined;
+  let resource = '';
+  let namespace = '';
+  let key = '';
+  let body: string | undefined;
+  let prev: string | undefined;
+  let time = 0;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const name = fields[i];
+    if (name.length !== 1) continue;
+    const value = fields[i + 1];
+    switch (name[0]) {
+      case fieldType:
+        type = typeOf(value);
+        break;
+      case fieldResource:
+        resource = value.toString();
+        break;
+      case fieldNamespace:
+        namespace = value.toString();
+        break;
+      case fieldKey:
+        key = value.toString();
+        break;
+      case fieldBody:
+        body = value.toString();
+        break;
+      case fieldPrev:
+        prev = parseValue(value.toString()).body;
+        break;
+      case fieldTime:
+        time = Number(value.toString('latin1'));
+        break;
+    }
+  }
   return {
-    rv: idToRv(id),
-    type,
-    resource: f['r'] ?? '',
-    namespace: f['n'] ?? '',
-    key: f['k'] ?? '',
-    body: type === 'DELETED' ? prev! : (f['b'] ?? ''),
+    rv: bufferIdToRv(id),
+    type: type!,
+    resource,
+    namespace,
+    key,
+    body: type === 'DELETED' ? prev! : (body ?? ''),
     prev: type === 'MODIFIED' ? prev : undefined,
-    time: Number(f['m'] ?? 0),
+    time,
   };
 }

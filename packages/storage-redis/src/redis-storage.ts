@@ -397,8 +397,8 @@ export class RedisStorage implements Storage {
   private async history(after: number, count: number): Promise<{ changes: Change[]; compacted: number }> {
     const deadline = this.deadline();
     const entries = (await deadline.run(this.client, () =>
-      this.client.xrange(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count),
-    )) as [string, string[]][];
+      this.client.xrangeBuffer(this.keys.stream, `${after + 1}-0`, '+', 'COUNT', count),
+    )) as [Buffer, Buffer[]][];
     const changes = entries.map(([id, fields]) => decodeEntry(id, fields));
     if (changes.length > 0 && changes[0].rv === after + 1) return { changes, compacted: after };
     return { changes, compacted: (await this.bounds(deadline)).compacted };
