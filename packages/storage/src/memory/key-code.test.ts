@@ -45,6 +45,9 @@ describe('keyCode', () => {
     }
     expect(keyCode('', 0)).toBe(0);
     expect(keyCode('abc', 3)).toBe(0);
+    // A key that ends early leaves the rest of the bits 0: 'a' is 0x62 in the first 8 of 52.
+    expect(keyCode('a', 0)).toBe(0x62 * 2 ** 44);
+    expect(keyCode('\u00e9', 0)).toBe((0x10000 + 0xe9) * 2 ** 35);
     expect(keyCode('a', 0)).toBeLessThan(keyCode('a\u0000', 0));
     expect(keyCode('\u007e', 0)).toBeLessThan(keyCode('\u007f', 0));
   });

@@ -1,6 +1,7 @@
 /** The bits of a {@link keyCode}: every integer below 2^52 is an exact double. */
 const codeBits = 52;
-const pow2 = Array.from({ length: 18 }, (_, i) => 2 ** i);
+/** Powers of two by exponent, to {@link codeBits}: a variable `2 ** n` is a call to `pow`. */
+const pow2 = Array.from({ length: codeBits + 1 }, (_, i) => 2 ** i);
 
 /**
  * The code units of `key` from `at` as one order-preserving number of 52 bits: each unit below
@@ -15,7 +16,7 @@ export function keyCode(key: string, at: number): number {
   let code = 0;
   let bits = 0;
   for (let i = at; bits < codeBits; i++) {
-    if (i >= n) return code * 2 ** (codeBits - bits);
+    if (i >= n) return code * pow2[codeBits - bits];
     const u = key.charCodeAt(i);
     const width = u < 0x7f ? 8 : 17;
     const value = u < 0x7f ? u + 1 : 0x10000 + u;

@@ -10,6 +10,8 @@ export interface Keyed {
 const defaultChunkSize = 512;
 /** The room for keys a new chunk has at least. */
 const minCapacity = 16;
+/** How many units longer than a chunk's prefix the shared prefix of its keys must be to become it. */
+const narrowing = 3;
 /** A {@link Slot} is `chunk * slotBase + position`. */
 const slotBase = 1024;
 
@@ -260,12 +262,17 @@ function encode<E extends Keyed>(chunk: Chunk<E>): void {
   for (let i = 0; i < entries.length; i++) codes[i] = keyCode(entries[order[i]].key, at);
 }
 
-/** Lengthens a chunk's prefix to what its first and last keys share, when that is longer. */
+/**
+ * Lengthens a chunk's prefix to what its first and last keys share, when that is at least
+ * {@link narrowing} units longer. Recoding reads every key of the chunk (a cache miss each in a
+ * large heap); a prefix a unit or two short leaves the codes more than four units past the
+ * shared part, which still tell nearly all keys apart.
+ */
 function narrow<E extends Keyed>(chunk: Chunk<E>): void {
   const { entries, order } = chunk;
   const first = entries[order[0]].key;
   const n = commonPrefixLength(first, entries[order[entries.length - 1]].key);
-  if (n > chunk.prefix.length) {
+  if (n >= chunk.prefix.length + narrowing) {
     chunk.prefix = first.slice(0, n);
     encode(chunk);
   }
