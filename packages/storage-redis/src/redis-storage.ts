@@ -69,6 +69,8 @@ export class RedisKeys {
   readonly rv: string;
   readonly stream: string;
   private readonly tag: string;
+  /** Each resource's key names, made once: a name made again for every command is a new string to flatten. */
+  private readonly byResource = new Map<string, { readonly objects: string; readonly index: string }>();
 
   constructor(prefix: string) {
     this.tag = `{${prefix}}`;
@@ -78,12 +80,21 @@ export class RedisKeys {
 
   /** Hash of a resource's objects: field `<namespace>/<name>`, value `<rv>\n<uid JSON>\n<body>`. */
   objects(resource: string): string {
-    return `${this.tag}:o:${resource}`;
+    return this.names(resource).objects;
   }
 
   /** Sorted set (all scores 0, so lexicographic) of a resource's keys, cluster-wide. */
   index(resource: string): string {
-    return `${this.tag}:i:${resource}`;
+    return this.names(resource).index;
+  }
+
+  private names(resource: string): { readonly objects: string; readonly index: string } {
+    let names = this.byResource.get(resource);
+    if (names === undefined) {
+      names = { objects: `${this.tag}:o:${resource}`, index: `${this.tag}:i:${resource}` };
+      this.byResource.set(resource, names);
+    }
+    return names;
   }
 
   /**

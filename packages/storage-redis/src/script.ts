@@ -3,6 +3,7 @@ import { Cluster } from 'ioredis';
 import { coalesceWrites } from './coalesce.js';
 import type { Client } from './connection.js';
 import type { Deadline } from './deadline.js';
+import { EncodedCommand } from './encoded-command.js';
 
 /** What {@link Script.run}'s first attempt answers when the server does not know the script. */
 const noScript = Symbol('NOSCRIPT');
@@ -39,11 +40,12 @@ export class Script {
   ): Promise<unknown> {
     const reply = await deadline.run(client, () => {
       coalesceWrites(client);
-      return client
-        .evalsha(this.sha, keys.length, ...keys, ...args)
-        .catch((err: unknown) =>
-          (err as Error)?.message?.startsWith('NOSCRIPT') === true ? noScript : Promise.reject(err),
-        );
+      const command = new EncodedCommand('evalsha', [this.sha, keys.length, ...keys, ...args], {
+        replyEncoding: 'utf8',
+      });
+      return (client.sendCommand(command) as Promise<unknown>).catch((err: unknown) =>
+        (err as Error)?.message?.startsWith('NOSCRIPT') === true ? noScript : Promise.reject(err),
+      );
     });
     if (reply !== noScript) return reply;
     return deadline.run(client, () => {
