@@ -94,6 +94,7 @@ export async function runMemoryBench(o = {}) {
         seconds,
         connections,
         pid: k.child.pid,
+        otherPids: redis?.pid ? { 'redis-server': redis.pid } : undefined,
         warmupSeconds: warm,
       });
     for (let r = 0; r < rounds; r++) {
@@ -140,7 +141,11 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const r = await runMemoryBench();
   const pct = (x) => `${(x * 100).toFixed(0)}%`;
-  const cpu = (v) => (v.cpuPerRequestUs === undefined ? 'n/a' : v.cpuPerRequestUs.toFixed(0));
+  const cpu = (v) =>
+    (v.cpuPerRequestUs === undefined ? 'n/a' : v.cpuPerRequestUs.toFixed(0)) +
+    Object.entries(v.otherCpuPerRequestUs ?? {})
+      .map(([name, us]) => ` (+ ${name} ${us.toFixed(0)})`)
+      .join('');
   const row = (v, base) =>
     `| ${v.title} | ${Math.round(v.rps)} | ${v.p50} | ${v.p99} | ${cpu(v)} | ${base ? pct(v.rps / base.rps) : '—'} |`;
   console.log('\n| measurement | req/s | p50 ms | p99 ms | server CPU µs/req | throughput vs echo |');
