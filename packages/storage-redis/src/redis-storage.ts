@@ -44,11 +44,13 @@ import { closeClient, connectionError, openClient, waitReady, type Client } from
 import { Deadline, writeError } from './deadline.js';
 import { Script } from './script.js';
 import { parseRedisUrl, redisDefaults, type RedisStorageOptions, type RedisTarget } from './options.js';
-import { boundsScript, compactScript, listChunkScript, writeScript } from './scripts.js';
+import { boundsScript, compactScript, createBatchScript, listChunkScript, writeScript } from './scripts.js';
+import { CreateBatches, type BatchedCreate } from './create-batch.js';
 import { redisChangeSource } from './watcher.js';
 
 const scripts = {
   write: new Script(writeScript),
+  createBatch: new Script(createBatchScript),
   listChunk: new Script(listChunkScript),
   bounds: new Script(boundsScript),
   compact: new Script(compactScript),
@@ -111,7 +113,8 @@ type ChunkReply = [number, number, string, string[], (string | null)[], string[]
 
 /**
  * The production store: objects, ordering indexes and a change Stream in Redis, shared by any
- * number of API server processes. Every write is one Lua script (see scripts.ts). Lists read
+ * number of API server processes. Every write is one Lua script (see scripts.ts); the creates of
+ * one turn of the event loop share one ({@link CreateBatches}). Lists read
  * the current objects and undo, from the Stream, the changes newer than the list's
  * resourceVersion, so pages stay consistent at one resourceVersion for as long as the Stream
  * keeps the history. Watches read one process-wide blocking Stream reader (ChangeFeed).
@@ -121,6 +124,8 @@ export class RedisStorage implements Storage {
   readonly keys: RedisKeys;
   private readonly client: Client;
   private readonly feed: ChangeFeed;
+  /** Creates waiting for the end of the turn, sent as one script per resource. */
+  private readonly creates = new CreateBatches((resource, creates) => this.sendCreates(resource, creates));
   private readonly watchers = new Set<Watcher>();
   private readonly decodes = new SharedDecodes();
   private readonly historyLimit: number;
@@ -241,8 +246,32 @@ export class RedisStorage implements Storage {
   async create<T extends KubeObject>(key: ObjectKey, obj: T): Promise<T> {
     this.checkOpen();
     const body = toBody(obj);
-    const r = await this.write(this.deadline(), 'c', key, body, obj.metadata?.uid, undefined, '');
-    return withResourceVersion(obj, r.rv);
+    if (this.legacyNamespaceIndex && key.namespace !== '') {
+      const r = await this.write(this.deadline(), 'c', key, body, obj.metadata?.uid, undefined, '');
+      return withResourceVersion(obj, r.rv);
+    }
+    let rv: number;
+    try {
+      rv = await this.creates.add(key.resource, {
+        key: storageKey(key.namespace, key.name),
+        body,
+        uidJson: uidJson(obj.metadata?.uid),
+        namespace: key.namespace,
+      });
+    } catch (err) {
+      // Sent and not answered: the batch may have run (the caller gets 503 all the same).
+      throw writeError(err);
+    }
+    if (rv === 0) throw alreadyExistsError(key);
+    return withResourceVersion(obj, rv);
+  }
+
+  /** One batch of creates of a resource ({@link CreateBatches}), within one commandTimeoutMs. */
+  private sendCreates(resource: string, creates: readonly BatchedCreate[]): Promise<readonly unknown[]> {
+    const keys = [this.keys.rv, this.keys.objects(resource), this.keys.index(resource), this.keys.stream];
+    const args: string[] = [String(this.historyLimit), resource];
+    for (const c of creates) args.push(c.key, c.body, c.uidJson, c.namespace);
+    return scripts.createBatch.run(this.client, keys, args, this.deadline()) as Promise<readonly unknown[]>;
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {

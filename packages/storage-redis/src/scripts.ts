@@ -89,6 +89,33 @@ return {'ok', rv}
 `;
 
 /**
+ * Creates of one resource, as many as were made in one turn of the event loop (see
+ * create-batch.ts): each as the write script's create, in order (a key made by an earlier item
+ * of the batch exists for a later one), with one TIME for the batch. KEYS: rv counter, objects
+ * hash, the resource's index, stream. ARGV: maxlen, resource, then for each create its key, body,
+ * uid JSON and namespace. Reply: for each create its resourceVersion, or 0 when the key exists.
+ */
+export const createBatchScript = `${common}
+local maxlen, resource = ARGV[1], ARGV[2]
+local now = nowMs()
+local out = {}
+for i = 3, #ARGV, 4 do
+  local key, body, uid, ns = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  if redis.call('HEXISTS', KEYS[2], key) == 1 then
+    out[#out + 1] = 0
+  else
+    local rv = redis.call('INCR', KEYS[1])
+    if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
+    redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
+    redis.call('ZADD', KEYS[3], 0, key)
+    redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'A', 'r', resource, 'n', ns, 'k', key, 'b', body, 'm', now)
+    out[#out + 1] = rv
+  end
+end
+return out
+`;
+
+/**
  * One chunk of a list, consistent at one moment R. KEYS: rv counter, objects hash, index,
  * stream. ARGV: at (-1: R itself), start and end (ZRANGEBYLEX forms: a namespace is the range
  * `[<ns>/`..`(<ns>0` of the resource's index, as '0' follows '/'), count, resource, namespace
