@@ -30,8 +30,10 @@ describe('CreateBatches', () => {
 
   it(`sends a batch as soon as it holds ${createBatchMax} creates or ${createBatchMaxChars} characters of bodies`, async () => {
     const sizes: number[] = [];
-    const batches = new CreateBatches(async (_, creates) => {
+    const turnEnds: boolean[] = [];
+    const batches = new CreateBatches(async (_, creates, turnEnded) => {
       sizes.push(creates.length);
+      turnEnds.push(turnEnded);
       return creates.map(() => 1);
     });
     const many = Array.from({ length: 2 * createBatchMax + 1 }, (_, i) => batches.add('events', create(`k${i}`)));
@@ -42,6 +44,7 @@ describe('CreateBatches', () => {
     const large = [batches.add('events', create('b1', big)), batches.add('events', create('b2', big))];
     expect(sizes).toEqual([createBatchMax, createBatchMax, 1, 2]);
     await Promise.all(large);
+    expect(turnEnds).toEqual([false, false, true, false]);
   });
 
   it("fails every create of a batch with the batch's error, and on a reply of the wrong shape", async () => {

@@ -14,9 +14,14 @@ export interface BatchedCreate {
 
 /**
  * Sends one batch of creates of `resource` (the batch script) and resolves to its reply: for each
- * create in order its resourceVersion, or 0 when its key exists.
+ * create in order its resourceVersion, or 0 when its key exists. `turnEnded`: the batch is sent
+ * from the end of the turn (`setImmediate`), not because it is full.
  */
-export type SendCreates = (resource: string, creates: readonly BatchedCreate[]) => Promise<readonly unknown[]>;
+export type SendCreates = (
+  resource: string,
+  creates: readonly BatchedCreate[],
+  turnEnded: boolean,
+) => Promise<readonly unknown[]>;
 
 /** The most creates one batch carries: as many as {@link coalesceBatch} commands, so Redis works while kevents prepares the next. */
 export const createBatchMax = coalesceBatch;
@@ -58,21 +63,22 @@ export class CreateBatches {
     if (batch === undefined) {
       batch = { creates: [], waiters: [], chars: 0 };
       this.#open.set(resource, batch);
-      setImmediate(() => this.#flush(resource, batch!));
+      setImmediate(() => this.#flush(resource, batch!, true));
     }
     const queued = new Promise<number>((resolve, reject) => batch.waiters.push({ resolve, reject }));
     batch.creates.push(create);
     batch.chars += create.body.length;
-    if (batch.creates.length >= createBatchMax || batch.chars >= createBatchMaxChars) this.#flush(resource, batch);
+    if (batch.creates.length >= createBatchMax || batch.chars >= createBatchMaxChars)
+      this.#flush(resource, batch, false);
     return queued;
   }
 
-  #flush(resource: string, batch: OpenBatch): void {
+  #flush(resource: string, batch: OpenBatch, turnEnded: boolean): void {
     if (this.#open.get(resource) !== batch) return;
     this.#open.delete(resource);
     let sent: Promise<readonly unknown[]>;
     try {
-      sent = this.#send(resource, batch.creates);
+      sent = this.#send(resource, batch.creates, turnEnded);
     } catch (err) {
       sent = Promise.reject(err);
     }

@@ -125,7 +125,9 @@ export class RedisStorage implements Storage {
   private readonly client: Client;
   private readonly feed: ChangeFeed;
   /** Creates waiting for the end of the turn, sent as one script per resource. */
-  private readonly creates = new CreateBatches((resource, creates) => this.sendCreates(resource, creates));
+  private readonly creates = new CreateBatches((resource, creates, turnEnded) =>
+    this.sendCreates(resource, creates, turnEnded),
+  );
   private readonly watchers = new Set<Watcher>();
   private readonly decodes = new SharedDecodes();
   private readonly historyLimit: number;
@@ -266,12 +268,19 @@ export class RedisStorage implements Storage {
     return withResourceVersion(obj, rv);
   }
 
-  /** One batch of creates of a resource ({@link CreateBatches}), within one commandTimeoutMs. */
-  private sendCreates(resource: string, creates: readonly BatchedCreate[]): Promise<readonly unknown[]> {
+  /**
+   * One batch of creates of a resource ({@link CreateBatches}), within one commandTimeoutMs; sent
+   * at once when the turn has ended, else with the turn's other commands.
+   */
+  private sendCreates(
+    resource: string,
+    creates: readonly BatchedCreate[],
+    turnEnded: boolean,
+  ): Promise<readonly unknown[]> {
     const keys = [this.keys.rv, this.keys.objects(resource), this.keys.index(resource), this.keys.stream];
     const args: string[] = [String(this.historyLimit), resource];
     for (const c of creates) args.push(c.key, c.body, c.uidJson, c.namespace);
-    return scripts.createBatch.run(this.client, keys, args, this.deadline()) as Promise<readonly unknown[]>;
+    return scripts.createBatch.run(this.client, keys, args, this.deadline(), !turnEnded) as Promise<readonly unknown[]>;
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {

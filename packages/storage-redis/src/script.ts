@@ -30,16 +30,19 @@ export class Script {
 
   /**
    * Runs the script within the request's `deadline` (both the EVALSHA and, after NOSCRIPT, the
-   * EVAL count against it); fails with a StorageError.
+   * EVAL count against it); fails with a StorageError. The command waits for the end of the turn
+   * with the others of the turn ({@link coalesceWrites}) unless `coalesce` is false (a command
+   * sent at the end of the turn would wait for the next one).
    */
   async run(
     client: Client,
     keys: readonly string[],
     args: readonly (string | number)[],
     deadline: Deadline,
+    coalesce = true,
   ): Promise<unknown> {
     const reply = await deadline.run(client, () => {
-      coalesceWrites(client);
+      if (coalesce) coalesceWrites(client);
       const command = new EncodedCommand('evalsha', [this.sha, keys.length, ...keys, ...args], {
         replyEncoding: 'utf8',
       });
