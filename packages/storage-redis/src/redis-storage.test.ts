@@ -14,9 +14,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-runStorageConformance('RedisStorage (standalone)', async (tuning) => ({
-  storage: await createRedisStorage({ url: server.url, prefix: `conf${++n}`, ...tuning }),
-}));
+// A write, the Stream's read and the counter's polls must fit the suite's wait for a future
+// resourceVersion: its default 100 ms was too short once on a loaded CI machine (through Sentinel).
+runStorageConformance(
+  'RedisStorage (standalone)',
+  async (tuning) => ({
+    storage: await createRedisStorage({ url: server.url, prefix: `conf${++n}`, ...tuning }),
+  }),
+  { tooLargeResourceVersionWaitMs: 2_000 },
+);
 
 describe('RedisStorage watch fan-out', () => {
   it('gives the watches woken together one shared batch per prefix, and each exactly its own events', async () => {
