@@ -19,6 +19,12 @@ local function parse(v)
   local b = string.find(v, "\\n", a + 1, true)
   return string.sub(v, 1, a - 1), string.sub(v, a + 1, b - 1), string.sub(v, b + 1)
 end
+-- The next resourceVersion from the counter KEYS[1]; an absent counter reads as 1, so the first is 2.
+local function nextRv()
+  local rv = redis.call('INCR', KEYS[1])
+  if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
+  return rv
+end
 local function nowMs()
   local t = redis.call('TIME')
   return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
@@ -69,13 +75,11 @@ if op == 'd' then
   redis.call('HDEL', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)
   if legacy == '1' then redis.call('ZREM', KEYS[5], key) end
-  local rv = redis.call('INCR', KEYS[1])
-  if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
+  local rv = nextRv()
   redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'D', 'r', resource, 'n', ns, 'k', key, 'p', cur, 'm', nowMs())
   return {'ok', rv, curBody}
 end
-local rv = redis.call('INCR', KEYS[1])
-if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
+local rv = nextRv()
 local id = rv .. '-0'
 redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
 if op == 'c' then
@@ -104,8 +108,7 @@ for i = 3, #ARGV, 4 do
   if redis.call('HEXISTS', KEYS[2], key) == 1 then
     out[#out + 1] = 0
   else
-    local rv = redis.call('INCR', KEYS[1])
-    if rv == 1 then rv = redis.call('INCR', KEYS[1]) end
+    local rv = nextRv()
     redis.call('HSET', KEYS[2], key, rv .. '\\n' .. uid .. '\\n' .. body)
     redis.call('ZADD', KEYS[3], 0, key)
     redis.call('XADD', KEYS[4], 'MAXLEN', '=', maxlen, rv .. '-0', 't', 'A', 'r', resource, 'n', ns, 'k', key, 'b', body, 'm', now)
