@@ -10,11 +10,43 @@ const blockMs = 1_000;
 /** How much longer than that the reader waits for an answer before it gives the connection up. */
 const silenceGraceMs = 2_000;
 
+/** What a {@link ChangeFeed} reads and how. */
+export interface ChangeFeedOptions {
+  /** The feed's own connection (blocking reads hold it). */
+  readonly client: Client;
+  /** The Stream's key. */
+  readonly stream: string;
+  /** How many changes the window holds (and one read takes) at most. */
+  readonly limit: number;
+  /**
+   * The shortest time between two reads of the Stream: under a steady stream of writes one read
+   * (and one wake-up of the watches) carries every change of the interval, instead of one read
+   * per change.
+   */
+  readonly readIntervalMs: number;
+  /** The store's current resourceVersion (the counter). */
+  readonly currentRv: () => Promise<number>;
+  /** Called when the feed loses its connection (after the epoch has risen). */
+  readonly onError: (err: unknown) => void;
+  /**
+   * Whether a watch of the process is open. While none is and nothing waits for the next change,
+   * the feed does not read the Stream.
+   */
+  readonly watching: () => boolean;
+}
+
 /**
  * The one blocking Stream reader of a process: `XREAD BLOCK` on its own connection, appending
  * what it reads to a {@link ChangeWindow} of recent changes that every watch of the process
  * reads through its own cursor. Watches behind
  * the window read the Stream directly (and learn there whether their changes were compacted).
+ *
+ * The feed reads only while the process has a watch open or something waits for the next change
+ * (a request waiting for a resourceVersion): a process that only writes and reads does not fetch
+ * and decode every change it makes. Idle, it sends a `PING` every second on its connection
+ * instead, so that a lost connection is noticed as soon as while reading. When it is wanted
+ * again it starts its window over at the current resourceVersion and wakes the waiting watches,
+ * which read what came before from the Stream.
  *
  * When the reader loses its connection the `epoch` rises: watches started before it end with
  * Unavailable so their clients relist; the reader reconnects by itself and carries on from its
@@ -23,36 +55,30 @@ const silenceGraceMs = 2_000;
 export class ChangeFeed extends ChangeWindow<Change> {
   /** Rises on every lost connection of the reader. */
   epoch = 0;
-  /** Whether the reader is connected and reading. */
+  /** Whether the reader is connected and reading (or, idle, answering). */
   healthy = false;
+  /** Whether the feed is idle: not reading the Stream because nothing in the process wants its changes. */
+  idle = false;
   private closed = false;
   private loop: Promise<void> | undefined;
+  /** Ends the idle feed's wait between two pings (it is wanted, or closed). */
+  private kick: (() => void) | undefined;
   /** The feed's own connection (for diagnostics). */
   readonly client: Client;
   private readonly stream: string;
   private readonly currentRv: () => Promise<number>;
   private readonly onError: (err: unknown) => void;
   private readonly readIntervalMs: number;
+  private readonly watching: () => boolean;
 
-  /**
-   * @param readIntervalMs - the shortest time between two reads of the Stream: under a steady
-   * stream of writes one read (and one wake-up of the watches) carries every change of the
-   * interval, instead of one read per change.
-   */
-  constructor(
-    client: Client,
-    stream: string,
-    limit: number,
-    readIntervalMs: number,
-    currentRv: () => Promise<number>,
-    onError: (err: unknown) => void,
-  ) {
-    super(limit, 0);
-    this.readIntervalMs = readIntervalMs;
-    this.client = client;
-    this.stream = stream;
-    this.currentRv = currentRv;
-    this.onError = onError;
+  constructor(options: ChangeFeedOptions) {
+    super(options.limit, 0);
+    this.readIntervalMs = options.readIntervalMs;
+    this.client = options.client;
+    this.stream = options.stream;
+    this.currentRv = options.currentRv;
+    this.onError = options.onError;
+    this.watching = options.watching;
   }
 
   /** Starts reading from the current resourceVersion. */
@@ -60,24 +86,56 @@ export class ChangeFeed extends ChangeWindow<Change> {
     this.loop ??= this.run();
   }
 
+  /** A watch was opened: an idle feed starts reading again. */
+  wake(): void {
+    this.kick?.();
+  }
+
+  /** Calls `fn` once after the next change; an idle feed starts reading again. */
+  override onNext(fn: () => void): void {
+    super.onNext(fn);
+    this.kick?.();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.kick?.();
     this.waiters.wakeNow();
     closeClient(this.client);
     await this.loop?.catch(() => undefined);
   }
 
+  private wanted(): boolean {
+    return this.waiters.size > 0 || this.watching();
+  }
+
   private async run(): Promise<void> {
     let synced = false;
+    let resumed = false;
     let lastRead = 0;
     while (!this.closed) {
       try {
         if (!synced) {
           const rv = await this.currentRv();
-          // First start, or Redis came back with an older counter (it lost data): start over.
-          if (this.head === 0 || rv < this.head) this.reset(rv);
+          // First start, back from idle, or Redis came back with an older counter (it lost data): start over.
+          if (this.head === 0 || rv < this.head || resumed) {
+            this.reset(rv);
+            // Watches waiting at the old head now read what they missed from the Stream.
+            this.waiters.notify();
+          }
+          resumed = false;
+          // The counter came over the store's connection; the feed's own must answer too.
+          await this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
           synced = true;
           this.healthy = true;
+        }
+        if (!this.wanted()) {
+          this.idle = true;
+          await this.idleUntilWanted();
+          this.idle = false;
+          synced = false;
+          resumed = true;
+          continue;
         }
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -87,6 +145,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
         for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));
         this.waiters.notify();
       } catch (err) {
+        this.idle = false;
         if (this.closed) break;
         if (this.client instanceof Cluster) refreshSlots(this.client);
         if (synced || this.healthy) {
@@ -103,32 +162,57 @@ export class ChangeFeed extends ChangeWindow<Change> {
   }
 
   /**
+   * Waits until something wants the feed's changes (or it is closed), pinging Redis once a
+   * `blockMs` meanwhile; a ping that fails or gets no answer as soon as a read would have
+   * throws, as the read would.
+   */
+  private async idleUntilWanted(): Promise<void> {
+    while (!this.closed && !this.wanted()) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.kick = resolve;
+        timer = setTimeout(resolve, blockMs);
+      });
+      clearTimeout(timer);
+      this.kick = undefined;
+      if (this.closed || this.wanted()) return;
+      await this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
+    }
+  }
+
+  /**
    * One `XREAD BLOCK`. Redis answers it within the block time even when nothing was written, so
    * no answer by then plus a grace period means the connection or the server is gone without a
    * word (a stopped process, a host that vanished, a partition): the connection is dropped and
    * made again, and the read fails, which ends the watches so their clients relist.
    */
-  private async read(): Promise<StreamReply> {
+  private read(): Promise<StreamReply> {
+    return this.answered(
+      this.client.xreadBuffer(
+        'COUNT',
+        this.limit,
+        'BLOCK',
+        blockMs,
+        'STREAMS',
+        this.stream,
+        `${this.head}-0`,
+      ) as Promise<StreamReply>,
+      `${blockMs} ms XREAD BLOCK`,
+      blockMs + silenceGraceMs,
+    );
+  }
+
+  /** `reply`, or a failure and a dropped connection when Redis has not answered `what` within `ms`. */
+  private async answered<T>(reply: Promise<T>, what: string, ms: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const silent = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.client.disconnect(true);
-        reject(new Error(`no answer from Redis to a ${blockMs} ms XREAD BLOCK within ${blockMs + silenceGraceMs} ms`));
-      }, blockMs + silenceGraceMs);
+        reject(new Error(`no answer from Redis to a ${what} within ${ms} ms`));
+      }, ms);
     });
     try {
-      return await Promise.race([
-        this.client.xreadBuffer(
-          'COUNT',
-          this.limit,
-          'BLOCK',
-          blockMs,
-          'STREAMS',
-          this.stream,
-          `${this.head}-0`,
-        ) as Promise<StreamReply>,
-        silent,
-      ]);
+      return await Promise.race([reply, silent]);
     } finally {
       clearTimeout(timer);
     }

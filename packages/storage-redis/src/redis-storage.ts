@@ -117,7 +117,8 @@ type ChunkReply = [number, number, string, string[], (string | null)[], string[]
  * one turn of the event loop share one ({@link CreateBatches}). Lists read
  * the current objects and undo, from the Stream, the changes newer than the list's
  * resourceVersion, so pages stay consistent at one resourceVersion for as long as the Stream
- * keeps the history. Watches read one process-wide blocking Stream reader (ChangeFeed).
+ * keeps the history. Watches read one process-wide blocking Stream reader (ChangeFeed), which
+ * reads only while the process has a watch open or a request waits for a resourceVersion.
  */
 export class RedisStorage implements Storage {
   readonly description: string;
@@ -176,14 +177,15 @@ export class RedisStorage implements Storage {
     const reader = openClient(target, undefined, options.tls);
     reader.on('error', () => undefined);
     const wakeMs = num('watchBatchIntervalMs', options.watchBatchIntervalMs, redisDefaults.watchBatchIntervalMs);
-    this.feed = new ChangeFeed(
-      reader,
-      this.keys.stream,
-      Math.min(this.historyLimit, feedWindow),
-      wakeMs,
-      () => this.rv(this.deadline()),
-      () => this.endWatches(),
-    );
+    this.feed = new ChangeFeed({
+      client: reader,
+      stream: this.keys.stream,
+      limit: Math.min(this.historyLimit, feedWindow),
+      readIntervalMs: wakeMs,
+      currentRv: () => this.rv(this.deadline()),
+      onError: () => this.endWatches(),
+      watching: () => this.watchers.size > 0,
+    });
     const interval = options.compactIntervalMs ?? redisDefaults.compactIntervalMs;
     if (this.historyMaxAgeMs > 0 && interval > 0) {
       this.compactTimer = setInterval(() => void this.compactByAge().catch(() => undefined), interval);
@@ -347,12 +349,14 @@ export class RedisStorage implements Storage {
     });
     startDeadline = undefined;
     const source = redisChangeSource(this.feed, (after, count) => this.history(after, count));
-    return openCursorWatch<T>(
+    const watcher = openCursorWatch<T>(
       source,
       this.watchers,
       { prefix, from, initial, bookmarkIntervalMs: this.bookmarkIntervalMs },
       options,
     );
+    this.feed.wake();
+    return watcher;
   }
 
   async currentResourceVersion(): Promise<string> {
@@ -382,8 +386,11 @@ export class RedisStorage implements Storage {
 
   async ready(): Promise<void> {
     this.checkOpen();
-    await this.deadline().run(this.client, () => this.client.ping());
+    const deadline = this.deadline();
+    await deadline.run(this.client, () => this.client.ping());
     if (!this.feed.healthy) throw this.feedDown();
+    // An idle feed's connection is free (no blocking read holds it): it must answer as well.
+    if (this.feed.idle) await deadline.run(this.feed.client, () => this.feed.client.ping());
   }
 
   async close(): Promise<void> {

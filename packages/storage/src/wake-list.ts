@@ -35,6 +35,11 @@ export class WakeList {
     this.#waiters.add(fn);
   }
 
+  /** How many callbacks wait for the next wake-up. */
+  get size(): number {
+    return this.#waiters.size;
+  }
+
   delete(fn: () => void): void {
     this.#waiters.delete(fn);
   }

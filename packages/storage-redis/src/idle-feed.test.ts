@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { brief, expectStorageError, keyOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
+import { Redis } from 'ioredis';
+import { createRedisStorage, type RedisStorage } from './index.js';
+import { RedisServer, SilentProxy, waitFor } from './testing/index.js';
+
+let server: RedisServer;
+let admin: Redis;
+let n = 0;
+beforeAll(async () => {
+  server = await RedisServer.start();
+  admin = new Redis(server.url);
+});
+afterAll(async () => {
+  admin?.disconnect();
+  await server?.stop();
+});
+
+/** How many commands `name` Redis has run since it started (INFO commandstats). */
+async function calls(name: string): Promise<number> {
+  const info = await admin.info('commandstats');
+  return Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function creates(storage: RedisStorage, names: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) {
+    const o = await storage.create(keyOf('ns', name), testObject('ns', name));
+    out.push(`ADDED ns/${name}@${rvs(o)}`);
+  }
+  return out;
+}
+
+describe('RedisStorage change feed while no watch is open', () => {
+  it('reads nothing from the Stream while the process only writes and reads, and pings instead', async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: `idle${++n}` });
+    try {
+      await storage.ready();
+      await sleep(50);
+      const [xread0, ping0] = [await calls('xread'), await calls('ping')];
+      await creates(
+        storage,
+        Array.from({ length: 30 }, (_, i) => `o${i}`),
+      );
+      await storage.get(keyOf('ns', 'o3'));
+      await storage.list({ resource: 'events', namespace: 'ns' });
+      await sleep(1_200);
+      expect((await calls('xread')) - xread0).toBe(0);
+      // The idle feed's pings (one a second) and the storage's own ready check.
+      expect((await calls('ping')) - ping0).toBeGreaterThanOrEqual(1);
+      await storage.ready();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('gives a watch opened after idle writes every change after its resourceVersion, in order and once, then the new ones', async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: `idle${++n}` });
+    try {
+      const before = await creates(
+        storage,
+        Array.from({ length: 20 }, (_, i) => `a${i}`),
+      );
+      const from = before[4]!.slice(before[4]!.indexOf('@') + 1);
+      const watcher = await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: from });
+      const watch = new WatchReader(watcher);
+      expect((await watch.take(15, 5_000)).map(brief)).toEqual(before.slice(5));
+      const after = await creates(storage, ['b0', 'b1', 'b2']);
+      expect((await watch.take(3, 5_000)).map(brief)).toEqual(after);
+      await watch.expectQuiet(200);
+      watcher.stop();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('goes idle again when the last watch stops, and a later watch from now sees only what follows', async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: `idle${++n}` });
+    try {
+      const firstWatcher = await storage.watch({ resource: 'events', namespace: 'ns' });
+      const first = new WatchReader(firstWatcher);
+      const seen = await creates(storage, ['c0', 'c1']);
+      expect((await first.take(2, 5_000)).map(brief)).toEqual(seen);
+      firstWatcher.stop();
+      // The feed's blocking read returns within a second; then it stops reading.
+      await sleep(1_200);
+      const xread0 = await calls('xread');
+      const unseen = await creates(storage, ['d0', 'd1', 'd2']);
+      await sleep(300);
+      expect((await calls('xread')) - xread0).toBe(0);
+      const laterWatcher = await storage.watch({ resource: 'events', namespace: 'ns' });
+      const later = new WatchReader(laterWatcher);
+      const next = await creates(storage, ['e0', 'e1']);
+      expect((await later.take(2, 5_000)).map(brief)).toEqual(next);
+      await later.expectQuiet(200);
+      expect(next.some((e) => unseen.includes(e))).toBe(false);
+      laterWatcher.stop();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('wakes for a request that waits for a future resourceVersion written by another process', async () => {
+    const reader = await createRedisStorage({ url: server.url, prefix: `idle${++n}` });
+    const writer = await createRedisStorage({ url: server.url, prefix: `idle${n}` });
+    try {
+      const o = await writer.create(keyOf('ns', 'w0'), testObject('ns', 'w0'));
+      const next = String(Number(rvs(o)) + 1);
+      const waiting = reader.list(
+        { resource: 'events', namespace: 'ns' },
+        { resourceVersion: next, resourceVersionMatch: 'NotOlderThan' },
+      );
+      await sleep(50);
+      await writer.create(keyOf('ns', 'w1'), testObject('ns', 'w1'));
+      const list = await waiting;
+      expect(list.items.map((i) => i.metadata.name)).toEqual(['w0', 'w1']);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('notices a connection that went silent while idle, and carries on over a new one', async () => {
+    const proxy = await SilentProxy.start(server.port);
+    const storage = await createRedisStorage({ url: proxy.url, prefix: `idle${++n}` });
+    try {
+      const first = await storage.create(keyOf('ns', 'f0'), testObject('ns', 'f0'));
+      await storage.ready();
+      proxy.silenceOpenConnections();
+      await expectStorageError(storage.ready(), 'Unavailable');
+      await waitFor(
+        () =>
+          storage.ready().then(
+            () => true,
+            () => false,
+          ),
+        15_000,
+        () => 'the store did not reconnect',
+      );
+      const watcher = await storage.watch({ resource: 'events', namespace: 'ns' }, { resourceVersion: rvs(first) });
+      const watch = new WatchReader(watcher);
+      const later = await storage.create(keyOf('ns', 'f1'), testObject('ns', 'f1'));
+      expect((await watch.take(1, 10_000)).map(brief)).toEqual([`ADDED ns/f1@${rvs(later)}`]);
+      watcher.stop();
+    } finally {
+      await storage.close();
+      await proxy.close();
+    }
+  }, 30_000);
+});
