@@ -1,5 +1,5 @@
 import { ChangeWindow } from '@kevents/storage';
-import { decodeEntry, type Change } from './codec.js';
+import { bufferIdToRv, decodeEntry, type Change } from './codec.js';
 import { Cluster } from 'ioredis';
 import { closeClient, refreshSlots, type Client } from './connection.js';
 
@@ -59,6 +59,8 @@ export class ChangeFeed extends ChangeWindow<Change> {
   healthy = false;
   /** Whether the feed is idle: not reading the Stream because nothing in the process wants its changes. */
   idle = false;
+  /** Whether the window follows the Stream now (synced, reading): only then does it take the process's own writes ({@link own}). */
+  following = false;
   private closed = false;
   private loop: Promise<void> | undefined;
   /** Ends the idle feed's wait between two pings (it is wanted, or closed). */
@@ -84,6 +86,22 @@ export class ChangeFeed extends ChangeWindow<Change> {
   /** Starts reading from the current resourceVersion. */
   start(): void {
     this.loop ??= this.run();
+  }
+
+  /**
+   * The changes this process just wrote, in resourceVersion order: those that follow the
+   * window's head join it at once, so that the next read of the Stream starts after them and
+   * does not fetch and decode them again (with one replica, every change is its own). A change
+   * that does not follow (another replica wrote between) is left to the read, and so is every
+   * change while the feed is idle or reconnecting. The watches are woken by the read, at its
+   * pace, as for the changes it reads.
+   */
+  own(changes: readonly Change[]): void {
+    if (!this.following) return;
+    for (const c of changes) {
+      if (c.rv !== this.head + 1) return;
+      this.append(c);
+    }
   }
 
   /** A watch was opened: an idle feed starts reading again. */
@@ -113,6 +131,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
     let synced = false;
     let resumed = false;
     let lastRead = 0;
+    let notifiedHead = -1;
     while (!this.closed) {
       try {
         if (!synced) {
@@ -130,6 +149,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
           this.healthy = true;
         }
         if (!this.wanted()) {
+          this.following = false;
           this.idle = true;
           await this.idleUntilWanted();
           this.idle = false;
@@ -137,14 +157,23 @@ export class ChangeFeed extends ChangeWindow<Change> {
           resumed = true;
           continue;
         }
+        this.following = true;
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const reply = await this.read();
         lastRead = performance.now();
-        if (reply === null) continue;
-        for (const [, entries] of reply) for (const [id, fields] of entries) this.append(decodeEntry(id, fields));
-        this.waiters.notify();
+        if (reply !== null) {
+          // Entries at or below the head (own writes added meanwhile) are not decoded again.
+          for (const [, entries] of reply)
+            for (const [id, fields] of entries) if (bufferIdToRv(id) > this.head) this.append(decodeEntry(id, fields));
+        }
+        // Wakes the watches for what the read brought and the own writes added since the last wake-up.
+        if (this.head !== notifiedHead) {
+          notifiedHead = this.head;
+          this.waiters.notify();
+        }
       } catch (err) {
+        this.following = false;
         this.idle = false;
         if (this.closed) break;
         if (this.client instanceof Cluster) refreshSlots(this.client);

@@ -30,21 +30,21 @@ export interface Change extends LoggedChange {
   readonly body: string;
   /** For MODIFIED: the body it replaced. */
   readonly prev: string | undefined;
-  /** Redis time of the write, ms. */
-  readonly time: number;
 }
 
 /** The resourceVersion of a Stream id `<rv>-0`. */
 export const idToRv = (id: string): number => Number(id.slice(0, id.indexOf('-')));
 
-/** A Stream entry's field names, one byte each (the write script's `XADD`): t, r, n, k, b, p, m. */
+/**
+ * A Stream entry's field names, one byte each (the write script's `XADD`): t, r, n, k, b, p, and
+ * m (the Redis time of the write, read only by the compaction by age, in Lua).
+ */
 const fieldType = 0x74;
 const fieldResource = 0x72;
 const fieldNamespace = 0x6e;
 const fieldKey = 0x6b;
 const fieldBody = 0x62;
 const fieldPrev = 0x70;
-const fieldTime = 0x6d;
 
 /** A change's type from its one-byte code (A, M, D). */
 function typeOf(value: Buffer): Change['type'] | undefined {
@@ -62,7 +62,7 @@ function typeOf(value: Buffer): Change['type'] | undefined {
 }
 
 /** The resourceVersion of a Stream id `<rv>-0` as Redis sent it. */
-function bufferIdToRv(id: Buffer): number {
+export function bufferIdToRv(id: Buffer): number {
   let rv = 0;
   for (let i = 0; i < id.length; i++) {
     const c = id[i];
@@ -85,7 +85,6 @@ export function decodeEntry(id: Buffer, fields: readonly Buffer[]): Change {
   let key = '';
   let body: string | undefined;
   let prev: string | undefined;
-  let time = 0;
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const name = fields[i];
     if (name.length !== 1) continue;
@@ -109,9 +108,6 @@ export function decodeEntry(id: Buffer, fields: readonly Buffer[]): Change {
       case fieldPrev:
         prev = parseValue(value.toString()).body;
         break;
-      case fieldTime:
-        time = Number(value.toString('latin1'));
-        break;
     }
   }
   return {
@@ -122,6 +118,5 @@ export function decodeEntry(id: Buffer, fields: readonly Buffer[]): Change {
     key,
     body: type === 'DELETED' ? prev! : (body ?? ''),
     prev: type === 'MODIFIED' ? prev : undefined,
-    time,
   };
 }

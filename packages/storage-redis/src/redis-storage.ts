@@ -282,7 +282,13 @@ export class RedisStorage implements Storage {
     const keys = [this.keys.rv, this.keys.objects(resource), this.keys.index(resource), this.keys.stream];
     const args: string[] = [String(this.historyLimit), resource];
     for (const c of creates) args.push(c.key, c.body, c.uidJson, c.namespace);
-    return scripts.createBatch.run(this.client, keys, args, this.deadline(), !turnEnded) as Promise<readonly unknown[]>;
+    const sent = scripts.createBatch.run(this.client, keys, args, this.deadline(), !turnEnded) as Promise<
+      readonly unknown[]
+    >;
+    return sent.then((reply) => {
+      if (this.feed.following) this.feed.own(createdChanges(resource, creates, reply));
+      return reply;
+    });
   }
 
   async update<T extends KubeObject>(key: ObjectKey, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -645,4 +651,17 @@ export async function createRedisStorage(options: RedisStorageOptions): Promise<
   const s = new RedisStorage(options);
   await s.started(options.connectWaitMs ?? redisDefaults.connectWaitMs);
   return s;
+}
+
+/** The changes a create batch made, in order, as the Stream holds them ({@link ChangeFeed.own}); none for a reply of another shape. */
+function createdChanges(resource: string, creates: readonly BatchedCreate[], reply: readonly unknown[]): Change[] {
+  const out: Change[] = [];
+  if (!Array.isArray(reply) || reply.length !== creates.length) return out;
+  for (let i = 0; i < creates.length; i++) {
+    const rv = Number(reply[i]);
+    if (!(rv > 0)) continue;
+    const c = creates[i]!;
+    out.push({ rv, type: 'ADDED', resource, namespace: c.namespace, key: c.key, body: c.body, prev: undefined });
+  }
+  return out;
 }

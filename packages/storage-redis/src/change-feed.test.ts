@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { brief, expectStorageError, keyOf, rvs, testObject, WatchReader } from '@kevents/storage/testing';
+import {
+  brief,
+  expectStorageError,
+  keyOf,
+  rvs,
+  testObject,
+  WatchReader,
+  type TestObject,
+} from '@kevents/storage/testing';
 import { Redis } from 'ioredis';
 import { createRedisStorage, type RedisStorage } from './index.js';
 import { RedisServer, SilentProxy, waitFor } from './testing/index.js';
@@ -15,6 +23,12 @@ afterAll(async () => {
   admin?.disconnect();
   await server?.stop();
 });
+
+/** How many bytes Redis has sent to its clients since it started (INFO stats). */
+async function bytesOut(): Promise<number> {
+  const info = await admin.info('stats');
+  return Number(/^total_net_output_bytes:(\d+)/m.exec(info)?.[1] ?? NaN);
+}
 
 /** How many commands `name` Redis has run since it started (INFO commandstats). */
 async function calls(name: string): Promise<number> {
@@ -149,4 +163,65 @@ describe('RedisStorage change feed while no watch is open', () => {
       await proxy.close();
     }
   }, 30_000);
+});
+
+describe('RedisStorage change feed and the process own writes', () => {
+  const note = 'x'.repeat(2_000);
+
+  it('gives a watch every create of the process in order and once, without reading the creates back from the Stream', async () => {
+    // A read of the Stream every 100 ms at most: each read then brings at most the one create
+    // that woke it, and the creates of the process between two reads join the window by themselves.
+    const storage = await createRedisStorage({ url: server.url, prefix: `own${++n}`, watchBatchIntervalMs: 100 });
+    try {
+      const watcher = await storage.watch<TestObject>({ resource: 'events', namespace: 'ns' });
+      const watch = new WatchReader(watcher);
+      await sleep(100);
+      const made: string[] = [];
+      const create = async (name: string): Promise<void> => {
+        const o = await storage.create(keyOf('ns', name), testObject('ns', name, { note }));
+        made.push(`ADDED ns/${o.metadata.name}@${rvs(o)}`);
+      };
+      // Bursts of concurrent creates, written in batches.
+      for (let round = 0; round < 5; round++)
+        await Promise.all(Array.from({ length: 20 }, (_, i) => create(`b${round}-${i}`)));
+      // One at a time: read back, their 200 bodies alone would be 400 KB.
+      const out0 = await bytesOut();
+      for (let i = 0; i < 200; i++) await create(`s${i}`);
+      const sent = (await bytesOut()) - out0;
+      const seen = await watch.take(300, 10_000);
+      const byRv = (a: string, b: string) => Number(a.split('@')[1]) - Number(b.split('@')[1]);
+      expect(seen.map(brief)).toEqual([...made].sort(byRv));
+      expect(seen.every((e) => e.type === 'ADDED' && e.object.note === note)).toBe(true);
+      await watch.expectQuiet(200);
+      expect(sent).toBeLessThan(200 * note.length * 0.5);
+      watcher.stop();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('reads the Stream for what another replica writes between its own creates', async () => {
+    const a = await createRedisStorage({ url: server.url, prefix: `own${++n}` });
+    const b = await createRedisStorage({ url: server.url, prefix: `own${n}` });
+    try {
+      const watcher = await a.watch({ resource: 'events', namespace: 'ns' });
+      const watch = new WatchReader(watcher);
+      await sleep(100);
+      const made: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const writer = i % 3 === 1 ? b : a;
+        const burst = await Promise.all(
+          [0, 1].map((j) => writer.create(keyOf('ns', `m${i}-${j}`), testObject('ns', `m${i}-${j}`))),
+        );
+        for (const o of burst) made.push(`ADDED ns/${o.metadata.name}@${rvs(o)}`);
+      }
+      const byRv = (x: string, y: string) => Number(x.split('@')[1]) - Number(y.split('@')[1]);
+      expect((await watch.take(60, 10_000)).map(brief)).toEqual([...made].sort(byRv));
+      await watch.expectQuiet(200);
+      watcher.stop();
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
 });
