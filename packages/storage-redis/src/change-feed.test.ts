@@ -200,6 +200,32 @@ describe('RedisStorage change feed and the process own writes', () => {
     }
   });
 
+  it('wakes a watch at once for own creates made while the feed waited between two reads', async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: `own${++n}`, watchBatchIntervalMs: 200 });
+    try {
+      const watcher = await storage.watch<TestObject>({ resource: 'events', namespace: 'ns' });
+      const watch = new WatchReader(watcher);
+      await sleep(300);
+      // The first create ends the blocked read, and the feed then waits 200 ms before the next
+      // one; the next five join the window meanwhile, so the read after the wait starts after them.
+      const create = async (name: string): Promise<string> => {
+        const o = await storage.create(keyOf('ns', name), testObject('ns', name));
+        return `ADDED ns/${name}@${rvs(o)}`;
+      };
+      const first = await create('w0');
+      expect((await watch.take(1, 5_000)).map(brief)).toEqual([first]);
+      const t0 = performance.now();
+      const rest: string[] = [];
+      for (const name of ['w1', 'w2', 'w3', 'w4', 'w5']) rest.push(await create(name));
+      expect((await watch.take(5, 5_000)).map(brief)).toEqual(rest);
+      // At the end of the wait, not at the end of the next read's block (1 s) or with the next create.
+      expect(performance.now() - t0).toBeLessThan(700);
+      watcher.stop();
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('reads the Stream for what another replica writes between its own creates', async () => {
     const a = await createRedisStorage({ url: server.url, prefix: `own${++n}` });
     const b = await createRedisStorage({ url: server.url, prefix: `own${n}` });

@@ -143,6 +143,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
             this.waiters.notify();
           }
           resumed = false;
+          notifiedHead = this.head;
           // The counter came over the store's connection; the feed's own must answer too.
           await this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
           synced = true;
@@ -160,6 +161,11 @@ export class ChangeFeed extends ChangeWindow<Change> {
         this.following = true;
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        // Own writes added during the wait: the read starts after them and would not wake anyone for them.
+        if (this.head !== notifiedHead) {
+          notifiedHead = this.head;
+          this.waiters.notify();
+        }
         const reply = await this.read();
         lastRead = performance.now();
         if (reply !== null) {
@@ -167,7 +173,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
           for (const [, entries] of reply)
             for (const [id, fields] of entries) if (bufferIdToRv(id) > this.head) this.append(decodeEntry(id, fields));
         }
-        // Wakes the watches for what the read brought and the own writes added since the last wake-up.
+        // What the read brought, and own writes added while it waited (their entries woke it).
         if (this.head !== notifiedHead) {
           notifiedHead = this.head;
           this.waiters.notify();
