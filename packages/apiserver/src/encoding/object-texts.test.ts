@@ -88,6 +88,46 @@ describe('ObjectTexts', () => {
     expect(await untyped.getJSON('ns', 'a')).toBeUndefined();
   });
 
+  it('shares a create answer with the watch lines of its change where the storage cannot read revisions, by resourceVersion and uid', async () => {
+    const plain = new Proxy(storage, {
+      get: (target, prop) =>
+        prop === 'getRevision' || prop === 'listRevisions'
+          ? undefined
+          : ((v: unknown) => (typeof v === 'function' ? v.bind(target) : v))(Reflect.get(target, prop)),
+    });
+    const calls = { n: 0 };
+    const v = { ...view, toJSON: (o: Widget, typed: boolean) => (calls.n++, view.toJSON(o, typed)) };
+    const store = new Store<Widget>(plain, 'widgets', strategy, v);
+    const texts = new ObjectTexts(store);
+    const created = await store.create(widget('a'), 'ns', false);
+    const answer = texts.createdJSON(created);
+    expect(answer).toBe(view.toJSON(created, true));
+    expect(calls.n).toBe(1);
+    // The watch's object: the same state, decoded again by the store.
+    const watched = structuredClone(created);
+    expect(texts.storedJSON(watched)).toBe(answer);
+    expect(calls.n).toBe(1);
+    // The same resourceVersion with another uid (a counter that went back after Redis lost data).
+    const other = { ...watched, metadata: { ...watched.metadata, uid: 'another' }, spec: { holderIdentity: 'x' } };
+    expect(texts.storedJSON(other)).toBe(view.toJSON(other, true));
+    expect(calls.n).toBe(2);
+    // Updates are not kept: an update keeps its object's uid.
+    const { object: updated } = await store.update('ns', 'a', (cur) => ({ ...cur!, spec: { holderIdentity: 'u' } }), {
+      allowCreate: false,
+      dryRun: false,
+    });
+    const beforeUpdate = calls.n;
+    expect(texts.storedJSON(updated)).toBe(view.toJSON(updated, true));
+    expect(texts.storedJSON(updated)).toBe(view.toJSON(updated, true));
+    expect(calls.n - beforeUpdate).toBe(2);
+    // A dry run's result has no resourceVersion: encoded, nothing kept.
+    const dry = await store.create(widget('d'), 'ns', true);
+    const beforeDry = calls.n;
+    expect(texts.createdJSON(dry)).toBe(view.toJSON(dry, true));
+    expect(texts.storedJSON(dry)).toBe(view.toJSON(dry, true));
+    expect(calls.n - beforeDry).toBe(2);
+  });
+
   it('reads a get at the resourceVersion asked for: one not reached yet is a 504 after the wait', async () => {
     await storage.close();
     storage = new MemoryStorage({ watchBatchIntervalMs: 0, tooLargeResourceVersionWaitMs: 50 });

@@ -6,6 +6,7 @@ import { fromStorageError } from '../errors/api-error.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { Store } from '../registry/store.js';
 import { EncodedItems, encodedItemsMaxChars } from './encoded-items.js';
+import { CreatedTexts } from './created-texts.js';
 import { RecentTexts } from './recent-texts.js';
 
 /**
@@ -50,6 +51,8 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
   readonly #encoded: EncodedItems;
   /** The view's texts of the last writes and watch events, by resourceVersion. */
   readonly #recent = new RecentTexts();
+  /** The view's texts of the last creates, by resourceVersion and uid (stores that do not read revisions). */
+  readonly #created = new CreatedTexts();
 
   /** `encodedMaxChars`: the size of the encoded-item cache ({@link EncodedItems}). */
   constructor(store: Store<T>, encodedMaxChars = encodedItemsMaxChars) {
@@ -162,9 +165,35 @@ export class ObjectTexts<T extends KubeObject = KubeObject> {
     const view = this.#store.view;
     const typed = view.withTypeMeta;
     const rv = Number(obj.metadata?.resourceVersion);
-    if (typed === undefined || !hasRevisionReads(this.#store.storage) || !Number.isSafeInteger(rv) || rv <= 0)
-      return goEscapeJSON(view.toJSON(obj, true));
-    return typed(this.#recent.get(rv, () => goEscapeJSON(view.toJSON(obj, false))));
+    if (typed === undefined || !Number.isSafeInteger(rv) || rv <= 0) return goEscapeJSON(view.toJSON(obj, true));
+    if (hasRevisionReads(this.#store.storage))
+      return typed(this.#recent.get(rv, () => goEscapeJSON(view.toJSON(obj, false))));
+    const uid = obj.metadata?.uid;
+    const kept = typeof uid === 'string' && uid !== '' ? this.#created.peek(rv, uid) : undefined;
+    return kept === undefined ? goEscapeJSON(view.toJSON(obj, true)) : typed(kept);
+  }
+
+  /**
+   * {@link storedJSON} of an object a create just stored, which with stores that do not read
+   * revisions is also kept for the watch lines of its change ({@link CreatedTexts}).
+   */
+  createdJSON(obj: T): string {
+    const view = this.#store.view;
+    const typed = view.withTypeMeta;
+    const rv = Number(obj.metadata?.resourceVersion);
+    const uid = obj.metadata?.uid;
+    if (
+      typed === undefined ||
+      hasRevisionReads(this.#store.storage) ||
+      !Number.isSafeInteger(rv) ||
+      rv <= 0 ||
+      typeof uid !== 'string' ||
+      uid === ''
+    )
+      return this.storedJSON(obj);
+    const text = goEscapeJSON(view.toJSON(obj, false));
+    this.#created.set(rv, uid, text);
+    return typed(text);
   }
 
   /**

@@ -25,5 +25,5 @@ export const createHandler: Handler = async (scope, req, reply) => {
   scope.fieldManager.update(undefined, object, managerOrUserAgent(fieldManager, req.headers['user-agent']));
   const stored = await scope.store.create(object, namespace, dryRun, decodedValues);
   if (dryRun || !isPlain(negotiated, req)) return sendObjectAs(scope, req, reply, 201, stored, negotiated, warnings);
-  return sendSerialized(reply, 201, scope.texts.storedJSON(stored), warnings);
+  return sendSerialized(reply, 201, scope.texts.createdJSON(stored), warnings);
 };
