@@ -18,6 +18,15 @@ afterEach(async () => {
   await storage.close();
 });
 
+/** `storage` as a store that cannot read revisions (as Redis and the SQL stores). */
+const withoutRevisionReads = (storage: MemoryStorage): MemoryStorage =>
+  new Proxy(storage, {
+    get: (target, prop) =>
+      prop === 'getRevision' || prop === 'listRevisions'
+        ? undefined
+        : ((v: unknown) => (typeof v === 'function' ? v.bind(target) : v))(Reflect.get(target, prop)),
+  });
+
 /** A store and its texts through the test view, with a count of the objects the view serializes. */
 const counting = () => {
   const calls = { n: 0 };
@@ -72,12 +81,7 @@ describe('ObjectTexts', () => {
   });
 
   it('answers undefined where the storage cannot read revisions or the view cannot add type meta', async () => {
-    const plain = new Proxy(storage, {
-      get: (target, prop) =>
-        prop === 'getRevision' || prop === 'listRevisions'
-          ? undefined
-          : ((v: unknown) => (typeof v === 'function' ? v.bind(target) : v))(Reflect.get(target, prop)),
-    });
+    const plain = withoutRevisionReads(storage);
     const viaPlain = new ObjectTexts(new Store<Widget>(plain, 'widgets', strategy, view));
     const untyped = new ObjectTexts(
       new Store<Widget>(storage, 'widgets', strategy, { ...view, withTypeMeta: undefined }),
@@ -89,12 +93,7 @@ describe('ObjectTexts', () => {
   });
 
   it('shares a create answer with the watch lines of its change where the storage cannot read revisions, by resourceVersion and uid', async () => {
-    const plain = new Proxy(storage, {
-      get: (target, prop) =>
-        prop === 'getRevision' || prop === 'listRevisions'
-          ? undefined
-          : ((v: unknown) => (typeof v === 'function' ? v.bind(target) : v))(Reflect.get(target, prop)),
-    });
+    const plain = withoutRevisionReads(storage);
     const calls = { n: 0 };
     const v = { ...view, toJSON: (o: Widget, typed: boolean) => (calls.n++, view.toJSON(o, typed)) };
     const store = new Store<Widget>(plain, 'widgets', strategy, v);
