@@ -3,13 +3,17 @@
 // with a naive in-memory Events server (lib/naive-server.js: JSON.parse, a Map, JSON.stringify)
 // as a second baseline: what storing and answering an Event costs a Node server at the least.
 // Usage: node tools/bench/memory.js [--seconds=10] [--connections=32] [--warmup=5] [--rounds=3] [--store=memory|redis] [--pin]
-//   (after npm run build). --store=redis starts a redis-server (no persistence) for kevents; the
+//   [--watchers=0] (after npm run build). --store=redis starts a redis-server (no persistence) for kevents; the
 //   targets are creates >= 50% of the echo on the in-process store, >= 40% on Redis. --pin
-//   (Linux): this process and redis-server on CPU 0, the three servers on CPU 1.
+//   (Linux): this process and redis-server on CPU 0, the three servers on CPU 1. --watchers=N
+//   keeps N watches of all events open on kevents from a process of their own (lib/watchers.js,
+//   reading and discarding), as the controller's informer is: every create is then also a
+//   watch event.
 // Each measurement follows a warm-up of the same load, so both servers are compared JIT-compiled.
 import './lib/help.js';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, pinToCpu, startNode, waitReady } from './lib/processes.js';
+import { freePort, pinToCpu, startNode, track, waitReady } from './lib/processes.js';
 import { load } from './lib/load.js';
 import { benchEvent as event } from './lib/bench-event.js';
 import { benchApiserverArgs, median, numberArg, stringArg } from './lib/args.js';
@@ -25,7 +29,25 @@ const target = storeArg === 'redis' ? 0.4 : 0.5;
 // --pin (Linux): the load generator (this process) on CPU 0, the three servers on CPU 1, and
 // Redis beside the load generator (floating, it sometimes shared CPU 1 with kevents for a round).
 const pinArg = process.argv.includes('--pin');
+const watchersArg = arg('watchers', 0);
 const echo = fileURLToPath(new URL('./lib/echo-server.js', import.meta.url));
+const watchersScript = fileURLToPath(new URL('./lib/watchers.js', import.meta.url));
+
+/** Starts lib/watchers.js with `n` discarding watches of `url`; resolves once they are all open. */
+async function openWatchers(url, n) {
+  const child = track(
+    spawn(process.execPath, [watchersScript, url, String(n), '0'], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('ready')) resolve(undefined);
+    });
+    child.once('exit', (code) => reject(new Error(`watchers exited with ${code}`)));
+  });
+  return { pid: child.pid, stop: () => child.kill('SIGKILL') };
+}
 const naive = fileURLToPath(new URL('./lib/naive-server.js', import.meta.url));
 
 const json = { 'content-type': 'application/json' };
@@ -34,16 +56,17 @@ const json = { 'content-type': 'application/json' };
  * Both servers run side by side (only one is loaded at a time); after a warm-up of each, the
  * create and echo measurements alternate for `rounds` rounds and the median ratio is reported,
  * which keeps a noisy neighbour from deciding the result. `o` overrides the command line's
- * `--store` and `--pin`; `reads: false` leaves out the gets and lists after the rounds.
- * @param {{ store?: 'memory' | 'redis', pin?: boolean, reads?: boolean }} [o]
+ * `--store`, `--pin` and `--watchers`; `reads: false` leaves out the gets and lists after the rounds.
+ * @param {{ store?: 'memory' | 'redis', pin?: boolean, reads?: boolean, watchers?: number }} [o]
  */
 export async function runMemoryBench(o = {}) {
-  const { store = storeArg, pin = pinArg, reads = true } = o;
+  const { store = storeArg, pin = pinArg, reads = true, watchers = watchersArg } = o;
   if (store !== 'memory' && store !== 'redis') throw new Error(`--store must be memory or redis, not ${store}`);
   const echoPort = await freePort();
   const kevPort = await freePort();
   const naivePort = await freePort();
-  const results = { store, rounds: [] };
+  const results = { store, watchers, rounds: [] };
+  let watching;
   const redis = store === 'redis' ? await startRedisServer() : undefined;
   const e = startNode([echo, String(echoPort)]);
   const n = startNode([naive, String(naivePort)]);
@@ -60,6 +83,12 @@ export async function runMemoryBench(o = {}) {
     await waitReady(echoURL);
     await waitReady(`http://127.0.0.1:${naivePort}/readyz`);
     await waitReady(`http://127.0.0.1:${kevPort}/readyz`);
+    if (watchers > 0) {
+      watching = await openWatchers(`http://127.0.0.1:${kevPort}/apis/events.k8s.io/v1/events?watch=1`, watchers);
+      process.stderr.write(
+        `  ${watchers} watch(es) of all events open on kevents (lib/watchers.js, pid ${watching.pid})\n`,
+      );
+    }
     const echoPost = (warm) =>
       load({
         title: 'echo POST',
@@ -131,6 +160,7 @@ export async function runMemoryBench(o = {}) {
       pid: k.child.pid,
     });
   } finally {
+    watching?.stop();
     await Promise.all([e.stop(), n.stop(), k.stop()]);
     await redis?.stop();
   }
@@ -164,6 +194,6 @@ if (isMain) {
     `naive in-memory server, median of ${r.rounds.length} rounds: ${pct(mn)} of the echo baseline; kevents reaches ${pct(m / mn)} of it`,
   );
   console.log(
-    `\ncreate throughput (${r.store} store), median of ${r.rounds.length} rounds: ${pct(m)} of the echo baseline (target >= ${pct(target)}): ${m >= target ? 'met' : 'NOT met'}`,
+    `\ncreate throughput (${r.store} store${r.watchers > 0 ? `, ${r.watchers} watch(es) open` : ''}), median of ${r.rounds.length} rounds: ${pct(m)} of the echo baseline (target >= ${pct(target)}): ${m >= target ? 'met' : 'NOT met'}`,
   );
 }
