@@ -63,6 +63,8 @@ export class ChangeFeed extends ChangeWindow<Change> {
   following = false;
   private closed = false;
   private loop: Promise<void> | undefined;
+  /** The head when the feed last woke the watches. */
+  private notifiedHead = -1;
   /** Ends the idle feed's wait between two pings (it is wanted, or closed). */
   private kick: (() => void) | undefined;
   /** The feed's own connection (for diagnostics). */
@@ -131,7 +133,6 @@ export class ChangeFeed extends ChangeWindow<Change> {
     let synced = false;
     let resumed = false;
     let lastRead = 0;
-    let notifiedHead = -1;
     while (!this.closed) {
       try {
         if (!synced) {
@@ -143,9 +144,9 @@ export class ChangeFeed extends ChangeWindow<Change> {
             this.waiters.notify();
           }
           resumed = false;
-          notifiedHead = this.head;
+          this.notifiedHead = this.head;
           // The counter came over the store's connection; the feed's own must answer too.
-          await this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
+          await this.ping();
           synced = true;
           this.healthy = true;
         }
@@ -162,10 +163,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         // Own writes added during the wait: the read starts after them and would not wake anyone for them.
-        if (this.head !== notifiedHead) {
-          notifiedHead = this.head;
-          this.waiters.notify();
-        }
+        this.notifyMoved();
         const reply = await this.read();
         lastRead = performance.now();
         if (reply !== null) {
@@ -174,10 +172,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
             for (const [id, fields] of entries) if (bufferIdToRv(id) > this.head) this.append(decodeEntry(id, fields));
         }
         // What the read brought, and own writes added while it waited (their entries woke it).
-        if (this.head !== notifiedHead) {
-          notifiedHead = this.head;
-          this.waiters.notify();
-        }
+        this.notifyMoved();
       } catch (err) {
         this.following = false;
         this.idle = false;
@@ -211,8 +206,20 @@ export class ChangeFeed extends ChangeWindow<Change> {
       clearTimeout(timer);
       this.kick = undefined;
       if (this.closed || this.wanted()) return;
-      await this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
+      await this.ping();
     }
+  }
+
+  /** Wakes the watches when the window's head moved since their last wake-up by the feed. */
+  private notifyMoved(): void {
+    if (this.head === this.notifiedHead) return;
+    this.notifiedHead = this.head;
+    this.waiters.notify();
+  }
+
+  /** A `PING` on the feed's connection, with as long to answer as a read ({@link answered}). */
+  private ping(): Promise<unknown> {
+    return this.answered(this.client.ping(), 'PING', blockMs + silenceGraceMs);
   }
 
   /**
