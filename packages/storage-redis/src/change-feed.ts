@@ -59,7 +59,11 @@ export class ChangeFeed extends ChangeWindow<Change> {
   healthy = false;
   /** Whether the feed is idle: not reading the Stream because nothing in the process wants its changes. */
   idle = false;
-  /** Whether the window follows the Stream now (synced, reading): only then does it take the process's own writes ({@link own}). */
+  /**
+   * Whether the window follows the Stream now (synced, reading): only then does it take the
+   * process's own writes ({@link own}), and only then do the watches read it (an idle feed does
+   * not notice a Redis that restarted without its data between two pings).
+   */
   following = false;
   private closed = false;
   private loop: Promise<void> | undefined;
@@ -137,7 +141,8 @@ export class ChangeFeed extends ChangeWindow<Change> {
       try {
         if (!synced) {
           const rv = await this.currentRv();
-          // First start, back from idle, or Redis came back with an older counter (it lost data): start over.
+          // First start, back from idle or from a lost connection (Redis may have come back without
+          // its data, its counter past the old head by now), or an older counter: start over.
           if (this.head === 0 || rv < this.head || resumed) {
             this.reset(rv);
             // Watches waiting at the old head now read what they missed from the Stream.
@@ -159,7 +164,11 @@ export class ChangeFeed extends ChangeWindow<Change> {
           resumed = true;
           continue;
         }
-        this.following = true;
+        if (!this.following) {
+          this.following = true;
+          // Watches that read nothing while the feed did not follow read now.
+          this.waiters.notify();
+        }
         const wait = lastRead + this.readIntervalMs - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         // Own writes added during the wait: the read starts after them and would not wake anyone for them.
@@ -185,6 +194,7 @@ export class ChangeFeed extends ChangeWindow<Change> {
           this.waiters.wakeNow();
         }
         synced = false;
+        resumed = true;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -65,3 +65,40 @@ describe('RedisStorage when Redis comes back empty', () => {
     }
   }, 60_000);
 });
+
+describe('RedisStorage when Redis comes back empty while no watch is open', () => {
+  it("gives a watch opened after it the new Redis's changes only, in order and once, not the old window's", async () => {
+    const storage = await createRedisStorage({ url: server.url, prefix: 'idle-empty' });
+    try {
+      // A watch fills the feed's window with the first Redis's changes, then stops: the feed goes idle.
+      const firstWatch = await storage.watch({ resource: 'events', namespace: 'ns' });
+      const first = new WatchReader(firstWatch);
+      for (let i = 0; i < 20; i++) await storage.create(keyOf('ns', `old${i}`), testObject('ns', `old${i}`));
+      expect(await first.take(20, 10_000)).toHaveLength(20);
+      firstWatch.stop();
+      await new Promise((r) => setTimeout(r, 1_500));
+
+      // Redis restarts between two idle pings and loses everything: its counter goes back.
+      await server.kill('SIGKILL');
+      await server.restart();
+      await createWhenAvailable(storage, 'ns', 'new0', 15_000);
+      for (let i = 1; i < 5; i++) await storage.create(keyOf('ns', `new${i}`), testObject('ns', `new${i}`));
+
+      // A watch from now, read at once (as the HTTP handler does, before the feed has synced
+      // again): nothing of the old window, every later change.
+      const watcher = await storage.watch({ resource: 'events', namespace: 'ns' });
+      const watch = new WatchReader(watcher);
+      expect(await watch.next(1)).toBe('timeout');
+      const later: string[] = [];
+      for (let i = 0; i < 20; i++)
+        later.push(
+          `ADDED ns/later${i}@${rvs(await storage.create(keyOf('ns', `later${i}`), testObject('ns', `later${i}`)))}`,
+        );
+      expect((await watch.take(20, 10_000)).map(brief)).toEqual(later);
+      await watch.expectQuiet(300);
+      watcher.stop();
+    } finally {
+      await storage.close();
+    }
+  }, 60_000);
+});

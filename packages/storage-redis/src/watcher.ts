@@ -8,6 +8,8 @@ import {
 import type { ChangeFeed } from './change-feed.js';
 import type { Change } from './codec.js';
 
+const none: readonly Change[] = Object.freeze([]);
+
 /** Reads changes after `rv` straight from the Stream (for a watch behind the feed's window). */
 export type HistoryReader = (after: number, count: number) => Promise<{ changes: Change[]; compacted: number }>;
 
@@ -19,9 +21,21 @@ export type HistoryReader = (after: number, count: number) => Promise<{ changes:
  */
 export function redisChangeSource(feed: ChangeFeed, history: HistoryReader, maxBatch = 1024): ChangeSource {
   const epoch = feed.epoch;
-  return windowChangeSource(feed, fromHistory, maxBatch, () => {
+  const check = (): void => {
     if (feed.epoch !== epoch) throw unavailableError('watch ended: the connection to Redis was lost; relist');
-  });
+  };
+  const source = windowChangeSource(feed, fromHistory, maxBatch, check);
+  return {
+    ...source,
+    // A feed that does not follow the Stream (idle, or syncing again) may hold another Redis's
+    // changes (one that restarted without its data): nothing is read until it follows again
+    // and wakes the watches.
+    read: (cursor) => {
+      if (feed.following) return source.read(cursor);
+      check();
+      return none;
+    },
+  };
 
   async function fromHistory(cursor: number): Promise<Change[]> {
     const { changes, compacted } = await history(cursor, 500);
