@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Run first by `npm start` (prestart) and imported first by start.js: on a Node.js older than the
+// Run by `npm ci`/`npm install` (preinstall) and `npm start` (prestart), and imported first by start.js: on a Node.js older than the
 // root package.json's `engines` (undici needs 22.19), stop with one line before building or
 // starting anything, instead of a build followed by the binaries' own refusal.
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,8 @@
 // `npm start`: kevents-apiserver on http://127.0.0.1:8080 with the embedded (in-process) store,
 // and kevents-controller beside it (series + retention, leader-elected, probes on :8081), started
 // once the API server answers. Extra arguments pass through to the apiserver:
-// `npm start -- --storage=redis://127.0.0.1:6379`, `npm start -- --insecure-port=9090`.
+// `npm start -- --storage=redis://127.0.0.1:6379`; a second one beside the first:
+// `KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=9090`.
 // KEVENTS_CONTROLLER_PROBE_ADDRESS moves the controller's probes (default 127.0.0.1:8081; port 0
 // picks a free one), KEVENTS_CONTROLLER_ARGS adds controller flags (space-separated), for example
 // `KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start`.
@@ -33,7 +34,7 @@ Environment:
 
 Examples:
   npm start -- --storage=redis://127.0.0.1:6379
-  npm start -- --insecure-port=9090
+  KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=9090   (beside another npm start)
   KEVENTS_CONTROLLER_ARGS='--mirror-source=prod=/home/me/.kube/prod.yaml' npm start
 
 kevents-apiserver's flags:
@@ -68,7 +69,7 @@ const inUse = (p) =>
 
 if (port > 0 && (await inUse(port))) {
   console.error(
-    `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090`,
+    `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick other ports: KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=9090`,
   );
   process.exit(1);
 }

@@ -53,7 +53,7 @@ describe('npm start (tools/dev/start.js)', () => {
         expect(r.code).toBe(1);
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe(
-          `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick another port: npm start -- --insecure-port=9090\n`,
+          `kevents: 127.0.0.1:${port} is in use already (another npm start?); stop it, or pick other ports: KEVENTS_CONTROLLER_PROBE_ADDRESS=127.0.0.1:0 npm start -- --insecure-port=9090\n`,
         );
       }
     } finally {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@kevents/api/testing';
-import { request, sampleEvent, startTestServer } from '../testing/server.js';
+import { Kubectl, request, sampleEvent, startTestServer } from '../testing/server.js';
 import type { TestServer } from '../testing/server.js';
 
 let srv: TestServer;
@@ -291,5 +291,32 @@ const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(await streamEnded).toBe(true);
+  });
+
+  it('prints a kubectl command for its HTTPS port that works as printed, with no kubeconfig user', async () => {
+    const securePort = await freePort();
+    const proc = spawn(process.execPath, [main, `--secure-port=${securePort}`, '--insecure-port=0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let log = '';
+      const hint = await new Promise<string>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no hint: ${log}`)), 15_000);
+        proc.stdout.on('data', (d: Buffer) => {
+          log += d.toString();
+          const m = /try: kubectl (.*?)(?:"|\n)/.exec(log);
+          if (m) {
+            clearTimeout(t);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const args = hint.split(' ');
+      expect(args.slice(0, 2)).toEqual(['--server', `https://127.0.0.1:${securePort}`]);
+      const out = await new Kubectl(args[1]!).run(args.slice(2));
+      expect(out).toMatchObject({ code: 0, stderr: 'No resources found\n' });
+    } finally {
+      proc.kill('SIGTERM');
+    }
   });
 });

@@ -173,8 +173,11 @@ export async function startApiserver(
     `limits: ${cap}, ${streams} HTTP/2 streams per connection, a watch ends ${watches.backlogGraceMs} ms after falling ${watches.backlogLimitEvents} events or ${Math.round(watches.backlogLimitBytes / 1024)} KiB behind`,
   );
   const first = servers[servers.length - 1]!.url;
-  const insecure = first.startsWith('https') ? ' --insecure-skip-tls-verify' : '';
-  log.info(`try: kubectl --server ${first}${insecure} get events.events.k8s.io -A`);
+  // Over HTTPS kubectl asks for a username when it has no credentials at all; with no
+  // authentication configured any bearer token is anonymous (as an unauthenticated request is).
+  const https = first.startsWith('https');
+  const flags = https ? ` --insecure-skip-tls-verify${authn.authenticator ? '' : ' --token=none'}` : '';
+  log.info(`try: kubectl --server ${first}${flags} get events.events.k8s.io -A`);
   log.info({ url: `${first}/ui/` }, webViewSummary(first));
 
   let stopping = false;
