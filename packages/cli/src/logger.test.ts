@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createLogger, formatText } from './logger.js';
 
 describe('text log format', () => {
-  it('prints time, level, message and the other fields', () => {
+  it('prints time, level, the component without its kevents- prefix, message and the other fields', () => {
     const line = JSON.stringify({
       level: 30,
       time: Date.parse('2026-11-22T03:04:05.678Z'),
@@ -10,7 +10,7 @@ describe('text log format', () => {
       storage: 'memory',
       msg: 'storage: memory',
     });
-    expect(formatText(line)).toBe('2026-11-22T03:04:05Z info  storage: memory\n');
+    expect(formatText(line)).toBe('2026-11-22T03:04:05Z info  [apiserver] storage: memory\n');
     const more = JSON.stringify({ level: 40, time: 0, msg: 'slow', ms: 12 });
     expect(formatText(more)).toBe('1970-01-01T00:00:00Z warn  slow  ms=12\n');
   });
@@ -40,7 +40,7 @@ describe('createLogger', () => {
         msg: 'serving',
       });
       createLogger({ component: 'kevents-test', level: 'warn', format: 'text' }).warn({ n: 1 }, 'slow');
-      expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ warn {2}slow {2}n=1\n$/);
+      expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ warn {2}\[test\] slow {2}n=1\n$/);
     } finally {
       process.stdout.write = write;
     }

@@ -43,7 +43,10 @@ const levelNames: Readonly<Record<number, string>> = {
 };
 const hidden = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'component']);
 
-/** One log line for people: `2026-11-22T03:04:05Z info  message key=value ...`. */
+/**
+ * One log line for people: `2026-11-22T03:04:05Z info  [apiserver] message key=value ...`, the
+ * component without its `kevents-` prefix (`npm start` interleaves two binaries' lines).
+ */
 export function formatText(line: string): string {
   let o: Record<string, unknown>;
   try {
@@ -54,10 +57,11 @@ export function formatText(line: string): string {
   const time = new Date(Number(o['time'])).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const level = (levelNames[Number(o['level'])] ?? String(o['level'])).padEnd(5);
   const msg = String(o['msg'] ?? '');
+  const component = typeof o['component'] === 'string' ? `[${o['component'].replace(/^kevents-/, '')}] ` : '';
   const fields = Object.entries(o)
     .filter(([k, v]) => !hidden.has(k) && !(typeof v === 'string' && msg.includes(v)))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  return `${time} ${level} ${msg}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
+  return `${time} ${level} ${component}${msg}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
 }
 
 /**
