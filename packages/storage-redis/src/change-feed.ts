@@ -49,8 +49,8 @@ export interface ChangeFeedOptions {
  * which read what came before from the Stream.
  *
  * When the reader loses its connection the `epoch` rises: watches started before it end with
- * Unavailable so their clients relist; the reader reconnects by itself and carries on from its
- * last id (or resets its window when Redis came back with an older counter).
+ * Unavailable so their clients relist; the reader reconnects by itself and starts its window over
+ * at the current resourceVersion (Redis may have come back without its data).
  */
 export class ChangeFeed extends ChangeWindow<Change> {
   /** Rises on every lost connection of the reader. */
@@ -135,20 +135,14 @@ export class ChangeFeed extends ChangeWindow<Change> {
 
   private async run(): Promise<void> {
     let synced = false;
-    let resumed = false;
     let lastRead = 0;
     while (!this.closed) {
       try {
         if (!synced) {
-          const rv = await this.currentRv();
-          // First start, back from idle or from a lost connection (Redis may have come back without
-          // its data, its counter past the old head by now), or an older counter: start over.
-          if (this.head === 0 || rv < this.head || resumed) {
-            this.reset(rv);
-            // Watches waiting at the old head now read what they missed from the Stream.
-            this.waiters.notify();
-          }
-          resumed = false;
+          // First start, back from idle or from a lost connection: Redis may have come back
+          // without its data (its counter lower, or by now past the old head), so the window starts
+          // over at the counter. The watches read once it follows (those behind, from the Stream).
+          this.reset(await this.currentRv());
           this.notifiedHead = this.head;
           // The counter came over the store's connection; the feed's own must answer too.
           await this.ping();
@@ -161,7 +155,6 @@ export class ChangeFeed extends ChangeWindow<Change> {
           await this.idleUntilWanted();
           this.idle = false;
           synced = false;
-          resumed = true;
           continue;
         }
         if (!this.following) {
@@ -194,7 +187,6 @@ export class ChangeFeed extends ChangeWindow<Change> {
           this.waiters.wakeNow();
         }
         synced = false;
-        resumed = true;
         await new Promise((r) => setTimeout(r, 100));
       }
     }
